@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * event.h - the normalized event every decoder produces.
+ *
+ * Each input format (trace.dat, tracefs `trace`, `trace-cmd report`,
+ * `perf script`) is turned into one time-ordered stream of struct sr_event.
+ * Scalar fields are copied out of the source; the two kinds of borrowed
+ * pointers are said below.  Nothing downstream of src/ingest/ sees a
+ * libtraceevent or libtracecmd type.
+ *
+ * Comm strings are untrusted: they are copied as the kernel stored them
+ * (up to 15 bytes, NUL-terminated here) and must be escaped on output.
+ */
+#ifndef SR_INGEST_EVENT_H
+#define SR_INGEST_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SR_COMM_LEN 16
+
+/**
+ * enum sr_event_kind - what an event is, as far as the model cares
+ *
+ * SR_EV_OTHER is any event the model does not read; it is still counted
+ * under its name.  SR_EV_LOST is a lost-event marker (see @lost).
+ */
+enum sr_event_kind {
+	SR_EV_OTHER = 0,
+	SR_EV_SWITCH,		/* sched_switch */
+	SR_EV_WAKING,		/* sched_waking */
+	SR_EV_WAKEUP,		/* sched_wakeup */
+	SR_EV_WAKEUP_NEW,	/* sched_wakeup_new */
+	SR_EV_MIGRATE,		/* sched_migrate_task */
+	SR_EV_MOVE_NUMA,	/* sched_move_numa */
+	SR_EV_SWAP_NUMA,	/* sched_swap_numa */
+	SR_EV_STICK_NUMA,	/* sched_stick_numa */
+	SR_EV_FORK,		/* sched_process_fork */
+	SR_EV_EXEC,		/* sched_process_exec */
+	SR_EV_EXIT,		/* sched_process_exit */
+	SR_EV_MIGRATE_PAGES,	/* migrate:mm_migrate_pages */
+	SR_EV_NUMA_FAULT,	/* a kprobe carrying task_numa_fault()'s arguments */
+	SR_EV_PRINT,		/* ftrace:print (trace_marker lines) */
+	SR_EV_LOST,		/* lost events on @cpu before this point */
+	SR_EV__COUNT
+};
+
+/** enum sr_marker_kind - what a print event's text turned out to be */
+enum sr_marker_kind {
+	SR_MARK_NONE = 0,	/* not one of ours (or unparsable: see marker_bad) */
+	SR_MARK_META,		/* schedreplay_meta */
+	SR_MARK_NODE,		/* schedreplay_node */
+	SR_MARK_SYSCTL,		/* schedreplay_sysctl */
+	SR_MARK_VMSTAT,		/* schedreplay_vmstat */
+	SR_MARK_NUMA_SAMPLE,	/* numa_sample */
+};
+
+/* Unknown int values in events are -1 unless said otherwise. */
+
+struct sr_ev_switch {
+	char	prev_comm[SR_COMM_LEN];
+	int	prev_pid;
+	int	prev_prio;
+	long	prev_state;	/* kernel TASK_* bits; 0 = runnable (preempted) */
+	char	next_comm[SR_COMM_LEN];
+	int	next_pid;
+	int	next_prio;
+};
+
+/* sched_waking, sched_wakeup, sched_wakeup_new */
+struct sr_ev_wakeup {
+	char	comm[SR_COMM_LEN];
+	int	pid;
+	int	prio;
+	int	target_cpu;
+};
+
+struct sr_ev_migrate {
+	char	comm[SR_COMM_LEN];
+	int	pid;
+	int	prio;
+	int	orig_cpu;
+	int	dest_cpu;
+};
+
+/* sched_move_numa (dst_pid etc. unused: -1) and sched_swap/stick_numa */
+struct sr_ev_numa {
+	int	src_pid;
+	int	src_tgid;
+	int	src_ngid;
+	int	src_cpu;
+	int	src_nid;
+	int	dst_pid;	/* stick: 0 when there was no task to swap with */
+	int	dst_tgid;
+	int	dst_ngid;
+	int	dst_cpu;
+	int	dst_nid;
+};
+
+struct sr_ev_fork {
+	char	parent_comm[SR_COMM_LEN];
+	int	parent_pid;
+	char	child_comm[SR_COMM_LEN];
+	int	child_pid;
+};
+
+struct sr_ev_exec {
+	int	pid;
+	int	old_pid;
+	/* the file name is in sr_event.str */
+};
+
+struct sr_ev_exit {
+	char	comm[SR_COMM_LEN];
+	int	pid;
+	int	prio;
+};
+
+struct sr_ev_migrate_pages {
+	uint64_t	succeeded;
+	uint64_t	failed;
+	uint64_t	thp_succeeded;
+	uint64_t	thp_failed;
+	uint64_t	thp_split;
+	int		mode;
+	int		reason;		/* MR_* value; see reason_str when textual */
+	bool		numa_misplaced;	/* reason is MR_NUMA_MISPLACED */
+};
+
+/* task_numa_fault(last_cpupid, mem_node, pages, flags) */
+struct sr_ev_numa_fault {
+	int	last_cpupid;
+	int	mem_node;
+	int	pages;
+	int	flags;		/* TNF_* bits */
+};
+
+struct sr_ev_lost {
+	int64_t	count;		/* -1 when the source did not say how many */
+};
+
+/**
+ * struct sr_event - one normalized event
+ * @ts_ns:	timestamp in ns, in the trace's clock
+ * @cpu:	CPU the event was recorded on
+ * @pid:	common_pid: the task that was running when it was recorded
+ * @kind:	what it is
+ * @name:	event name as the kernel spells it ("sched_switch", "print",
+ *		"numa_fault"); borrowed, valid as long as the source is open
+ * @system:	event system ("sched", "ftrace", "kprobes"), or ""; borrowed
+ *		likewise
+ * @src_pos:	byte offset (trace.dat) or line number (text) of the event in
+ *		its file, for messages
+ * @str:	print: the marker text without its trailing newline;
+ *		exec: the file name; otherwise NULL.  Borrowed: valid until
+ *		the next ingest_next() call.
+ * @str_len:	length of @str
+ * @marker:	for SR_EV_PRINT, what kind of line @str is
+ */
+struct sr_event {
+	uint64_t		ts_ns;
+	int			cpu;
+	int			pid;
+	enum sr_event_kind	kind;
+	const char		*name;
+	const char		*system;
+	uint64_t		src_pos;
+	const char		*str;
+	uint32_t		str_len;
+	enum sr_marker_kind	marker;
+	union {
+		struct sr_ev_switch		sw;
+		struct sr_ev_wakeup		wake;
+		struct sr_ev_migrate		mig;
+		struct sr_ev_numa		numa;
+		struct sr_ev_fork		fork;
+		struct sr_ev_exec		exec;
+		struct sr_ev_exit		exit;
+		struct sr_ev_migrate_pages	pages;
+		struct sr_ev_numa_fault		fault;
+		struct sr_ev_lost		lost;
+	} u;
+};
+
+/**
+ * sr_event_kind_from_name() - map a kernel event name to its kind
+ * @name: "sched_switch", "sched_migrate_task", ...
+ *
+ * The NUMA fault kprobe is matched by its fields, not its name, so it is
+ * not found here.
+ *
+ * Return: the kind, or SR_EV_OTHER.
+ */
+enum sr_event_kind sr_event_kind_from_name(const char *name);
+
+/** sr_event_kind_name() - the kernel's name of a kind ("sched_switch"). */
+const char *sr_event_kind_name(enum sr_event_kind kind);
+
+#endif

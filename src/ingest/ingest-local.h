@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ingest-local.h - private to src/ingest/: the decoder ops table and the
+ * handle every decoder hangs its state off.
+ */
+#ifndef SR_INGEST_LOCAL_H
+#define SR_INGEST_LOCAL_H
+
+#include <stdio.h>
+
+#include "ingest.h"
+
+struct ingest;
+
+/**
+ * struct ingest_ops - one decoder
+ * @format: the format it reads
+ * @open:   set up in->priv from in->path (the file exists and is not
+ *          empty); fill what in->info can say up front.  0 or negative,
+ *          with in->err set.
+ * @next:   as ingest_next(); the common code does time-order accounting,
+ *          lost-event counting and event totals after it returns.
+ * @progress: optional; fraction read, or negative when unknown
+ * @close:  free in->priv (may be called after a failed open)
+ */
+struct ingest_ops {
+	enum ingest_format	format;
+	int	(*open)(struct ingest *in);
+	int	(*next)(struct ingest *in, struct sr_event *ev);
+	double	(*progress)(const struct ingest *in);
+	void	(*close)(struct ingest *in);
+};
+
+struct ingest {
+	const struct ingest_ops	*ops;
+	char			*path;
+	struct ingest_opts	opts;
+	struct ingest_info	info;
+	int			lost_cap;	/* allocated entries of lost arrays */
+	struct err		err;
+	void			*priv;
+	uint64_t		last_ts_ns;
+	bool			have_ts;
+};
+
+extern const struct ingest_ops ingest_dat_ops;
+extern const struct ingest_ops ingest_text_ops;	/* tracefs, report and perf */
+
+/**
+ * ingest_damage() - report damage that can be read around
+ * @in:   the handle
+ * @code: the code it would be under --strict (-SR_EBADTEXT, -SR_ETRUNCATED...)
+ * @pos:  byte offset (trace.dat) or line number (text)
+ * @fmt:  message
+ *
+ * Calls the warning callback; with opts.strict, records the error instead.
+ * Return: 0 to carry on, or @code when strict (the decoder returns it).
+ */
+int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/**
+ * ingest_note_cpu() - make sure per-CPU arrays cover @cpu
+ * Return: 0, -ENOMEM, or -SR_ERANGE when @cpu is negative or above
+ * INGEST_MAX_CPUS (in->err set).
+ */
+int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos);
+
+/** ingest_pos_is_line() - whether positions of this format are lines. */
+bool ingest_pos_is_line(const struct ingest *in);
+
+/**
+ * ingest_detect_text() - which text format a file's first lines look like
+ * @head, @len: up to the first few KiB of the file
+ * Return: INGEST_FMT_TRACEFS, _REPORT, _PERF, or INGEST_FMT_AUTO when none.
+ */
+enum ingest_format ingest_detect_text(const char *head, size_t len);
+
+#endif

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ingest.c - open a trace, pick its decoder, and do the bookkeeping every
+ * decoder shares: time order, lost events per CPU, totals, damage reports.
+ *
+ * Format detection: the trace.dat magic ("\x17\x08\x44tracing") picks the
+ * binary decoder; anything else is offered to ingest_detect_text().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ingest-local.h"
+
+static const unsigned char dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+static const struct {
+	enum ingest_format	fmt;
+	const char		*name;
+	const char		*alias;
+} formats[] = {
+	{ INGEST_FMT_AUTO,	"auto",			"auto" },
+	{ INGEST_FMT_TRACE_DAT,	"trace.dat",		"dat" },
+	{ INGEST_FMT_TRACEFS,	"tracefs",		"trace" },
+	{ INGEST_FMT_REPORT,	"trace-cmd-report",	"report" },
+	{ INGEST_FMT_PERF,	"perf-script",		"perf" },
+};
+
+const char *ingest_format_name(enum ingest_format fmt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i].fmt == fmt)
+			return formats[i].name;
+	return "?";
+}
+
+int ingest_format_parse(const char *s, enum ingest_format *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!strcmp(s, formats[i].name) || !strcmp(s, formats[i].alias)) {
+			*out = formats[i].fmt;
+			return 0;
+		}
+	}
+	return -SR_EUSAGE;
+}
+
+bool ingest_pos_is_line(const struct ingest *in)
+{
+	return in->info.format != INGEST_FMT_TRACE_DAT;
+}
+
+int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ...)
+{
+	struct err e = { 0 };
+	va_list ap;
+
+	err_set_file(&e, in->path);
+	e.code = code;
+	va_start(ap, fmt);
+	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
+	va_end(ap);
+	if (ingest_pos_is_line(in))
+		err_at_line(&e, pos);
+	else
+		err_at_byte(&e, pos);
+	if (in->opts.strict) {
+		if (!in->err.code)
+			in->err = e;
+		return code;
+	}
+	if (in->opts.warn)
+		in->opts.warn(in->opts.warn_arg, &e);
+	return 0;
+}
+
+int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos)
+{
+	int64_t *lost;
+	uint64_t *lrec;
+	int cap;
+
+	if (cpu < 0 || cpu >= INGEST_MAX_CPUS) {
+		err_set(&in->err, -SR_ERANGE, "cpu %d out of range (at most %d cpus)", cpu,
+			INGEST_MAX_CPUS);
+		if (ingest_pos_is_line(in))
+			err_at_line(&in->err, pos);
+		else
+			err_at_byte(&in->err, pos);
+		return -SR_ERANGE;
+	}
+	if (cpu < in->lost_cap) {
+		if (cpu >= in->info.nr_cpus)
+			in->info.nr_cpus = cpu + 1;
+		return 0;
+	}
+	cap = in->lost_cap ? in->lost_cap : 8;
+	while (cap <= cpu)
+		cap *= 2;
+	lost = realloc(in->info.lost_per_cpu, cap * sizeof(*lost));
+	if (!lost)
+		return -ENOMEM;
+	in->info.lost_per_cpu = lost;
+	lrec = realloc(in->info.lost_records_per_cpu, cap * sizeof(*lrec));
+	if (!lrec)
+		return -ENOMEM;
+	in->info.lost_records_per_cpu = lrec;
+	memset(lost + in->lost_cap, 0, (cap - in->lost_cap) * sizeof(*lost));
+	memset(lrec + in->lost_cap, 0, (cap - in->lost_cap) * sizeof(*lrec));
+	in->lost_cap = cap;
+	if (cpu >= in->info.nr_cpus)
+		in->info.nr_cpus = cpu + 1;
+	return 0;
+}
+
+static int read_head(const char *path, char *buf, size_t len, size_t *got, struct err *err)
+{
+	ssize_t n;
+	size_t off = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(err, -errno, "cannot open: %s", strerror(errno));
+	while (off < len) {
+		n = read(fd, buf + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return err_set(err, -errno, "cannot read: %s", strerror(errno));
+		}
+		if (n == 0)
+			break;
+		off += n;
+	}
+	close(fd);
+	*got = off;
+	return 0;
+}
+
+struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, struct err *err)
+{
+	static const struct ingest_opts defaults;
+	enum ingest_format fmt;
+	struct ingest *in;
+	struct stat st;
+	char head[8192];
+	size_t got = 0;
+	int ret;
+
+	err_set_file(err, path);
+	if (stat(path, &st) < 0) {
+		err_set(err, -errno, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err_set(err, -EISDIR, "is a folder, not a trace file");
+		return NULL;
+	}
+	if (read_head(path, head, sizeof(head), &got, err) < 0)
+		return NULL;
+	if (got == 0) {
+		err_set(err, -SR_EEMPTY, "empty file");
+		return NULL;
+	}
+	if (!opts)
+		opts = &defaults;
+
+	fmt = opts->format;
+	if (fmt == INGEST_FMT_AUTO) {
+		if (got >= sizeof(dat_magic) && !memcmp(head, dat_magic, sizeof(dat_magic)))
+			fmt = INGEST_FMT_TRACE_DAT;
+		else if (got >= 3 && !memcmp(head, dat_magic, 3))
+			fmt = INGEST_FMT_TRACE_DAT;	/* damaged magic: let the reader say */
+		else
+			fmt = ingest_detect_text(head, got);
+	}
+	if (fmt == INGEST_FMT_AUTO) {
+		err_at_byte(err, 0);
+		err_set(err, -SR_EBADMAGIC,
+			"not a trace.dat file and not a known text trace (use --format to say which)");
+		return NULL;
+	}
+
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		goto out_nomem;
+	in->path = strdup(path);
+	if (!in->path)
+		goto out_free;
+	in->opts = *opts;
+	in->info.format = fmt;
+	err_set_file(&in->err, path);
+	in->ops = fmt == INGEST_FMT_TRACE_DAT ? &ingest_dat_ops : &ingest_text_ops;
+	ret = in->ops->open(in);
+	if (ret < 0) {
+		if (!in->err.code)
+			err_set(&in->err, ret, "%s", sr_strerror(ret));
+		*err = in->err;
+		ingest_close(in);
+		return NULL;
+	}
+	return in;
+
+out_free:
+	free(in);
+out_nomem:
+	err_set(err, -ENOMEM, "out of memory");
+	return NULL;
+}
+
+int ingest_next(struct ingest *in, struct sr_event *ev)
+{
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	ret = in->ops->next(in, ev);
+	if (ret <= 0)
+		return ret;
+
+	ret = ingest_note_cpu(in, ev->cpu, ev->src_pos);
+	if (ret < 0)
+		return ret;
+	if (in->have_ts && ev->ts_ns < in->last_ts_ns) {
+		in->info.unordered++;
+		ret = ingest_damage(in, -SR_EBADTRACE, ev->src_pos,
+				    "timestamp %llu.%09llu earlier than the one before",
+				    (unsigned long long)(ev->ts_ns / 1000000000ull),
+				    (unsigned long long)(ev->ts_ns % 1000000000ull));
+		if (ret < 0)
+			return ret;
+	} else {
+		in->last_ts_ns = ev->ts_ns;
+	}
+	if (!in->have_ts || ev->ts_ns < in->info.first_ts_ns)
+		in->info.first_ts_ns = ev->ts_ns;
+	if (ev->ts_ns > in->info.last_ts_ns)
+		in->info.last_ts_ns = ev->ts_ns;
+	in->have_ts = true;
+
+	if (ev->kind == SR_EV_LOST) {
+		in->info.lost_records_per_cpu[ev->cpu]++;
+		if (ev->u.lost.count > 0)
+			in->info.lost_per_cpu[ev->cpu] += ev->u.lost.count;
+	} else {
+		in->info.nr_events++;
+	}
+	return 1;
+}
+
+const struct ingest_info *ingest_info(const struct ingest *in)
+{
+	return &in->info;
+}
+
+const struct err *ingest_err(const struct ingest *in)
+{
+	return &in->err;
+}
+
+double ingest_progress(const struct ingest *in)
+{
+	if (!in->ops->progress)
+		return -1.0;
+	return in->ops->progress(in);
+}
+
+void ingest_close(struct ingest *in)
+{
+	if (!in)
+		return;
+	if (in->ops && in->ops->close)
+		in->ops->close(in);
+	free(in->info.lost_per_cpu);
+	free(in->info.lost_records_per_cpu);
+	free(in->path);
+	free(in);
+}

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ingest.h - open a trace in any supported format and read it as one
+ * time-ordered stream of struct sr_event.
+ *
+ * Memory stays flat: events are produced one at a time and nothing is kept
+ * per event.  Damage that can be read around (a garbage text line, a
+ * truncated last page, timestamps going backwards) is counted in struct
+ * ingest_info and reported through the warning callback; with
+ * ingest_opts.strict any such damage is an error instead.
+ */
+#ifndef SR_INGEST_INGEST_H
+#define SR_INGEST_INGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "../util/err.h"
+
+#define INGEST_MAX_CPUS 4096
+
+enum ingest_format {
+	INGEST_FMT_AUTO = 0,	/* detect from content */
+	INGEST_FMT_TRACE_DAT,	/* trace-cmd trace.dat, versions 6 and 7 */
+	INGEST_FMT_TRACEFS,	/* the tracefs `trace` file (and trace_pipe) */
+	INGEST_FMT_REPORT,	/* `trace-cmd report` output */
+	INGEST_FMT_PERF,	/* `perf script` output */
+};
+
+/**
+ * typedef ingest_warn_fn - called once per piece of damage read around
+ * @arg: ingest_opts.warn_arg
+ * @e:   what and where (file, byte offset or line)
+ */
+typedef void (*ingest_warn_fn)(void *arg, const struct err *e);
+
+struct ingest_opts {
+	enum ingest_format	format;
+	bool			strict;		/* damage is fatal */
+	const char		*buffer;	/* trace.dat instance name; NULL = all */
+	ingest_warn_fn		warn;		/* may be NULL */
+	void			*warn_arg;
+};
+
+/**
+ * struct ingest_info - what is known about the source
+ *
+ * Filled at open time where the format says it up front (trace.dat), and
+ * completed while reading (text formats learn CPUs as they go).  Counters
+ * are final once ingest_next() has returned 0.
+ */
+struct ingest_info {
+	enum ingest_format	format;
+	int			file_version;	/* trace.dat version, 0 for text */
+	char			compression[32];/* "zstd", "zlib", "" (none) */
+	char			kernel_release[128]; /* "" when the file does not say */
+	char			clock[32];	/* trace clock, "" when unknown */
+	int			nr_cpus;	/* highest CPU seen + 1, or the file's count */
+	uint64_t		first_ts_ns;
+	uint64_t		last_ts_ns;
+	uint64_t		nr_events;
+	/* lost events, indexed by CPU (nr_cpus entries); -1 in lost_unknown */
+	int64_t			*lost_per_cpu;	/* owned by the ingest handle */
+	uint64_t		*lost_records_per_cpu;	/* how many lost markers */
+	uint64_t		bad_lines;	/* text lines that could not be parsed */
+	uint64_t		skipped_lines;	/* headers, comments, blank lines */
+	uint64_t		truncated;	/* truncated pages / records read around */
+	uint64_t		unordered;	/* events whose timestamp went backwards */
+	uint64_t		bad_markers;	/* print lines that looked like ours but did not parse */
+};
+
+struct ingest;
+
+/**
+ * ingest_open() - open a trace file
+ * @path: trace.dat or a text trace
+ * @opts: options, or NULL for the defaults
+ * @err:  where a failure is described
+ *
+ * Return: owned handle (free with ingest_close()), or NULL with @err set
+ * (missing file, empty file, wrong magic, unreadable header...).
+ */
+struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, struct err *err);
+
+/**
+ * ingest_next() - read the next event
+ * @in: the handle
+ * @ev: filled on success; borrowed pointers in it stay valid until the next
+ *      call
+ *
+ * Return: 1 when @ev holds an event, 0 at the end, a negative code on a
+ * fatal error (see ingest_err()).
+ */
+int ingest_next(struct ingest *in, struct sr_event *ev);
+
+/** ingest_info() - what is known so far.  Return: borrowed, valid until ingest_close(). */
+const struct ingest_info *ingest_info(const struct ingest *in);
+
+/** ingest_err() - the failure behind a negative ingest_next().  Return: borrowed. */
+const struct err *ingest_err(const struct ingest *in);
+
+/**
+ * ingest_progress() - how far reading has got
+ *
+ * Return: a fraction in [0, 1], or a negative value when unknown.
+ */
+double ingest_progress(const struct ingest *in);
+
+/** ingest_close() - free the handle (NULL is fine). */
+void ingest_close(struct ingest *in);
+
+/** ingest_format_name() - "trace.dat", "tracefs", "trace-cmd-report", "perf-script". */
+const char *ingest_format_name(enum ingest_format fmt);
+
+/**
+ * ingest_format_parse() - the inverse of ingest_format_name(), also taking
+ * "auto", "dat", "trace", "report", "perf".
+ *
+ * Return: 0 and *out set, or -SR_EUSAGE.
+ */
+int ingest_format_parse(const char *s, enum ingest_format *out);
+
+#endif

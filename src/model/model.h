@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * model.h - the scheduler state the decisions need, rebuilt from events.
+ *
+ * Per CPU: the task running now and how many tasks are runnable there.
+ * Per task: comm, tgid, CPU, when it last ran (switch-out), whether it is
+ * running / queued / sleeping, preferred node, NUMA group and per-node
+ * fault counts.  Anything the trace has not told yet is *unknown* (a flag
+ * bit in known), never a silent zero.
+ *
+ * Pure: no I/O, no libtrace types.  Fed one struct sr_event at a time, in
+ * time order.  Inconsistencies in the input (a switch away from a task the
+ * model thought ran elsewhere, a tid reused after exit, time going
+ * backwards) are counted in struct model_stats, never fatal.
+ */
+#ifndef SR_MODEL_MODEL_H
+#define SR_MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../ingest/event.h"
+#include "../topo/topo.h"
+
+/* Bits of model_task.known */
+#define MODEL_KNOWN_TGID	(1u << 0)
+#define MODEL_KNOWN_COMM	(1u << 1)
+#define MODEL_KNOWN_CPU		(1u << 2)
+#define MODEL_KNOWN_LAST_RAN	(1u << 3)
+#define MODEL_KNOWN_STATE	(1u << 4)
+#define MODEL_KNOWN_PREF_NODE	(1u << 5)
+#define MODEL_KNOWN_NUMA_GROUP	(1u << 6)
+#define MODEL_KNOWN_FAULTS	(1u << 7)
+#define MODEL_KNOWN_GROUP_FAULTS (1u << 8)
+
+enum model_task_state {
+	MODEL_TASK_UNKNOWN = 0,
+	MODEL_TASK_RUNNING,	/* current on its CPU */
+	MODEL_TASK_RUNNABLE,	/* queued, not running */
+	MODEL_TASK_SLEEPING,	/* blocked */
+	MODEL_TASK_DEAD,	/* exited */
+};
+
+/**
+ * struct model_task - what is known of one task
+ * @faults:       per-node task faults (private + shared), nr_nodes entries,
+ *                valid when MODEL_KNOWN_FAULTS
+ * @group_faults: per-node group faults, valid when MODEL_KNOWN_GROUP_FAULTS
+ */
+struct model_task {
+	int			tid;
+	int			tgid;
+	char			comm[SR_COMM_LEN];
+	unsigned int		known;
+	int			cpu;
+	enum model_task_state	state;
+	uint64_t		last_ran_ns;	/* last switch-out */
+	uint64_t		first_seen_ns;
+	int			pref_node;
+	int			numa_group;
+	uint64_t		*faults;
+	uint64_t		*group_faults;
+	uint64_t		nr_migrations;	/* sched_migrate_task seen for it */
+};
+
+/**
+ * struct model_cpu - what is known of one CPU
+ * @curr:         tid running now (0 = idle), -1 when unknown
+ * @nr_runnable:  tasks queued or running there as far as the model knows
+ * @known:        false until the first sched_switch on it
+ */
+struct model_cpu {
+	int		curr;
+	int		nr_runnable;
+	bool		known;
+};
+
+/** struct model_stats - counts of what the model saw and could not square */
+struct model_stats {
+	uint64_t	events;
+	uint64_t	tasks_seen;	/* distinct tids (a reused tid counts again) */
+	uint64_t	tasks_live;
+	uint64_t	migrations;	/* sched_migrate_task */
+	uint64_t	switch_mismatch;	/* prev task was not the one the model had current */
+	uint64_t	pid_reuse;	/* an exited tid came back */
+	uint64_t	unordered;	/* events older than the last one */
+	uint64_t	bad_cpu;	/* CPU out of the topology's range */
+	uint64_t	bad_node;	/* node out of range in a sample or NUMA event */
+	uint64_t	samples;	/* numa_sample lines applied */
+	uint64_t	lost_events;	/* sum of known lost counts */
+	uint64_t	lost_records;	/* lost markers, counted or not */
+};
+
+struct model;
+
+/**
+ * model_new() - an empty model for a topology
+ * @topo: borrowed; must outlive the model
+ * Return: owned (free with model_free()), or NULL on allocation failure.
+ */
+struct model *model_new(const struct topo *topo);
+
+/** model_free() - free (NULL is fine). */
+void model_free(struct model *m);
+
+/**
+ * model_feed() - apply one event
+ * Return: 0, or -ENOMEM.  Input inconsistencies are counted, not errors.
+ */
+int model_feed(struct model *m, const struct sr_event *ev);
+
+/**
+ * model_task_lookup() - a task by tid
+ * Return: borrowed, valid until the next model_feed(); NULL when unseen.
+ */
+const struct model_task *model_task_lookup(const struct model *m, int tid);
+
+/** model_cpu_get() - a CPU's state.  Return: borrowed; NULL when out of range. */
+const struct model_cpu *model_cpu_get(const struct model *m, int cpu);
+
+/** model_stats() - the counters.  Return: borrowed. */
+const struct model_stats *model_stats(const struct model *m);
+
+/** model_nr_cpus() - CPUs the model tracks (grows as events name CPUs). */
+int model_nr_cpus(const struct model *m);
+
+/**
+ * model_for_each_task() - call @fn for every task known (live or dead),
+ * in no particular order; stops early when @fn returns non-zero.
+ * Return: what @fn returned last.
+ */
+int model_for_each_task(const struct model *m,
+			int (*fn)(const struct model_task *t, void *arg), void *arg);
+
+#endif

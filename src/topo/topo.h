@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topo.h - the machine's CPU->node map and node distance matrix.
+ *
+ * Sources, in the order the CLI tries them: the schedreplay_meta /
+ * schedreplay_node marker lines inside the trace, then --topology PATH (a
+ * copy of /sys/devices/system/node, the text of `numactl -H`, or the JSON
+ * documented in docs/topology.md), then a capture folder's numactl-H.txt,
+ * and last a single node holding every CPU.
+ *
+ * Distances follow the kernel's node_distance(): local = 10.
+ */
+#ifndef SR_TOPO_TOPO_H
+#define SR_TOPO_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../util/err.h"
+
+#define TOPO_MAX_NODES 1024
+#define TOPO_MAX_CPUS 4096
+
+enum topo_source {
+	TOPO_SRC_DEFAULT = 0,	/* nothing known: one node */
+	TOPO_SRC_TRACE,		/* schedreplay_node lines in the trace */
+	TOPO_SRC_SYSFS,		/* a copy of /sys/devices/system/node */
+	TOPO_SRC_NUMACTL,	/* `numactl -H` text */
+	TOPO_SRC_JSON,		/* topology JSON */
+	TOPO_SRC_CAPTURE,	/* a capture folder's numactl-H.txt */
+};
+
+/**
+ * struct topo - a topology; plain data, owned by whoever made it
+ * @nr_cpus:	entries in @cpu_node
+ * @nr_nodes:	nodes (ids 0..nr_nodes-1)
+ * @cpu_node:	node of each CPU, -1 when the source did not place it
+ * @distance:	nr_nodes x nr_nodes, row-major; distance[a * nr_nodes + b]
+ * @source:	where it came from
+ * @origin:	the file or folder it was read from, "" when none
+ */
+struct topo {
+	int			nr_cpus;
+	int			nr_nodes;
+	int			*cpu_node;
+	int			*distance;
+	enum topo_source	source;
+	char			origin[512];
+};
+
+/**
+ * topo_new_single() - one node holding @nr_cpus CPUs, distance 10
+ * Return: owned (free with topo_free()), or NULL on allocation failure.
+ */
+struct topo *topo_new_single(int nr_cpus);
+
+/**
+ * topo_new() - an empty topology of @nr_nodes nodes and @nr_cpus CPUs,
+ * every CPU unplaced (-1), every distance 10 on the diagonal and 0 (unset)
+ * elsewhere.
+ * Return: owned, or NULL.
+ */
+struct topo *topo_new(int nr_nodes, int nr_cpus);
+
+/**
+ * topo_load() - read --topology PATH, detecting which kind it is
+ * @path: a folder (sysfs copy), a numactl -H text file or a JSON file
+ * @err:  failure details (file and line where the text is malformed)
+ *
+ * Return: owned, or NULL with @err set.
+ */
+struct topo *topo_load(const char *path, struct err *err);
+
+/** topo_from_sysfs() - read nodeN/cpulist and nodeN/distance under @dir. */
+struct topo *topo_from_sysfs(const char *dir, struct err *err);
+
+/**
+ * topo_from_numactl() - parse `numactl -H` text
+ * @text, @len: the text
+ * @name:       file name for messages
+ */
+struct topo *topo_from_numactl(const char *text, size_t len, const char *name, struct err *err);
+
+/** topo_from_json() - parse the topology JSON of docs/topology.md. */
+struct topo *topo_from_json(const char *text, size_t len, const char *name, struct err *err);
+
+/**
+ * struct topo_builder - collects schedreplay_meta / schedreplay_node lines
+ * as they stream past, then builds a topology from them
+ */
+struct topo_builder;
+
+struct topo_builder *topo_builder_new(void);
+void topo_builder_free(struct topo_builder *b);
+
+/**
+ * topo_builder_feed() - offer a print event's text
+ * Return: 1 when the line was one of ours and was used, 0 when ignored,
+ * -SR_EBADTOPO when it was ours but malformed (@err says why).
+ */
+int topo_builder_feed(struct topo_builder *b, const char *s, size_t len, struct err *err);
+
+/** topo_builder_complete() - true once meta nodes= lines all arrived. */
+bool topo_builder_complete(const struct topo_builder *b);
+
+/**
+ * topo_builder_build() - the topology the lines described
+ * Return: owned, or NULL when no node line was seen (err untouched) or
+ * they contradict each other (@err set).
+ */
+struct topo *topo_builder_build(const struct topo_builder *b, struct err *err);
+
+/** topo_free() - free (NULL is fine). */
+void topo_free(struct topo *t);
+
+/** topo_cpu_node() - node of @cpu, -1 when out of range or unplaced. */
+int topo_cpu_node(const struct topo *t, int cpu);
+
+/** topo_distance() - distance between two nodes, -1 when out of range. */
+int topo_distance(const struct topo *t, int a, int b);
+
+/** topo_source_name() - "trace", "sysfs", "numactl", "json", "capture", "default". */
+const char *topo_source_name(enum topo_source s);
+
+/**
+ * topo_validate() - check the map and matrix make sense
+ * (every distance >= 10, diagonal 10, symmetric is not required)
+ * Return: 0, or -SR_EBADTOPO with @err set.
+ */
+int topo_validate(const struct topo *t, struct err *err);
+
+/**
+ * topo_grow_cpus() - make room for CPUs up to @nr_cpus (new ones unplaced,
+ * or on node 0 for a single-node default topology)
+ * Return: 0 or -ENOMEM.
+ */
+int topo_grow_cpus(struct topo *t, int nr_cpus);
+
+#endif
