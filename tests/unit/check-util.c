@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check-util.c - the error slot, escaping of untrusted strings, and the
+ * string counter.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check-common.h"
+#include "util/err.h"
+#include "util/escape.h"
+#include "util/strcount.h"
+
+START_TEST(test_err_format)
+{
+	struct err e = { 0 };
+	char buf[256];
+
+	err_set_file(&e, "x.dat");
+	ck_assert_int_eq(err_set(&e, -SR_ETRUNCATED, "cpu %d page header", 3), -SR_ETRUNCATED);
+	err_at_byte(&e, 81920);
+	ck_assert_str_eq(err_format(&e, buf, sizeof(buf)),
+			 "'x.dat' at byte 81920: cpu 3 page header");
+	/* the first failure is kept */
+	err_set(&e, -ENOMEM, "later");
+	ck_assert_int_eq(e.code, -SR_ETRUNCATED);
+	err_clear(&e);
+	err_set(&e, -SR_EBADTEXT, "bad");
+	err_at_line(&e, 12);
+	ck_assert_str_eq(err_format(&e, buf, sizeof(buf)), "'x.dat' at line 12: bad");
+}
+END_TEST
+
+START_TEST(test_strerror)
+{
+	ck_assert_str_eq(sr_strerror(-SR_EBADTRACE), "malformed trace");
+	ck_assert_str_eq(sr_strerror(-SR_ENOTFOUND), "not found");
+	ck_assert_str_eq(sr_strerror(-ENOENT), strerror(ENOENT));
+	ck_assert_str_eq(sr_strerror(0), "success");
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	size_t len;
+	const char *text;
+	const char *utf8;
+} esc_rows[] = {
+	{ "plain", 5, "plain", "plain" },
+	{ "a\033[31mred", 9, "a\\x1b[31mred", "a\033[31mred" },
+	{ "back\\slash", 10, "back\\\\slash", "back\\slash" },
+	{ "tab\there", 8, "tab\\x09here", "tab\there" },
+	{ "caf\xc3\xa9", 5, "caf\xc3\xa9", "caf\xc3\xa9" },		/* valid UTF-8 */
+	{ "bad\xff\xfe", 5, "bad\\xff\\xfe", "bad\\xff\\xfe" },	/* invalid bytes */
+	{ "over\xc0\xaf", 6, "over\\xc0\\xaf", "over\\xc0\\xaf" },	/* overlong '/' */
+	{ "c1\xc2\x9b", 4, "c1\\xc2\\x9b", "c1\xc2\x9b" },		/* C1 CSI */
+	{ "cut\xe2\x82", 5, "cut\\xe2\\x82", "cut\\xe2\\x82" },	/* truncated sequence */
+	{ "nul\0hidden", 10, "nul", "nul" },
+	{ "del\x7f", 4, "del\\x7f", "del\x7f" },
+};
+
+START_TEST(test_escape)
+{
+	char buf[64];
+
+	ck_assert_str_eq(escape_text(buf, sizeof(buf), esc_rows[_i].in, esc_rows[_i].len),
+			 esc_rows[_i].text);
+	ck_assert_str_eq(escape_utf8(buf, sizeof(buf), esc_rows[_i].in, esc_rows[_i].len),
+			 esc_rows[_i].utf8);
+}
+END_TEST
+
+START_TEST(test_escape_short_buffer)
+{
+	char buf[6];
+
+	/* never cuts an escape in half, always terminates */
+	ck_assert_str_eq(escape_text(buf, sizeof(buf), "ab\033cd", 5), "ab");
+	ck_assert_str_eq(escape_text(buf, 1, "abc", 3), "");
+}
+END_TEST
+
+START_TEST(test_strcount)
+{
+	struct strcount c;
+	struct strcount_entry *e;
+	char key[32];
+	size_t n;
+	int i;
+
+	strcount_init(&c);
+	for (i = 0; i < 1000; i++) {
+		snprintf(key, sizeof(key), "k%03d", i % 100);
+		ck_assert_int_eq(strcount_add(&c, key, 1), 0);
+	}
+	ck_assert_uint_eq(strcount_get(&c, "k042"), 10);
+	ck_assert_uint_eq(strcount_get(&c, "nope"), 0);
+	e = strcount_sorted(&c, &n);
+	ck_assert_uint_eq(n, 100);
+	ck_assert_str_eq(e[0].key, "k000");
+	ck_assert_str_eq(e[99].key, "k099");
+	free(e);
+	strcount_release(&c);
+	ck_assert_uint_eq(strcount_get(&c, "k042"), 0);
+}
+END_TEST
+
+static Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_err_format);
+	tcase_add_test(tc, test_strerror);
+	tcase_add_loop_test(tc, test_escape, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
+	tcase_add_test(tc, test_escape_short_buffer);
+	tcase_add_test(tc, test_strcount);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+SR_CHECK_MAIN(util_suite)
