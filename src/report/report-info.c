@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-info.c - the `schedreplay info` report: built as JSON data, then
+ * rendered as text from that data.  Schema in docs/info.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "util/escape.h"
+
+static json_t *lost_block(const struct ingest_info *info)
+{
+	json_t *o = json_object(), *per_cpu = json_array(), *rec = json_array();
+	int64_t total = 0;
+	uint64_t records = 0;
+	int c;
+
+	for (c = 0; c < info->nr_cpus; c++) {
+		int64_t n = info->lost_per_cpu ? info->lost_per_cpu[c] : 0;
+		uint64_t r = info->lost_records_per_cpu ? info->lost_records_per_cpu[c] : 0;
+
+		json_array_append_new(per_cpu, json_integer(n));
+		json_array_append_new(rec, json_integer((json_int_t)r));
+		total += n;
+		records += r;
+	}
+	json_object_set_new(o, "total", json_integer(total));
+	json_object_set_new(o, "per_cpu", per_cpu);
+	json_object_set_new(o, "markers", json_integer((json_int_t)records));
+	json_object_set_new(o, "markers_per_cpu", rec);
+	return o;
+}
+
+json_t *report_info_build(const struct report_info_in *in)
+{
+	const struct ingest_info *info = in->info;
+	json_t *o = json_object(), *events = json_object(), *damage = json_object();
+	struct strcount_entry *ev;
+	uint64_t total = 0;
+	size_t n, i;
+
+	if (!o || !events || !damage)
+		goto out_free;
+	ev = strcount_sorted(in->events, &n);
+	for (i = 0; i < n; i++) {
+		json_object_set_new(events, ev[i].key, json_integer((json_int_t)ev[i].count));
+		total += ev[i].count;
+	}
+	free(ev);
+
+	json_object_set_new(o, "schema_version", json_integer(REPORT_INFO_SCHEMA));
+	json_object_set_new(o, "trace", report_json_str(in->path, strlen(in->path)));
+	if (in->capture_dir && in->capture_dir[0])
+		json_object_set_new(o, "capture_dir",
+				    report_json_str(in->capture_dir, strlen(in->capture_dir)));
+	json_object_set_new(o, "format", json_string(ingest_format_name(info->format)));
+	if (info->file_version)
+		json_object_set_new(o, "file_version", json_integer(info->file_version));
+	json_object_set_new(o, "compression", report_json_str(info->compression,
+							      strnlen(info->compression, sizeof(info->compression))));
+	json_object_set_new(o, "clock", report_json_str(info->clock,
+							strnlen(info->clock, sizeof(info->clock))));
+	if (in->kernel_release[0]) {
+		json_object_set_new(o, "kernel_release",
+				    report_json_str(in->kernel_release, strlen(in->kernel_release)));
+		json_object_set_new(o, "kernel_release_from", json_string(in->release_origin));
+	} else {
+		json_object_set_new(o, "kernel_release", json_null());
+	}
+	json_object_set_new(o, "cpus", json_integer(in->topo->nr_cpus > info->nr_cpus ?
+						       in->topo->nr_cpus : info->nr_cpus));
+	json_object_set_new(o, "nodes", json_integer(in->topo->nr_nodes));
+	json_object_set_new(o, "topology", report_topology(in->topo));
+	json_object_set_new(o, "first_ts_ns", json_integer((json_int_t)info->first_ts_ns));
+	json_object_set_new(o, "last_ts_ns", json_integer((json_int_t)info->last_ts_ns));
+	json_object_set_new(o, "duration_ns",
+			    json_integer((json_int_t)(info->last_ts_ns - info->first_ts_ns)));
+	json_object_set_new(o, "events", events);
+	json_object_set_new(o, "events_total", json_integer((json_int_t)total));
+	json_object_set_new(o, "lost_events", lost_block(info));
+	json_object_set_new(o, "tasks", json_integer((json_int_t)in->stats->tasks_seen));
+	json_object_set_new(o, "migrations", json_integer((json_int_t)in->stats->migrations));
+	json_object_set_new(o, "numa_samples", json_integer((json_int_t)in->stats->samples));
+
+	json_object_set_new(damage, "bad_lines", json_integer((json_int_t)info->bad_lines));
+	json_object_set_new(damage, "truncated", json_integer((json_int_t)info->truncated));
+	json_object_set_new(damage, "unordered", json_integer((json_int_t)info->unordered));
+	json_object_set_new(damage, "bad_markers", json_integer((json_int_t)info->bad_markers));
+	json_object_set_new(damage, "switch_mismatch",
+			    json_integer((json_int_t)in->stats->switch_mismatch));
+	json_object_set_new(damage, "pid_reuse", json_integer((json_int_t)in->stats->pid_reuse));
+	json_object_set_new(damage, "warnings", json_integer((json_int_t)in->warnings));
+	json_object_set_new(o, "damage", damage);
+	return o;
+
+out_free:
+	json_decref(o);
+	json_decref(events);
+	json_decref(damage);
+	return NULL;
+}
+
+static json_int_t jint(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static void print_ts(FILE *out, json_int_t ns)
+{
+	fprintf(out, "%" PRId64 ".%06" PRId64, (int64_t)(ns / 1000000000),
+		(int64_t)(ns % 1000000000 / 1000));
+}
+
+int report_info_text(FILE *out, const json_t *o)
+{
+	const json_t *topo = json_object_get(o, "topology"), *lost = json_object_get(o, "lost_events");
+	const json_t *damage = json_object_get(o, "damage"), *events = json_object_get(o, "events");
+	const json_t *v, *node;
+	const char *key;
+	char esc[4 * 1024 + 1];
+	json_int_t dur = jint(o, "duration_ns");
+	size_t i;
+
+	/* paths and names are escaped: they come from the user or the trace */
+	fprintf(out, "trace:       %s\n", escape_text(esc, sizeof(esc), jstr(o, "trace"), SIZE_MAX));
+	fprintf(out, "format:      %s", jstr(o, "format"));
+	if (jint(o, "file_version"))
+		fprintf(out, " version %d", (int)jint(o, "file_version"));
+	fprintf(out, ", %s", jstr(o, "compression")[0] ? jstr(o, "compression") : "uncompressed");
+	if (jstr(o, "clock")[0])
+		fprintf(out, ", clock %s", escape_text(esc, sizeof(esc), jstr(o, "clock"), SIZE_MAX));
+	fputc('\n', out);
+	if (json_is_string(json_object_get(o, "kernel_release")))
+		fprintf(out, "kernel:      %s (from %s)\n",
+			escape_text(esc, sizeof(esc), jstr(o, "kernel_release"), SIZE_MAX),
+			jstr(o, "kernel_release_from"));
+	else
+		fprintf(out, "kernel:      unknown (not recorded)\n");
+	fprintf(out, "cpus:        %d\n", (int)jint(o, "cpus"));
+	fprintf(out, "nodes:       %d (topology from %s%s%s)\n", (int)jint(o, "nodes"),
+		jstr(topo, "source"), jstr(topo, "origin")[0] ? ": " : "",
+		escape_text(esc, sizeof(esc), jstr(topo, "origin"), SIZE_MAX));
+	json_array_foreach(json_object_get(topo, "nodes"), i, node) {
+		size_t j;
+
+		fprintf(out, "  node %d  cpus %-10s distance", (int)jint(node, "id"),
+			jstr(node, "cpus")[0] ? jstr(node, "cpus") : "-");
+		json_array_foreach(json_object_get(node, "distance"), j, v)
+			fprintf(out, " %d", (int)json_integer_value(v));
+		fputc('\n', out);
+	}
+	fprintf(out, "time span:   ");
+	print_ts(out, jint(o, "first_ts_ns"));
+	fprintf(out, " .. ");
+	print_ts(out, jint(o, "last_ts_ns"));
+	fprintf(out, " (%" PRId64 ".%06" PRId64 " s)\n", (int64_t)(dur / 1000000000),
+		(int64_t)(dur % 1000000000 / 1000));
+	fprintf(out, "events:      %" PRId64 "\n", (int64_t)jint(o, "events_total"));
+	json_object_foreach((json_t *)events, key, v)
+		fprintf(out, "  %-24s %10" PRId64 "\n",
+			escape_text(esc, sizeof(esc), key, SIZE_MAX), (int64_t)json_integer_value(v));
+	if (!jint(lost, "markers")) {
+		fprintf(out, "lost events: none\n");
+	} else {
+		fprintf(out, "lost events: %" PRId64 " counted in %" PRId64 " gaps\n",
+			(int64_t)jint(lost, "total"), (int64_t)jint(lost, "markers"));
+		json_array_foreach(json_object_get(lost, "per_cpu"), i, v) {
+			json_int_t gaps = json_integer_value(
+				json_array_get(json_object_get(lost, "markers_per_cpu"), i));
+
+			if (gaps)
+				fprintf(out, "  cpu %-4zu %10" PRId64 " in %" PRId64 " gaps\n", i,
+					(int64_t)json_integer_value(v), (int64_t)gaps);
+		}
+	}
+	fprintf(out, "tasks:       %" PRId64 "\n", (int64_t)jint(o, "tasks"));
+	fprintf(out, "migrations:  %" PRId64 "\n", (int64_t)jint(o, "migrations"));
+	fprintf(out, "numa samples: %" PRId64 "\n", (int64_t)jint(o, "numa_samples"));
+	fprintf(out, "damage:      %" PRId64 " bad lines, %" PRId64 " truncated, %" PRId64
+		" out of order, %" PRId64 " bad markers, %" PRId64 " switch mismatches, %" PRId64
+		" pid reuses\n",
+		(int64_t)jint(damage, "bad_lines"), (int64_t)jint(damage, "truncated"),
+		(int64_t)jint(damage, "unordered"), (int64_t)jint(damage, "bad_markers"),
+		(int64_t)jint(damage, "switch_mismatch"), (int64_t)jint(damage, "pid_reuse"));
+	if (fflush(out) == EOF || ferror(out))
+		return -EIO;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h - reports are data first: each is built as a Jansson object,
+ * and the text form is rendered from that object, so the JSON and the text
+ * always say the same thing.  The caller picks the stream.
+ */
+#ifndef SR_REPORT_REPORT_H
+#define SR_REPORT_REPORT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "ingest/ingest.h"
+#include "model/model.h"
+#include "topo/topo.h"
+#include "util/strcount.h"
+
+#define REPORT_INFO_SCHEMA 1
+
+/**
+ * struct report_info_in - what `schedreplay info` gathered
+ * @path:           the trace file
+ * @capture_dir:    capture folder or ""
+ * @kernel_release: "" when unknown; @release_origin says where it came from
+ * @info:           the ingest handle's final info
+ * @topo:           the topology in use
+ * @events:         events by name (lost-event markers are not events)
+ * @stats:          the model's counters
+ * @warnings:       damage warnings issued while reading
+ */
+struct report_info_in {
+	const char			*path;
+	const char			*capture_dir;
+	const char			*kernel_release;
+	const char			*release_origin;
+	const struct ingest_info	*info;
+	const struct topo		*topo;
+	const struct strcount		*events;
+	const struct model_stats	*stats;
+	uint64_t			warnings;
+};
+
+/**
+ * report_info_build() - the info report as JSON data (schema: docs/info.md)
+ * Return: owned (json_decref()), or NULL on allocation failure.
+ */
+json_t *report_info_build(const struct report_info_in *in);
+
+/**
+ * report_info_text() - render report_info_build()'s object as text
+ * Return: 0, or -EIO when writing failed.
+ */
+int report_info_text(FILE *out, const json_t *info);
+
+/**
+ * report_cpulist() - format the CPUs of @node as "0-3,8"
+ * Return: @buf ("" when the node has none).
+ */
+char *report_cpulist(char *buf, size_t len, const struct topo *t, int node);
+
+/**
+ * report_topology() - the topology as JSON: {"source", "origin", "nodes":
+ * [{"id", "cpus", "distance": [...]}], "cpu_node": [...]}
+ * Return: owned, or NULL.
+ */
+json_t *report_topology(const struct topo *t);
+
+/**
+ * struct report_out - an output that appears whole or not at all
+ * @f:    where to write
+ * @path: the final name, NULL for stdout
+ * @tmp:  the temporary name in the same folder
+ */
+struct report_out {
+	FILE		*f;
+	const char	*path;
+	char		tmp[PATH_MAX];
+};
+
+/**
+ * report_out_open() - start writing @path ("-" or NULL = stdout) under a
+ * temporary name in the same folder
+ * Return: 0, or a negative errno.
+ */
+int report_out_open(struct report_out *o, const char *path);
+
+/**
+ * report_out_close() - finish: rename into place when @ok and every write
+ * succeeded, otherwise remove the temporary file
+ * Return: 0, or a negative errno (nothing was left behind).
+ */
+int report_out_close(struct report_out *o, bool ok);
+
+/**
+ * report_write_json() - dump @root to @path ("-" = stdout), sorted keys,
+ * 2-space indent; a file is written to a temporary name in the same folder
+ * and renamed, so a failure never leaves a half-written file
+ * Return: 0, or a negative errno.
+ */
+int report_write_json(const json_t *root, const char *path);
+
+/**
+ * report_json_str() - a JSON string from untrusted bytes (invalid UTF-8
+ * escaped as "\xNN")
+ * Return: owned, or NULL.
+ */
+json_t *report_json_str(const char *s, size_t len);
+
+#endif
