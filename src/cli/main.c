@@ -1,6 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* main.c - placeholder; the CLI lands with issue 2. */
-int main(void)
+/*
+ * main.c - schedreplay's entry point: the subcommand table and dispatch.
+ *
+ * Subcommands are matched by exact name or exact alias, never by prefix.
+ * Each returns its exit code (enum cli_exit); nothing else here exits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct cli_cmd commands[] = {
+	{ "info",	NULL,	"describe a trace: format, CPUs, nodes, events, lost events, tasks",
+	  cmd_info },
+	{ "compare",	NULL,	"compare repeated runs: real change or noise", cmd_compare },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
 {
-	return 0;
+	size_t i;
+
+	fprintf(out,
+		"usage: schedreplay [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"Replay the task-migration decisions in a scheduler trace through two\n"
+		"policy implementations and report where they disagree.\n"
+		"\n"
+		"commands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"'schedreplay COMMAND --help' describes a command; 'man schedreplay' has it all.\n"
+		"exit codes: 0 ok, 1 policies disagree (when asked), 2 usage, 3 bad input,\n"
+		"4 internal error\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("schedreplay %s\n", SR_VERSION);
+		return CLI_EXIT_OK;
+	}
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (!strcmp(argv[1], commands[i].name) ||
+		    (commands[i].alias && !strcmp(argv[1], commands[i].alias)))
+			return commands[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "schedreplay: error: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "run 'schedreplay --help' for the list of commands\n");
+	return CLI_EXIT_USAGE;
 }

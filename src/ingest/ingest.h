@@ -108,6 +108,12 @@ const struct err *ingest_err(const struct ingest *in);
  */
 double ingest_progress(const struct ingest *in);
 
+/**
+ * ingest_pos_is_line() - whether sr_event.src_pos of this source is a line
+ * number (text formats) rather than a byte offset (trace.dat)
+ */
+bool ingest_pos_is_line(const struct ingest *in);
+
 /** ingest_close() - free the handle (NULL is fine). */
 void ingest_close(struct ingest *in);
 
