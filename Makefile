@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A thin wrapper around CMake so the README's two commands stay short.
+#   make deps     install missing Debian packages (as root, apt-get)
+#   make          build build/schedreplay
+#   make demo     deps + build + the main job on a bundled real trace
+#   make check    deps + build + every test, then again under ASan+UBSan
+#   make install  install the binary and the man page (PREFIX=/usr/local)
+
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
+	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db
+
+.PHONY: all deps build demo check test test-asan install clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+build:
+	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DSR_WERROR=ON
+	cmake --build build -j$(JOBS)
+
+demo: deps build
+	./build/schedreplay info fixtures/numa01-4n
+
+test: build
+	cd build && ctest --output-on-failure -j$(JOBS)
+
+test-asan:
+	cmake -S . -B build-asan -DSR_SANITIZE=address,undefined -DSR_WERROR=ON
+	cmake --build build-asan -j$(JOBS)
+	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j$(JOBS)
+
+check: deps
+	$(MAKE) test
+	$(MAKE) test-asan
+
+install: build
+	cmake --install build
+
+clean:
+	rm -rf build build-asan
