@@ -12,6 +12,27 @@
  * time order.  Inconsistencies in the input (a switch away from a task the
  * model thought ran elsewhere, a tid reused after exit, time going
  * backwards) are counted in struct model_stats, never fatal.
+ *
+ * Rules (tests/unit/check-model.c pins each one):
+ * - nr_runnable of a CPU is the number of tasks whose state is RUNNING or
+ *   RUNNABLE and whose known cpu is that CPU; it is kept so by every move.
+ * - sched_switch: prev_state with no state bit in its low byte (0, "R", or
+ *   the preempt bit "R+") leaves prev RUNNABLE; X or Z (0x10, 0x20) makes
+ *   it DEAD; anything else SLEEPING.  next becomes RUNNING there.
+ * - sched_process_exit changes nothing but comm: the task still runs; it
+ *   becomes DEAD at its last switch-out (X or Z), so that switch-out is
+ *   not mistaken for a reused tid.
+ * - A DEAD tid named again by any event, or a live tid named as a fork
+ *   child, is a new task: pid_reuse++, everything known about it is reset.
+ *   A numa_sample naming a DEAD tid is stale (read from /proc before the
+ *   exit, written after): counted in stale_samples, not applied.
+ * - sched_process_exec: the task is its process's leader now, so its tgid
+ *   is known (= pid) and its comm is the file name's last part; when
+ *   old_pid differs the thread took over the leader's tid (what was known
+ *   of old_pid moves to pid, not counted as reuse) and old_pid is DEAD.
+ * - Lost events on a CPU make its current task unknown until its next
+ *   switch; a lost marker with cpu -1 does so for every CPU.
+ * - tid 0 (the idle tasks) is never a task; curr 0 means idle.
  */
 #ifndef SR_MODEL_MODEL_H
 #define SR_MODEL_MODEL_H
@@ -43,9 +64,15 @@ enum model_task_state {
 
 /**
  * struct model_task - what is known of one task
+ * @tgid:         process id, valid when MODEL_KNOWN_TGID (numa_sample pid=,
+ *                sched_move/swap/stick_numa tgid, or exec)
+ * @pref_node:    numa_preferred_nid; -1 (known) = the kernel had none
+ * @numa_group:   NUMA group id; 0 (known) = in no group
  * @faults:       per-node task faults (private + shared), nr_nodes entries,
  *                valid when MODEL_KNOWN_FAULTS
  * @group_faults: per-node group faults, valid when MODEL_KNOWN_GROUP_FAULTS
+ *                (all 0 when the task is in no group, as the kernel's
+ *                group_faults() reads)
  */
 struct model_task {
 	int			tid;
@@ -84,9 +111,11 @@ struct model_stats {
 	uint64_t	switch_mismatch;	/* prev task was not the one the model had current */
 	uint64_t	pid_reuse;	/* an exited tid came back */
 	uint64_t	unordered;	/* events older than the last one */
-	uint64_t	bad_cpu;	/* CPU out of the topology's range */
+	uint64_t	bad_cpu;	/* CPU id < 0 or >= TOPO_MAX_CPUS (below that, CPUs past the topology grow the model) */
 	uint64_t	bad_node;	/* node out of range in a sample or NUMA event */
 	uint64_t	samples;	/* numa_sample lines applied */
+	uint64_t	bad_samples;	/* numa_sample lines that did not parse */
+	uint64_t	stale_samples;	/* numa_sample lines naming a dead tid */
 	uint64_t	lost_events;	/* sum of known lost counts */
 	uint64_t	lost_records;	/* lost markers, counted or not */
 };

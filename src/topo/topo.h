@@ -9,6 +9,16 @@
  * and last a single node holding every CPU.
  *
  * Distances follow the kernel's node_distance(): local = 10.
+ *
+ * Node ids are the kernel's own ids, because traces name nodes by them
+ * (sched_move_numa src_nid/dst_nid, numa_sample f= and pref=).  When the
+ * kernel's ids are sparse (node0 and node2 online, no node1), nr_nodes is
+ * the highest id + 1 and the missing ids are marked in @node_absent: no
+ * CPU sits on them and their distances are 0 (topo_distance() gives -1).
+ * A distance list read from sysfs, numactl or a schedreplay_node line has
+ * one entry per *present* node in ascending id order (the kernel prints
+ * node_distance() for each online node); a list with nr_nodes entries is
+ * also accepted and then read as indexed by id.
  */
 #ifndef SR_TOPO_TOPO_H
 #define SR_TOPO_TOPO_H
@@ -36,6 +46,8 @@ enum topo_source {
  * @nr_nodes:	nodes (ids 0..nr_nodes-1)
  * @cpu_node:	node of each CPU, -1 when the source did not place it
  * @distance:	nr_nodes x nr_nodes, row-major; distance[a * nr_nodes + b]
+ * @node_absent: nr_nodes flags; true for an id the source did not list
+ *		(sparse kernel ids); absent nodes have no CPUs and distance 0
  * @source:	where it came from
  * @origin:	the file or folder it was read from, "" when none
  */
@@ -44,6 +56,7 @@ struct topo {
 	int			nr_nodes;
 	int			*cpu_node;
 	int			*distance;
+	bool			*node_absent;
 	enum topo_source	source;
 	char			origin[512];
 };
@@ -66,6 +79,13 @@ struct topo *topo_new(int nr_nodes, int nr_cpus);
  * topo_load() - read --topology PATH, detecting which kind it is
  * @path: a folder (sysfs copy), a numactl -H text file or a JSON file
  * @err:  failure details (file and line where the text is malformed)
+ *
+ * A folder is read as a sysfs copy when it holds nodeN folders or a node/
+ * folder holding them (so /sys/devices/system/node and /sys/devices/system
+ * both work); a folder with neither but a numactl-H.txt (a capture folder)
+ * is read from that file with source TOPO_SRC_CAPTURE.  A file whose first
+ * non-blank byte is '{' is JSON; any other file is numactl -H text.
+ * Every reader validates (topo_validate()) before returning.
  *
  * Return: owned, or NULL with @err set.
  */
@@ -95,6 +115,16 @@ void topo_builder_free(struct topo_builder *b);
 
 /**
  * topo_builder_feed() - offer a print event's text
+ * @b:   the builder
+ * @s:   the text (need not be NUL-terminated); leading blanks are skipped
+ * @len: its length
+ * @err: failure details; no location is set, the caller knows the event's
+ *       position (err_at_byte()/err_at_line() with sr_event.src_pos)
+ *
+ * Only schedreplay_meta and schedreplay_node lines are used; a node line
+ * repeated with the same content is harmless, one with different content
+ * makes topo_builder_build() fail.
+ *
  * Return: 1 when the line was one of ours and was used, 0 when ignored,
  * -SR_EBADTOPO when it was ours but malformed (@err says why).
  */
@@ -116,23 +146,28 @@ void topo_free(struct topo *t);
 /** topo_cpu_node() - node of @cpu, -1 when out of range or unplaced. */
 int topo_cpu_node(const struct topo *t, int cpu);
 
-/** topo_distance() - distance between two nodes, -1 when out of range. */
+/** topo_distance() - distance between two nodes, -1 when out of range or absent. */
 int topo_distance(const struct topo *t, int a, int b);
+
+/** topo_node_present() - true when @node is in range and not absent. */
+bool topo_node_present(const struct topo *t, int node);
 
 /** topo_source_name() - "trace", "sysfs", "numactl", "json", "capture", "default". */
 const char *topo_source_name(enum topo_source s);
 
 /**
  * topo_validate() - check the map and matrix make sense
- * (every distance >= 10, diagonal 10, symmetric is not required)
+ * (every distance between present nodes in 10..255 -- the kernel keeps
+ * them in a byte --, diagonal 10, symmetric is not required; at least one
+ * node present; every CPU unplaced or on a present node)
  * Return: 0, or -SR_EBADTOPO with @err set.
  */
 int topo_validate(const struct topo *t, struct err *err);
 
 /**
  * topo_grow_cpus() - make room for CPUs up to @nr_cpus (new ones unplaced,
- * or on node 0 for a single-node default topology)
- * Return: 0 or -ENOMEM.
+ * or on node 0 for a single-node default topology); never shrinks
+ * Return: 0, -ENOMEM, or -SR_ERANGE when @nr_cpus > TOPO_MAX_CPUS.
  */
 int topo_grow_cpus(struct topo *t, int nr_cpus);
 

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * model-numa.c - what the NUMA balancer's events and the numa_sample lines
+ * tell about a task: tgid, NUMA group, preferred node and per-node faults.
+ *
+ * Only what an event says becomes known.  sched_move/swap/stick_numa give
+ * tgid and numa group id (ngid 0 = no group) of the tasks they name; a
+ * numa_sample (the kernel's /proc/PID/task/TID/sched numbers, parsed by
+ * marker_parse_sample()) gives tgid, group, preferred node and the decayed
+ * per-node fault counts: task faults = task_private + task_shared, group
+ * faults = group_private + group_shared.  Node ids outside the topology
+ * are counted in bad_node and ignored.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "model-local.h"
+
+static int apply_numa(struct model *m, uint64_t ts_ns, int pid, int tgid, int ngid)
+{
+	struct model_slot *s;
+
+	if (pid <= 0)
+		return 0;
+	s = model_task_get(m, pid, ts_ns);
+	if (!s)
+		return -ENOMEM;
+	if (tgid > 0) {
+		s->pub.tgid = tgid;
+		s->pub.known |= MODEL_KNOWN_TGID;
+	}
+	if (ngid >= 0) {
+		s->pub.numa_group = ngid;
+		s->pub.known |= MODEL_KNOWN_NUMA_GROUP;
+	}
+	return 0;
+}
+
+static void check_nid(struct model *m, int nid)
+{
+	if (nid != -1 && !topo_node_present(m->topo, nid))
+		m->stats.bad_node++;
+}
+
+int model_feed_numa(struct model *m, const struct sr_event *ev)
+{
+	const struct sr_ev_numa *n = &ev->u.numa;
+	int ret;
+
+	check_nid(m, n->src_nid);
+	check_nid(m, n->dst_nid);
+	ret = apply_numa(m, ev->ts_ns, n->src_pid, n->src_tgid, n->src_ngid);
+	if (ret || ev->kind == SR_EV_MOVE_NUMA)
+		return ret;
+	/* swap: the task swapped with; stick: the one it would have been (0: none) */
+	return apply_numa(m, ev->ts_ns, n->dst_pid, n->dst_tgid, n->dst_ngid);
+}
+
+static bool faults_valid(const struct marker_sample *smp, int nr)
+{
+	const struct marker_node_faults *f;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		f = &smp->faults[i];
+		if (f->task_private < 0 || f->task_shared < 0 || f->group_private < 0 ||
+		    f->group_shared < 0)
+			return false;
+	}
+	return true;
+}
+
+int model_feed_sample(struct model *m, const struct sr_event *ev)
+{
+	struct marker_sample *smp = &m->sample;
+	struct model_slot *s;
+	struct model_task *t;
+	int nr;
+	int i;
+
+	if (!ev->str || marker_parse_sample(ev->str, ev->str_len, smp) || smp->tid <= 0 ||
+	    smp->nr_nodes < 0 || smp->nr_nodes > MARKER_MAX_NODES) {
+		m->stats.bad_samples++;
+		return 0;
+	}
+	nr = smp->nr_nodes;
+	if (!faults_valid(smp, nr)) {
+		m->stats.bad_samples++;
+		return 0;
+	}
+	s = model_task_find(m, smp->tid);
+	if (s && s->pub.state == MODEL_TASK_DEAD) {
+		m->stats.stale_samples++;
+		return 0;
+	}
+	s = model_task_get(m, smp->tid, ev->ts_ns);
+	if (!s || model_task_faults(m, s))
+		return -ENOMEM;
+	t = &s->pub;
+	m->stats.samples++;
+
+	/* the sampler writes '_' for spaces: a comm from a sched event is exact */
+	if (!(t->known & MODEL_KNOWN_COMM))
+		model_set_comm(t, smp->comm, sizeof(smp->comm));
+	if (smp->pid > 0) {
+		t->tgid = smp->pid;
+		t->known |= MODEL_KNOWN_TGID;
+	}
+	if (smp->pref == -1 || topo_node_present(m->topo, smp->pref)) {
+		t->pref_node = smp->pref;
+		t->known |= MODEL_KNOWN_PREF_NODE;
+	} else {
+		m->stats.bad_node++;
+	}
+	if (smp->grp >= 0) {
+		t->numa_group = smp->grp;
+		t->known |= MODEL_KNOWN_NUMA_GROUP;
+	}
+	if (nr > m->nr_nodes) {
+		m->stats.bad_node++;
+		nr = m->nr_nodes;
+	}
+	/* nodes the kernel did not list (none yet, or absent ids) have no faults */
+	memset(t->faults, 0, (size_t)m->nr_nodes * sizeof(uint64_t));
+	memset(t->group_faults, 0, (size_t)m->nr_nodes * sizeof(uint64_t));
+	for (i = 0; i < nr; i++) {
+		t->faults[i] = (uint64_t)smp->faults[i].task_private +
+			       (uint64_t)smp->faults[i].task_shared;
+		t->group_faults[i] = (uint64_t)smp->faults[i].group_private +
+				     (uint64_t)smp->faults[i].group_shared;
+	}
+	t->known |= MODEL_KNOWN_FAULTS | MODEL_KNOWN_GROUP_FAULTS;
+	return 0;
+}

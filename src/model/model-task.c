@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * model-task.c - the task table: tid -> slot by open addressing with
+ * linear probing (never deleted from: a dead task stays, a reused tid is
+ * reset in place), slots carved from chunks so pointers stay valid, fault
+ * arrays carved from an arena.  Also the per-CPU array and model_place(),
+ * the one function that changes a task's CPU or state, so that every
+ * CPU's nr_runnable stays equal to the tasks RUNNING or RUNNABLE there.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model-local.h"
+
+#define MODEL_TABLE_MIN 1024
+
+static size_t hash_tid(int tid, size_t size)
+{
+	return ((uint32_t)tid * 2654435761u) & (size - 1);
+}
+
+struct model_slot *model_task_find(const struct model *m, int tid)
+{
+	size_t i;
+
+	if (!m->table)
+		return NULL;
+	for (i = hash_tid(tid, m->table_size); m->table[i]; i = (i + 1) & (m->table_size - 1)) {
+		if (m->table[i]->pub.tid == tid)
+			return m->table[i];
+	}
+	return NULL;
+}
+
+static int table_grow(struct model *m)
+{
+	size_t size = m->table_size ? m->table_size * 2 : MODEL_TABLE_MIN;
+	struct model_slot **table;
+	size_t i;
+	size_t j;
+
+	table = calloc(size, sizeof(*table));
+	if (!table)
+		return -ENOMEM;
+	for (i = 0; i < m->table_size; i++) {
+		if (!m->table[i])
+			continue;
+		for (j = hash_tid(m->table[i]->pub.tid, size); table[j]; j = (j + 1) & (size - 1))
+			;
+		table[j] = m->table[i];
+	}
+	free(m->table);
+	m->table = table;
+	m->table_size = size;
+	return 0;
+}
+
+static struct model_slot *slot_alloc(struct model *m)
+{
+	struct model_chunk *c = m->chunks;
+
+	if (!c || c->used == MODEL_CHUNK_TASKS) {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->next = m->chunks;
+		m->chunks = c;
+	}
+	return &c->slots[c->used++];
+}
+
+static bool counted(const struct model *m, const struct model_task *t)
+{
+	return (t->state == MODEL_TASK_RUNNING || t->state == MODEL_TASK_RUNNABLE) &&
+	       (t->known & MODEL_KNOWN_CPU) && t->cpu >= 0 && t->cpu < m->nr_cpus;
+}
+
+void model_place(struct model *m, struct model_slot *s, int cpu, enum model_task_state st)
+{
+	struct model_task *t = &s->pub;
+
+	if (counted(m, t))
+		m->cpus[t->cpu].nr_runnable--;
+	if (t->state != MODEL_TASK_DEAD && st == MODEL_TASK_DEAD)
+		m->stats.tasks_live--;
+	else if (t->state == MODEL_TASK_DEAD && st != MODEL_TASK_DEAD)
+		m->stats.tasks_live++;
+	if (cpu >= 0 && cpu < m->nr_cpus) {
+		t->cpu = cpu;
+		t->known |= MODEL_KNOWN_CPU;
+	} else {
+		t->cpu = -1;
+		t->known &= ~MODEL_KNOWN_CPU;
+	}
+	t->state = st;
+	if (st == MODEL_TASK_UNKNOWN)
+		t->known &= ~MODEL_KNOWN_STATE;
+	else
+		t->known |= MODEL_KNOWN_STATE;
+	if (counted(m, t))
+		m->cpus[t->cpu].nr_runnable++;
+}
+
+void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
+{
+	struct model_task *t = &s->pub;
+
+	model_place(m, s, -1, MODEL_TASK_UNKNOWN);
+	t->tgid = -1;
+	memset(t->comm, 0, sizeof(t->comm));
+	t->known = 0;
+	t->last_ran_ns = 0;
+	t->first_seen_ns = ts_ns;
+	t->pref_node = -1;
+	t->numa_group = -1;
+	t->nr_migrations = 0;
+	m->stats.tasks_seen++;
+}
+
+struct model_slot *model_task_get(struct model *m, int tid, uint64_t ts_ns)
+{
+	struct model_slot *s;
+	size_t i;
+
+	if (tid <= 0)
+		return NULL;
+	s = model_task_find(m, tid);
+	if (s) {
+		if (s->pub.state == MODEL_TASK_DEAD) {
+			m->stats.pid_reuse++;
+			model_task_reset(m, s, ts_ns);
+		}
+		return s;
+	}
+	if ((m->table_used + 1) * 10 > m->table_size * 7 && table_grow(m))
+		return NULL;
+	s = slot_alloc(m);
+	if (!s)
+		return NULL;
+	memset(s, 0, sizeof(*s));
+	s->pub.tid = tid;
+	s->pub.cpu = -1;
+	m->stats.tasks_live++;
+	model_task_reset(m, s, ts_ns);
+	for (i = hash_tid(tid, m->table_size); m->table[i]; i = (i + 1) & (m->table_size - 1))
+		;
+	m->table[i] = s;
+	m->table_used++;
+	return s;
+}
+
+int model_task_faults(struct model *m, struct model_slot *s)
+{
+	size_t need = 2 * (size_t)m->nr_nodes;
+	struct model_arena *a = m->arena;
+	size_t cap;
+
+	if (s->pub.faults)
+		return 0;
+	if (!a || a->cap - a->used < need) {
+		cap = need * MODEL_ARENA_TASKS;
+		a = malloc(sizeof(*a) + cap * sizeof(uint64_t));
+		if (!a)
+			return -ENOMEM;
+		a->used = 0;
+		a->cap = cap;
+		a->next = m->arena;
+		m->arena = a;
+	}
+	s->pub.faults = &a->vals[a->used];
+	s->pub.group_faults = &a->vals[a->used + (size_t)m->nr_nodes];
+	a->used += need;
+	memset(s->pub.faults, 0, need * sizeof(uint64_t));
+	return 0;
+}
+
+void model_tasks_free(struct model *m)
+{
+	struct model_chunk *c;
+	struct model_arena *a;
+
+	while ((c = m->chunks)) {
+		m->chunks = c->next;
+		free(c);
+	}
+	while ((a = m->arena)) {
+		m->arena = a->next;
+		free(a);
+	}
+	free(m->table);
+	m->table = NULL;
+	m->table_size = 0;
+	m->table_used = 0;
+}
+
+struct model_cpu *model_cpu_ensure(struct model *m, int cpu, bool *nomem)
+{
+	struct model_cpu *cpus;
+	int cap;
+	int i;
+
+	if (cpu < 0 || cpu >= TOPO_MAX_CPUS) {
+		m->stats.bad_cpu++;
+		return NULL;
+	}
+	if (cpu >= m->cap_cpus) {
+		cap = m->cap_cpus ? m->cap_cpus : 8;
+		while (cap <= cpu)
+			cap *= 2;
+		if (cap > TOPO_MAX_CPUS)
+			cap = TOPO_MAX_CPUS;
+		cpus = realloc(m->cpus, (size_t)cap * sizeof(*cpus));
+		if (!cpus) {
+			*nomem = true;
+			return NULL;
+		}
+		m->cpus = cpus;
+		m->cap_cpus = cap;
+	}
+	for (i = m->nr_cpus; i <= cpu; i++) {
+		m->cpus[i].curr = -1;
+		m->cpus[i].nr_runnable = 0;
+		m->cpus[i].known = false;
+	}
+	if (cpu >= m->nr_cpus)
+		m->nr_cpus = cpu + 1;
+	return &m->cpus[cpu];
+}
+
+void model_set_comm(struct model_task *t, const char *comm, size_t max)
+{
+	size_t n;
+
+	if (!comm || !max || !comm[0])
+		return;
+	if (max > SR_COMM_LEN - 1)
+		max = SR_COMM_LEN - 1;
+	n = strnlen(comm, max);
+	memcpy(t->comm, comm, n);
+	t->comm[n] = '\0';
+	t->known |= MODEL_KNOWN_COMM;
+}
