@@ -107,6 +107,17 @@ static void warn_cb(void *arg, const struct err *e)
 		cli_warn("more damage read around in '%s'; counts follow in the output", e->file);
 }
 
+/* Copy a path into a fixed field, cut when too long (it is only shown). */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static bool is_dir(const char *p)
 {
 	struct stat st;
@@ -258,7 +269,7 @@ static int find_topology(struct cli_source *src, struct topo *from_trace)
 	}
 	if (from_trace) {
 		src->topo = from_trace;
-		snprintf(src->topo->origin, sizeof(src->topo->origin), "%s", src->path);
+		copy_str(src->topo->origin, sizeof(src->topo->origin), src->path);
 		return CLI_EXIT_OK;
 	}
 	if (src->capture_dir[0]) {
@@ -277,7 +288,7 @@ static int find_topology(struct cli_source *src, struct topo *from_trace)
 				return CLI_EXIT_BADINPUT;
 			}
 			src->topo->source = TOPO_SRC_CAPTURE;
-			snprintf(src->topo->origin, sizeof(src->topo->origin), "%s", path);
+			copy_str(src->topo->origin, sizeof(src->topo->origin), path);
 			return CLI_EXIT_OK;
 		}
 	}
