@@ -107,8 +107,7 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 		t->known |= MODEL_KNOWN_TGID;
 	}
 	if (smp->pref == -1 || topo_node_present(m->topo, smp->pref)) {
-		t->pref_node = smp->pref;
-		t->known |= MODEL_KNOWN_PREF_NODE;
+		model_set_pref(m, t, smp->pref, true);
 	} else {
 		m->stats.bad_node++;
 	}

@@ -77,12 +77,39 @@ static bool counted(const struct model *m, const struct model_task *t)
 	       (t->known & MODEL_KNOWN_CPU) && t->cpu >= 0 && t->cpu < m->nr_cpus;
 }
 
+/* Add (+1) or remove (-1) a counted task from its CPU's counters. */
+static void account(struct model *m, const struct model_task *t, int d)
+{
+	struct model_cpu *c = &m->cpus[t->cpu];
+
+	c->nr_runnable += d;
+	if (!(t->known & MODEL_KNOWN_PREF_NODE))
+		c->nr_pref_unknown += d;
+	else if (t->pref_node >= 0 && t->pref_node == topo_cpu_node(m->topo, t->cpu))
+		c->nr_preferred += d;
+}
+
+void model_set_pref(struct model *m, struct model_task *t, int pref, bool known)
+{
+	bool was = counted(m, t);
+
+	if (was)
+		account(m, t, -1);
+	t->pref_node = pref;
+	if (known)
+		t->known |= MODEL_KNOWN_PREF_NODE;
+	else
+		t->known &= ~MODEL_KNOWN_PREF_NODE;
+	if (was)
+		account(m, t, +1);
+}
+
 void model_place(struct model *m, struct model_slot *s, int cpu, enum model_task_state st)
 {
 	struct model_task *t = &s->pub;
 
 	if (counted(m, t))
-		m->cpus[t->cpu].nr_runnable--;
+		account(m, t, -1);
 	if (t->state != MODEL_TASK_DEAD && st == MODEL_TASK_DEAD)
 		m->stats.tasks_live--;
 	else if (t->state == MODEL_TASK_DEAD && st != MODEL_TASK_DEAD)
@@ -100,7 +127,7 @@ void model_place(struct model *m, struct model_slot *s, int cpu, enum model_task
 	else
 		t->known |= MODEL_KNOWN_STATE;
 	if (counted(m, t))
-		m->cpus[t->cpu].nr_runnable++;
+		account(m, t, +1);
 }
 
 void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
@@ -111,6 +138,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->tgid = -1;
 	memset(t->comm, 0, sizeof(t->comm));
 	t->known = 0;
+	t->pref_node = -1;
 	t->last_ran_ns = 0;
 	t->first_seen_ns = ts_ns;
 	t->pref_node = -1;

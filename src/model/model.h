@@ -99,6 +99,8 @@ struct model_task {
 struct model_cpu {
 	int		curr;
 	int		nr_runnable;
+	int		nr_preferred;	/* of nr_runnable: preferred node known and = this CPU's node */
+	int		nr_pref_unknown; /* of nr_runnable: preferred node not known */
 	bool		known;
 };
 
