@@ -519,8 +519,7 @@ static int bad_line(struct ingest *in, const char *why)
 	return ingest_damage(in, -SR_EBADTEXT, p->line_no, "%s", why);
 }
 
-static void emit_lost(struct text_priv *p, const struct text_lost *l, uint64_t ts,
-		      struct sr_event *ev)
+static void emit_lost(const struct text_lost *l, uint64_t ts, struct sr_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = SR_EV_LOST;
@@ -531,7 +530,6 @@ static void emit_lost(struct text_priv *p, const struct text_lost *l, uint64_t t
 	ev->ts_ns = ts;
 	ev->src_pos = l->line;
 	ev->u.lost.count = l->count;
-	(void)p;
 }
 
 static int event_line(struct ingest *in, const struct text_head *h, struct sr_event *ev)
@@ -596,7 +594,7 @@ static int text_next(struct ingest *in, struct sr_event *ev)
 	int ret;
 
 	if (p->next_pending < p->nr_pending) {
-		emit_lost(p, &p->pending[p->next_pending++], p->queued.ts_ns, ev);
+		emit_lost(&p->pending[p->next_pending++], p->queued.ts_ns, ev);
 		return 1;
 	}
 	p->nr_pending = p->next_pending = 0;
@@ -644,7 +642,7 @@ static int text_next(struct ingest *in, struct sr_event *ev)
 			if (ret < 0)
 				return ret;
 			if (p->have_ts) {
-				emit_lost(p, &l, p->last_ts, ev);
+				emit_lost(&l, p->last_ts, ev);
 				return 1;
 			}
 			if (p->nr_pending == TEXT_MAX_PENDING) {
@@ -673,13 +671,13 @@ static int text_next(struct ingest *in, struct sr_event *ev)
 		if (p->nr_pending) {
 			p->queued = *ev;
 			p->have_queued = true;
-			emit_lost(p, &p->pending[p->next_pending++], ev->ts_ns, ev);
+			emit_lost(&p->pending[p->next_pending++], ev->ts_ns, ev);
 		}
 		return 1;
 	}
 	/* lost lines and no event at all: they get time 0 */
 	if (p->nr_pending > p->next_pending) {
-		emit_lost(p, &p->pending[p->next_pending++], 0, ev);
+		emit_lost(&p->pending[p->next_pending++], 0, ev);
 		if (p->next_pending == p->nr_pending)
 			p->nr_pending = p->next_pending = 0;
 		return 1;
