@@ -91,6 +91,12 @@ void model_tasks_free(struct model *m);
 struct model_cpu *model_cpu_ensure(struct model *m, int cpu, bool *nomem);
 
 /**
+ * model_set_pref() - set a task's preferred node, keeping the per-CPU
+ * nr_preferred / nr_pref_unknown counts right
+ */
+void model_set_pref(struct model *m, struct model_task *t, int pref, bool known);
+
+/**
  * model_place() - set a task's CPU and state, keeping nr_runnable right
  * @cpu: new CPU, or -1 for unknown
  */
