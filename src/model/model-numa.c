@@ -56,6 +56,13 @@ int model_feed_numa(struct model *m, const struct sr_event *ev)
 	return apply_numa(m, ev->ts_ns, n->dst_pid, n->dst_tgid, n->dst_ngid);
 }
 
+/* marker_parse_sample() marks the nodes an f= list skipped with -1 throughout */
+static bool unlisted(const struct marker_node_faults *f)
+{
+	return f->task_private == -1 && f->task_shared == -1 && f->group_private == -1 &&
+	       f->group_shared == -1;
+}
+
 static bool faults_valid(const struct marker_sample *smp, int nr)
 {
 	const struct marker_node_faults *f;
@@ -63,6 +70,8 @@ static bool faults_valid(const struct marker_sample *smp, int nr)
 
 	for (i = 0; i < nr; i++) {
 		f = &smp->faults[i];
+		if (unlisted(f))
+			continue;
 		if (f->task_private < 0 || f->task_shared < 0 || f->group_private < 0 ||
 		    f->group_shared < 0)
 			return false;
@@ -123,6 +132,8 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 	memset(t->faults, 0, (size_t)m->nr_nodes * sizeof(uint64_t));
 	memset(t->group_faults, 0, (size_t)m->nr_nodes * sizeof(uint64_t));
 	for (i = 0; i < nr; i++) {
+		if (unlisted(&smp->faults[i]))
+			continue;
 		t->faults[i] = (uint64_t)smp->faults[i].task_private +
 			       (uint64_t)smp->faults[i].task_shared;
 		t->group_faults[i] = (uint64_t)smp->faults[i].group_private +
