@@ -134,9 +134,10 @@ int report_info_text(FILE *out, const json_t *o)
 	/* paths and names are escaped: they come from the user or the trace */
 	fprintf(out, "trace:       %s\n", escape_text(esc, sizeof(esc), jstr(o, "trace"), SIZE_MAX));
 	fprintf(out, "format:      %s", jstr(o, "format"));
-	if (jint(o, "file_version"))
+	if (jint(o, "file_version")) {
 		fprintf(out, " version %d", (int)jint(o, "file_version"));
-	fprintf(out, ", %s", jstr(o, "compression")[0] ? jstr(o, "compression") : "uncompressed");
+		fprintf(out, ", %s", jstr(o, "compression")[0] ? jstr(o, "compression") : "uncompressed");
+	}
 	if (jstr(o, "clock")[0])
 		fprintf(out, ", clock %s", escape_text(esc, sizeof(esc), jstr(o, "clock"), SIZE_MAX));
 	fputc('\n', out);
