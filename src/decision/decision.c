@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * decision.c - classify migrations and build their snapshots; see
+ * decision.h for the rules.
+ *
+ * Two small tables carry the evidence:
+ *   numa[]   sched_move_numa / sched_swap_numa halves waiting for their
+ *            migration (at most a few per CPU); each holds the CPU its
+ *            move claims, which is what the v4.19 numa_migrate_on flag
+ *            would have held, and how many other claims on that CPU were
+ *            in flight when it was made;
+ *   queue[]  migrations waiting for the event that says why they happened
+ *            (a wake-up or an exec of the task), at most one window of
+ *            trace time long; emitted from the head, in trace order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision.h"
+
+#define IDLE_TID 0
+
+struct numa_pending {
+	int		tid;
+	int		cls;		/* SR_DECISION_CLASS_NUMA_MOVE or _SWAP */
+	int		dst_cpu;	/* where this task should go */
+	int		claim_cpu;	/* the runqueue the balancer claimed */
+	int		inflight;	/* other claims on claim_cpu at the time */
+	int		partner;
+	uint64_t	ts_ns;
+};
+
+struct pending {
+	struct decision	d;
+	uint64_t	deadline_ns;
+	int		state;		/* enum model_task_state at the migration */
+	bool		by_stopper;	/* logged by migration/N */
+	bool		resolved;
+	bool		dst_switch_seen;	/* first switch on dst after it... */
+	bool		dst_went_idle;		/* ...had a sleeping prev */
+};
+
+struct decision_ctx {
+	const struct topo	*topo;
+	decision_emit_fn	emit;
+	void			*arg;
+	struct decision_stats	stats;
+
+	struct numa_pending	*numa;
+	int			nr_numa;
+	int			numa_cap;
+
+	struct pending		*queue;
+	size_t			head;
+	size_t			tail;
+	size_t			cap;
+
+	uint64_t		*lost_ts;	/* per CPU: last lost-event marker + 1 (0 = none) */
+	int			nr_lost_cpus;
+	uint64_t		exec_seq;
+	uint64_t		now_ns;
+};
+
+static const char *const why_names[DECISION_WHY__COUNT] = {
+	[DECISION_WHY_MOVE_NUMA]	= "sched_move_numa-preceded",
+	[DECISION_WHY_SWAP_NUMA]	= "sched_swap_numa-preceded",
+	[DECISION_WHY_STICK_NUMA]	= "sched_stick_numa",
+	[DECISION_WHY_WAKEUP_NEW]	= "wakeup_new-followed",
+	[DECISION_WHY_WAKEUP]		= "wakeup-followed",
+	[DECISION_WHY_EXEC]		= "exec-followed",
+	[DECISION_WHY_STOPPER]		= "stopper-moved-it",
+	[DECISION_WHY_QUEUED]		= "queued-not-running",
+	[DECISION_WHY_RUNNING]		= "running-no-stopper",
+	[DECISION_WHY_SLEEPING]		= "asleep-no-wakeup-followed",
+	[DECISION_WHY_STATE_UNKNOWN]	= "task-state-unknown",
+};
+
+const char *decision_why_name(int why)
+{
+	if (why < 0 || why >= DECISION_WHY__COUNT)
+		return "invalid";
+	return why_names[why];
+}
+
+struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit, void *arg)
+{
+	struct decision_ctx *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->topo = topo;
+	d->emit = emit;
+	d->arg = arg;
+	return d;
+}
+
+void decision_free(struct decision_ctx *d)
+{
+	if (!d)
+		return;
+	free(d->numa);
+	free(d->queue);
+	free(d->lost_ts);
+	free(d);
+}
+
+const struct decision_stats *decision_stats(const struct decision_ctx *d)
+{
+	return &d->stats;
+}
+
+/* ---- snapshots --------------------------------------------------------- */
+
+static int task_class_of(int prio)
+{
+	if (prio < 0)
+		return SR_TASK_DEADLINE;
+	if (prio < 100)
+		return SR_TASK_RT;
+	return SR_TASK_FAIR;
+}
+
+static bool lost_near(const struct decision_ctx *d, int cpu, uint64_t ts)
+{
+	if (cpu < 0 || cpu >= d->nr_lost_cpus || !d->lost_ts[cpu])
+		return false;
+	return d->lost_ts[cpu] - 1 + DECISION_WINDOW_NS >= ts;
+}
+
+/*
+ * Fill what the model and the topology say about a task moving from
+ * @src to @dst at @ts.  @dst may be -1 (a stick with no candidate).
+ */
+static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
+			  struct decision *dec, int tid, const char *comm, int prio,
+			  int src, int dst, uint64_t ts)
+{
+	struct sr_snapshot *s = &dec->snap;
+	const struct topo *t = d->topo;
+	const struct model_task *task = model_task_lookup(m, tid);
+	const struct model_cpu *sc = src >= 0 ? model_cpu_get(m, src) : NULL;
+	const struct model_cpu *dc = dst >= 0 ? model_cpu_get(m, dst) : NULL;
+	int nr_nodes = t->nr_nodes < SR_MAX_NODES ? t->nr_nodes : SR_MAX_NODES;
+	bool all_cpus_known = true;
+	int a, b, c;
+
+	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
+	s->known = SR_SNAP_TIME | SR_SNAP_TID | SR_SNAP_SRC_CPU | SR_SNAP_DST_CPU |
+		   SR_SNAP_NR_NODES | SR_SNAP_DISTANCE | SR_SNAP_NODE_NR_CPUS | SR_SNAP_EXEC_SEQ;
+	s->ts_ns = ts;
+	s->tid = tid;
+	s->src_cpu = src;
+	s->dst_cpu = dst;
+	s->nr_nodes = nr_nodes;
+	s->exec_seq = d->exec_seq;
+	for (a = 0; a < nr_nodes; a++)
+		for (b = 0; b < nr_nodes; b++) {
+			int dist = topo_distance(t, a, b);
+
+			s->distance[a][b] = dist > 0 && dist < 256 ? (uint8_t)dist : 0;
+		}
+	for (c = 0; c < t->nr_cpus; c++) {
+		int n = topo_cpu_node(t, c);
+
+		if (n >= 0 && n < nr_nodes)
+			s->node_nr_cpus[n]++;
+	}
+
+	if (comm && comm[0]) {
+		memcpy(s->comm, comm, SR_SNAP_COMM_LEN - 1);
+		s->known |= SR_SNAP_COMM;
+	} else if (task && (task->known & MODEL_KNOWN_COMM)) {
+		memcpy(s->comm, task->comm, SR_SNAP_COMM_LEN - 1);
+		s->known |= SR_SNAP_COMM;
+	}
+	if (prio != INT32_MIN) {
+		s->task_class = task_class_of(prio);
+		s->known |= SR_SNAP_TASK_CLASS;
+	}
+
+	s->src_node = topo_cpu_node(t, src);
+	s->dst_node = dst >= 0 ? topo_cpu_node(t, dst) : -1;
+	if (s->src_node >= 0)
+		s->known |= SR_SNAP_SRC_NODE;
+	if (s->dst_node >= 0 || dst < 0)
+		s->known |= SR_SNAP_DST_NODE;
+	if (s->src_node >= 0 && s->dst_node >= 0) {
+		s->cross_node = s->src_node != s->dst_node;
+		s->known |= SR_SNAP_CROSS_NODE;
+		if (s->cross_node) {
+			/* the lowest domain spanning two nodes is a NUMA one */
+			s->sd_level = SR_SD_NUMA;
+			s->known |= SR_SNAP_SD_LEVEL;
+		}
+	}
+
+	if (task) {
+		if (task->known & MODEL_KNOWN_TGID) {
+			s->tgid = task->tgid;
+			s->known |= SR_SNAP_TGID;
+		}
+		if (task->known & MODEL_KNOWN_PREF_NODE) {
+			s->pref_node = task->pref_node;
+			s->known |= SR_SNAP_PREF_NODE;
+		}
+		if (task->known & MODEL_KNOWN_NUMA_GROUP) {
+			s->numa_group = task->numa_group;
+			s->known |= SR_SNAP_NUMA_GROUP;
+		}
+		if ((task->known & MODEL_KNOWN_FAULTS) && task->faults) {
+			uint64_t sum = 0;
+
+			for (a = 0; a < nr_nodes; a++) {
+				s->task_faults[a] = task->faults[a];
+				sum += task->faults[a];
+			}
+			s->has_faults = sum > 0;
+			s->known |= SR_SNAP_TASK_FAULTS | SR_SNAP_HAS_FAULTS;
+		}
+		if ((task->known & MODEL_KNOWN_GROUP_FAULTS) && task->group_faults) {
+			for (a = 0; a < nr_nodes; a++)
+				s->group_faults[a] = task->group_faults[a];
+			s->known |= SR_SNAP_GROUP_FAULTS;
+		}
+		if (task->known & MODEL_KNOWN_STATE) {
+			s->task_running = task->state == MODEL_TASK_RUNNING && task->cpu == src;
+			s->known |= SR_SNAP_TASK_RUNNING;
+		}
+		if (task->known & MODEL_KNOWN_STATE && task->state == MODEL_TASK_RUNNING &&
+		    task->cpu == src) {
+			s->since_ran_ns = 0;
+			s->known |= SR_SNAP_SINCE_RAN;
+		} else if (task->known & MODEL_KNOWN_LAST_RAN && ts >= task->last_ran_ns) {
+			s->since_ran_ns = ts - task->last_ran_ns;
+			s->known |= SR_SNAP_SINCE_RAN;
+		}
+	}
+	if (sc && sc->known) {
+		s->src_nr_running = sc->nr_runnable;
+		s->known |= SR_SNAP_SRC_NR_RUNNING;
+		if (!sc->nr_pref_unknown) {
+			s->src_nr_preferred = sc->nr_preferred;
+			s->known |= SR_SNAP_SRC_NR_PREFERRED;
+		}
+	}
+	if (dc && dc->known) {
+		s->dst_nr_running = dc->nr_runnable;
+		s->dst_idle = dc->curr == IDLE_TID;
+		s->known |= SR_SNAP_DST_NR_RUNNING;
+		if (dc->curr >= 0)
+			s->known |= SR_SNAP_DST_IDLE;
+	}
+	for (c = 0; c < t->nr_cpus; c++) {
+		const struct model_cpu *mc = model_cpu_get(m, c);
+		int n = topo_cpu_node(t, c);
+
+		if (!mc || !mc->known) {
+			all_cpus_known = false;
+			continue;
+		}
+		if (n >= 0 && n < nr_nodes)
+			s->node_nr_running[n] += mc->nr_runnable;
+	}
+	if (all_cpus_known)
+		s->known |= SR_SNAP_NODE_NR_RUNNING;
+	if (lost_near(d, src, ts) || lost_near(d, dst, ts))
+		dec->flags |= DECISION_F_LOST;
+}
+
+static void set_class(struct decision *dec, int cls, int why)
+{
+	dec->snap.decision_class = cls;
+	dec->snap.known |= SR_SNAP_CLASS;
+	dec->why = why;
+}
+
+/* ---- the NUMA table ---------------------------------------------------- */
+
+static int numa_claims(const struct decision_ctx *d, int cpu, int except_tid)
+{
+	int i, n = 0;
+
+	for (i = 0; i < d->nr_numa; i++)
+		if (d->numa[i].claim_cpu == cpu && d->numa[i].tid != except_tid &&
+		    d->numa[i].partner != except_tid)
+			n++;
+	return n;
+}
+
+static int numa_find(const struct decision_ctx *d, int tid)
+{
+	int i;
+
+	for (i = 0; i < d->nr_numa; i++)
+		if (d->numa[i].tid == tid)
+			return i;
+	return -1;
+}
+
+static void numa_drop(struct decision_ctx *d, int i)
+{
+	d->numa[i] = d->numa[--d->nr_numa];
+}
+
+static int numa_add(struct decision_ctx *d, const struct numa_pending *np)
+{
+	int i = numa_find(d, np->tid);
+
+	if (i >= 0) {
+		/* a newer move of the same task replaces the older one */
+		d->stats.numa_expired++;
+		d->numa[i] = *np;
+		return 0;
+	}
+	if (d->nr_numa == d->numa_cap) {
+		int cap = d->numa_cap ? d->numa_cap * 2 : 16;
+		struct numa_pending *n = realloc(d->numa, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		d->numa = n;
+		d->numa_cap = cap;
+	}
+	d->numa[d->nr_numa++] = *np;
+	return 0;
+}
+
+static void numa_expire(struct decision_ctx *d, uint64_t now)
+{
+	int i = 0;
+
+	while (i < d->nr_numa) {
+		if (d->numa[i].ts_ns + DECISION_NUMA_WINDOW_NS < now) {
+			d->stats.numa_expired++;
+			numa_drop(d, i);
+		} else {
+			i++;
+		}
+	}
+}
+
+/* ---- the queue --------------------------------------------------------- */
+
+static struct pending *queue_push(struct decision_ctx *d)
+{
+	struct pending *p;
+
+	if (d->head > 0 && d->tail == d->cap) {
+		memmove(d->queue, d->queue + d->head, (d->tail - d->head) * sizeof(*d->queue));
+		d->tail -= d->head;
+		d->head = 0;
+	}
+	if (d->tail == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 32;
+
+		p = realloc(d->queue, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		d->queue = p;
+		d->cap = cap;
+	}
+	p = &d->queue[d->tail++];
+	memset(p, 0, sizeof(*p));
+	return p;
+}
+
+/* What a migration is when nothing that followed it said more. */
+static void classify_fallback(struct pending *p)
+{
+	if (p->by_stopper)
+		set_class(&p->d, SR_DECISION_CLASS_LB_ACTIVE, DECISION_WHY_STOPPER);
+	else if (p->state == MODEL_TASK_RUNNABLE)
+		set_class(&p->d, SR_DECISION_CLASS_LB_PULL, DECISION_WHY_QUEUED);
+	else if (p->state == MODEL_TASK_RUNNING)
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_RUNNING);
+	else if (p->state == MODEL_TASK_SLEEPING)
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_SLEEPING);
+	else
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_STATE_UNKNOWN);
+
+	if (p->d.snap.decision_class == SR_DECISION_CLASS_LB_PULL ||
+	    p->d.snap.decision_class == SR_DECISION_CLASS_LB_ACTIVE) {
+		struct sr_snapshot *s = &p->d.snap;
+
+		/*
+		 * The balancing CPU is the destination.  Idle when it ran its
+		 * idle task; newly idle when its next switch put a sleeping task
+		 * away (idle_balance runs inside schedule()); busy otherwise.
+		 * The stopper runs with CPU_IDLE semantics (kernel-policies.md
+		 * section 1.1).
+		 */
+		if (s->decision_class == SR_DECISION_CLASS_LB_ACTIVE) {
+			s->idle_type = SR_IDLE_CPU_IDLE;
+			s->known |= SR_SNAP_IDLE_TYPE;
+		} else if ((s->known & SR_SNAP_DST_IDLE) && s->dst_idle) {
+			s->idle_type = SR_IDLE_CPU_IDLE;
+			s->known |= SR_SNAP_IDLE_TYPE;
+		} else if (p->dst_switch_seen) {
+			s->idle_type = p->dst_went_idle ? SR_IDLE_NEWLY_IDLE : SR_IDLE_NOT_IDLE;
+			s->known |= SR_SNAP_IDLE_TYPE;
+		}
+	}
+}
+
+static int emit_one(struct decision_ctx *d, struct decision *dec)
+{
+	dec->seq = d->stats.decisions++;
+	d->stats.by_class[dec->snap.decision_class]++;
+	d->stats.by_why[dec->why]++;
+	if (dec->flags & DECISION_F_LOST)
+		d->stats.lost_flagged++;
+	return d->emit(dec, d->arg);
+}
+
+/* Emit from the head every decision that is settled or out of time. */
+static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
+{
+	int ret;
+
+	while (d->head < d->tail) {
+		struct pending *p = &d->queue[d->head];
+
+		if (!p->resolved) {
+			if (!all && now <= p->deadline_ns)
+				break;
+			classify_fallback(p);
+			p->resolved = true;
+		}
+		ret = emit_one(d, &p->d);
+		d->head++;
+		if (ret < 0)
+			return ret;
+	}
+	if (d->head == d->tail)
+		d->head = d->tail = 0;
+	return 0;
+}
+
+/* The event may settle waiting decisions about its task or its CPU. */
+static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
+{
+	size_t i;
+
+	for (i = d->head; i < d->tail; i++) {
+		struct pending *p = &d->queue[i];
+		int tid = p->d.snap.tid;
+
+		if (p->resolved)
+			continue;
+		switch (ev->kind) {
+		case SR_EV_WAKEUP_NEW:
+			if (ev->u.wake.pid == tid && ev->u.wake.target_cpu == p->d.snap.dst_cpu) {
+				set_class(&p->d, SR_DECISION_CLASS_FORK, DECISION_WHY_WAKEUP_NEW);
+				p->resolved = true;
+			}
+			break;
+		case SR_EV_WAKING:
+		case SR_EV_WAKEUP:
+			if (ev->u.wake.pid == tid && p->state != MODEL_TASK_RUNNING &&
+			    p->state != MODEL_TASK_RUNNABLE &&
+			    (ev->u.wake.target_cpu == p->d.snap.dst_cpu || ev->u.wake.target_cpu < 0)) {
+				set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKEUP);
+				p->resolved = true;
+			}
+			break;
+		case SR_EV_EXEC:
+			if (ev->u.exec.pid == tid || ev->u.exec.old_pid == tid) {
+				set_class(&p->d, SR_DECISION_CLASS_EXEC, DECISION_WHY_EXEC);
+				p->resolved = true;
+			}
+			break;
+		case SR_EV_SWITCH:
+			if (ev->cpu == p->d.snap.dst_cpu && !p->dst_switch_seen) {
+				p->dst_switch_seen = true;
+				p->dst_went_idle = ev->u.sw.prev_state != 0 &&
+						   ev->u.sw.prev_state != 0x100;
+			}
+			break;
+		case SR_EV_LOST:
+			if (ev->cpu == p->d.snap.src_cpu || ev->cpu == p->d.snap.dst_cpu)
+				p->d.flags |= DECISION_F_LOST;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static bool is_stopper(const struct model *m, int cpu, int pid)
+{
+	const struct model_task *t = model_task_lookup(m, pid);
+
+	return t && (t->known & MODEL_KNOWN_COMM) && !strncmp(t->comm, "migration/", 10);
+}
+
+static int on_migrate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	const struct sr_ev_migrate *mg = &ev->u.mig;
+	const struct model_task *task = model_task_lookup(m, mg->pid);
+	struct pending *p;
+	int i;
+
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	p->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &p->d, mg->pid, mg->comm, mg->prio, mg->orig_cpu, mg->dest_cpu,
+		      ev->ts_ns);
+	p->deadline_ns = ev->ts_ns + DECISION_WINDOW_NS;
+	p->state = task && (task->known & MODEL_KNOWN_STATE) ? (int)task->state :
+							       MODEL_TASK_UNKNOWN;
+	if (p->state == MODEL_TASK_UNKNOWN)
+		p->d.flags |= DECISION_F_STATE_GUESS;
+	p->by_stopper = is_stopper(m, ev->cpu, ev->pid);
+
+	i = numa_find(d, mg->pid);
+	if (i >= 0 && d->numa[i].dst_cpu == mg->dest_cpu) {
+		const struct numa_pending *np = &d->numa[i];
+
+		set_class(&p->d, np->cls, np->cls == SR_DECISION_CLASS_NUMA_MOVE ?
+			  DECISION_WHY_MOVE_NUMA : DECISION_WHY_SWAP_NUMA);
+		p->d.snap.numa_inflight = np->inflight;
+		p->d.snap.known |= SR_SNAP_NUMA_INFLIGHT;
+		p->d.partner_tid = np->partner;
+		p->resolved = true;
+		numa_drop(d, i);
+	}
+	return 0;
+}
+
+static int on_stick(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	const struct sr_ev_numa *n = &ev->u.numa;
+	struct pending *p;
+	int i;
+
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	p->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &p->d, n->src_pid, NULL, INT32_MIN, n->src_cpu, n->dst_cpu,
+		      ev->ts_ns);
+	set_class(&p->d, SR_DECISION_CLASS_NUMA_STICK, DECISION_WHY_STICK_NUMA);
+	p->d.partner_tid = n->dst_pid > 0 ? n->dst_pid : 0;
+	if (n->src_tgid > 0) {
+		p->d.snap.tgid = n->src_tgid;
+		p->d.snap.known |= SR_SNAP_TGID;
+	}
+	if (n->src_ngid >= 0) {
+		p->d.snap.numa_group = n->src_ngid;
+		p->d.snap.known |= SR_SNAP_NUMA_GROUP;
+	}
+	/* the refused move or swap: its claim, if it was traced, or the state now */
+	i = numa_find(d, n->src_pid);
+	if (i >= 0) {
+		p->d.snap.numa_inflight = d->numa[i].inflight;
+		numa_drop(d, i);
+		i = n->dst_pid > 0 ? numa_find(d, n->dst_pid) : -1;
+		if (i >= 0)
+			numa_drop(d, i);
+	} else {
+		p->d.snap.numa_inflight = n->dst_cpu >= 0 ? numa_claims(d, n->dst_cpu, n->src_pid) : 0;
+	}
+	p->d.snap.known |= SR_SNAP_NUMA_INFLIGHT;
+	p->resolved = true;
+	return 0;
+}
+
+static int on_numa(struct decision_ctx *d, const struct sr_event *ev)
+{
+	const struct sr_ev_numa *n = &ev->u.numa;
+	struct numa_pending np = { 0 };
+	int ret;
+
+	np.ts_ns = ev->ts_ns;
+	np.claim_cpu = n->dst_cpu;
+	np.inflight = numa_claims(d, n->dst_cpu, n->src_pid);
+	np.tid = n->src_pid;
+	np.dst_cpu = n->dst_cpu;
+	if (ev->kind == SR_EV_MOVE_NUMA) {
+		np.cls = SR_DECISION_CLASS_NUMA_MOVE;
+		return numa_add(d, &np);
+	}
+	np.cls = SR_DECISION_CLASS_NUMA_SWAP;
+	np.partner = n->dst_pid;
+	ret = numa_add(d, &np);
+	if (ret < 0 || n->dst_pid <= 0)
+		return ret;
+	/* the partner goes the other way; the claim is the initiator's */
+	np.tid = n->dst_pid;
+	np.dst_cpu = n->src_cpu;
+	np.partner = n->src_pid;
+	return numa_add(d, &np);
+}
+
+static int note_lost(struct decision_ctx *d, int cpu, uint64_t ts)
+{
+	if (cpu < 0)
+		return 0;
+	if (cpu >= d->nr_lost_cpus) {
+		int n = cpu + 1 > 2 * d->nr_lost_cpus ? cpu + 1 : 2 * d->nr_lost_cpus;
+		uint64_t *l = realloc(d->lost_ts, n * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		memset(l + d->nr_lost_cpus, 0, (n - d->nr_lost_cpus) * sizeof(*l));
+		d->lost_ts = l;
+		d->nr_lost_cpus = n;
+	}
+	d->lost_ts[cpu] = ts + 1;
+	return 0;
+}
+
+int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	int ret = 0;
+
+	if (ev->ts_ns > d->now_ns)
+		d->now_ns = ev->ts_ns;
+	queue_evidence(d, ev);
+	switch (ev->kind) {
+	case SR_EV_MIGRATE:
+		ret = on_migrate(d, m, ev);
+		break;
+	case SR_EV_STICK_NUMA:
+		ret = on_stick(d, m, ev);
+		break;
+	case SR_EV_MOVE_NUMA:
+	case SR_EV_SWAP_NUMA:
+		ret = on_numa(d, ev);
+		break;
+	case SR_EV_EXEC:
+		d->exec_seq++;
+		break;
+	case SR_EV_LOST:
+		ret = note_lost(d, ev->cpu, ev->ts_ns);
+		break;
+	default:
+		break;
+	}
+	if (ret < 0)
+		return ret;
+	numa_expire(d, d->now_ns);
+	return queue_drain(d, d->now_ns, false);
+}
+
+int decision_finish(struct decision_ctx *d)
+{
+	return queue_drain(d, d->now_ns, true);
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * decision.h - turn the migrations in a trace into decisions: one per
+ * sched_migrate_task and one per sched_stick_numa, each with a class
+ * (why the kernel moved the task, judged from the events around it) and
+ * a context snapshot (struct sr_snapshot: the state a policy may read).
+ *
+ * Feed every event to decision_feed() *before* model_feed(), so that a
+ * snapshot shows the state the kernel decided in, not the state after.
+ * Classification needs a little of the future (a wake-up or an exec that
+ * follows the migration), so decisions wait in a small queue until their
+ * evidence arrives or DECISION_WINDOW_NS of trace time has passed, and are
+ * emitted in trace order.  Memory is bounded by the events of one window.
+ *
+ * Rules (docs/decisions.md):
+ *   numa-move   a sched_move_numa for the task preceded it, with that dst
+ *   numa-swap   a sched_swap_numa naming the task preceded it
+ *   numa-stick  a sched_stick_numa (the kernel refused the move or swap)
+ *   fork        the task's sched_wakeup_new on the destination CPU follows
+ *   wakeup      the task's sched_waking/sched_wakeup on the destination
+ *               CPU follows (the waker's select_task_rq() moved it)
+ *   exec        the task's sched_process_exec follows
+ *   lb-active   the stopper (migration/N) moved it, and none of the above
+ *   lb-pull     it was queued, not running, on the source CPU
+ *   other       none of these: the evidence does not settle it
+ */
+#ifndef SR_DECISION_DECISION_H
+#define SR_DECISION_DECISION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <schedreplay/sr-snapshot.h>
+
+#include "ingest/event.h"
+#include "model/model.h"
+#include "topo/topo.h"
+
+/* How long a decision waits for the events that classify it (trace time). */
+#define DECISION_WINDOW_NS	(20ull * 1000 * 1000)
+/* How long a sched_move_numa / sched_swap_numa waits for its migration. */
+#define DECISION_NUMA_WINDOW_NS	(200ull * 1000 * 1000)
+
+/* Bits of struct decision.flags */
+#define DECISION_F_LOST		(1u << 0)	/* lost events on src or dst CPU near it */
+#define DECISION_F_STATE_GUESS	(1u << 1)	/* the model's view of the task was incomplete */
+
+/**
+ * enum decision_why - the evidence that settled the class
+ */
+enum decision_why {
+	DECISION_WHY_MOVE_NUMA = 0,	/* sched_move_numa preceded */
+	DECISION_WHY_SWAP_NUMA,		/* sched_swap_numa preceded */
+	DECISION_WHY_STICK_NUMA,	/* the event is sched_stick_numa */
+	DECISION_WHY_WAKEUP_NEW,	/* sched_wakeup_new on dst followed */
+	DECISION_WHY_WAKEUP,		/* sched_waking/sched_wakeup on dst followed */
+	DECISION_WHY_EXEC,		/* sched_process_exec followed */
+	DECISION_WHY_STOPPER,		/* migration/N moved it */
+	DECISION_WHY_QUEUED,		/* queued, not running, on src */
+	DECISION_WHY_RUNNING,		/* other: it was running, no stopper */
+	DECISION_WHY_SLEEPING,		/* other: asleep, and no wake-up followed */
+	DECISION_WHY_STATE_UNKNOWN,	/* other: the model did not know its state */
+	DECISION_WHY__COUNT
+};
+
+/**
+ * struct decision - one decision, ready for the policies
+ * @snap:        what the policies see (class included)
+ * @seq:         0-based index of the decision in the trace
+ * @src_pos:     byte offset or line of its event, for messages
+ * @why:         enum decision_why
+ * @flags:       DECISION_F_* bits
+ * @partner_tid: the other task of a numa-swap, 0 otherwise
+ */
+struct decision {
+	struct sr_snapshot	snap;
+	uint64_t		seq;
+	uint64_t		src_pos;
+	int			why;
+	unsigned int		flags;
+	int			partner_tid;
+};
+
+/**
+ * typedef decision_emit_fn - receives each decision, in trace order
+ * @d:   borrowed for the call
+ * @arg: decision_new()'s @arg
+ * Return: 0, or a negative code that stops the replay.
+ */
+typedef int (*decision_emit_fn)(const struct decision *d, void *arg);
+
+/** struct decision_stats - what the classifier saw */
+struct decision_stats {
+	uint64_t	decisions;
+	uint64_t	by_class[SR_DECISION_CLASS__COUNT];
+	uint64_t	by_why[DECISION_WHY__COUNT];
+	uint64_t	numa_expired;	/* move/swap halves that no migration followed */
+	uint64_t	lost_flagged;
+};
+
+struct decision_ctx;
+
+/**
+ * decision_new() - a classifier for one trace
+ * @topo: borrowed; must outlive the classifier
+ * @emit: called once per decision
+ * @arg:  passed to @emit
+ * Return: owned (decision_free()), or NULL on allocation failure.
+ */
+struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit, void *arg);
+
+/** decision_free() - free (NULL is fine); pending decisions are dropped. */
+void decision_free(struct decision_ctx *d);
+
+/**
+ * decision_feed() - look at one event, before model_feed() applies it
+ * @m: the model, in its state before @ev
+ * Return: 0, a negative code from @emit, or -ENOMEM.
+ */
+int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr_event *ev);
+
+/**
+ * decision_finish() - the trace ended: classify and emit what still waits
+ * Return: 0 or a negative code from @emit.
+ */
+int decision_finish(struct decision_ctx *d);
+
+/** decision_stats() - counters so far.  Return: borrowed. */
+const struct decision_stats *decision_stats(const struct decision_ctx *d);
+
+/** decision_why_name() - "sched_move_numa", "wakeup-followed", ... */
+const char *decision_why_name(int why);
+
+#endif
