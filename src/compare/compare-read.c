@@ -283,7 +283,6 @@ static int text_load(struct compare_text *t, const char *path, struct err *e)
 {
 	FILE *f;
 	size_t cap = 0;
-	size_t i;
 	char *p;
 
 	memset(t, 0, sizeof(*t));
@@ -329,6 +328,15 @@ static int text_load(struct compare_text *t, const char *path, struct err *e)
 		err_at_byte(e, (uint64_t)(p - t->buf));
 		return err_set(e, -SR_EUNSUPPORTED, "NUL byte: not a text or JSON input");
 	}
+	return 0;
+}
+
+/* Split a loaded text into lines in place (not for JSON: it needs the bytes). */
+static int text_split(struct compare_text *t, struct err *e)
+{
+	size_t i;
+	char *p;
+
 	for (i = 0; i < t->len; i++)
 		t->nlines += t->buf[i] == '\n';
 	t->nlines++;
@@ -536,9 +544,14 @@ int compare_read_file(struct compare_side *s, const char *path,
 		goto out;
 	for (p = t.buf; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
 		;
-	if (*p == '{')
+	if (*p == '{') {
 		ret = read_report(s, &t, path, e);
-	else if (compare_text_is_table(&t))
+		goto out;
+	}
+	ret = text_split(&t, e);
+	if (ret)
+		goto out;
+	if (compare_text_is_table(&t))
 		ret = compare_read_table(s, &t, path, opts, e);
 	else
 		ret = read_numbers(s, &t, path, e);
