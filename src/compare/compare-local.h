@@ -75,11 +75,14 @@ int compare_side_add_run(struct compare_side *s, const char *name, enum compare_
 /**
  * compare_side_add_summary() - append a summary row (a new entry always)
  * @s:    side
- * @row:  the row; name and file are copied, runs must be NULL
+ * @row:  the figures of the row (its strings and runs are not used)
+ * @name: metric name (copied)
+ * @file: file it came from (copied)
  *
  * Return: 0 or -ENOMEM.
  */
-int compare_side_add_summary(struct compare_side *s, const struct compare_metric *row);
+int compare_side_add_summary(struct compare_side *s, const struct compare_metric *row,
+			     const char *name, const char *file);
 
 /**
  * compare_text_is_table() - whether a loaded text holds a summary table

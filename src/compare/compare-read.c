@@ -158,7 +158,8 @@ int compare_side_add_run(struct compare_side *s, const char *raw_name, enum comp
 	return 0;
 }
 
-int compare_side_add_summary(struct compare_side *s, const struct compare_metric *row)
+int compare_side_add_summary(struct compare_side *s, const struct compare_metric *row,
+			     const char *name, const char *file)
 {
 	struct compare_metric *m = side_push(s);
 
@@ -173,7 +174,7 @@ int compare_side_add_summary(struct compare_side *s, const struct compare_metric
 	m->nruns = 0;
 	m->cap = 0;
 	m->nfiles = 1;
-	return side_commit(s, m, row->name, row->file);
+	return side_commit(s, m, name, file);
 }
 
 int compare_side_check_unique(const struct compare_side *s, struct err *e)
@@ -225,7 +226,7 @@ int compare_side_split_pairs(struct compare_side *all, struct compare_side *base
 	for (i = 0; i < all->n; i++) {
 		struct compare_side *to = compare_side_find(base, all->m[i].name) ? new : base;
 
-		ret = compare_side_add_summary(to, &all->m[i]);
+		ret = compare_side_add_summary(to, &all->m[i], all->m[i].name, all->m[i].file);
 		if (ret)
 			return err_set(e, ret, "out of memory");
 	}

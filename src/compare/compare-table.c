@@ -268,11 +268,7 @@ static int add_row(struct compare_side *s, const struct table *t, struct compare
 	if (!(row->count >= 1) || row->count != floor(row->count) || row->count > 1e9)
 		return err_set(e, -SR_EBADTEXT, "count %g is not a number of runs",
 			       row->count);
-	row->name = name;
-	row->file = (char *)path;
-	ret = compare_side_add_summary(s, row);
-	row->name = NULL;
-	row->file = NULL;
+	ret = compare_side_add_summary(s, row, name, path);
 	if (ret)
 		return err_set(e, ret, "out of memory");
 	return 0;
