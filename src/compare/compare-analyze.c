@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * compare-analyze.c - one metric, base against new: figures, tests, verdict.
+ *
+ * Figures per side come from raw runs or from a summary row; a summary
+ * row's StdDev or Variance is first checked against what Min, Max, Avg and
+ * N allow (stats_dispersion_fits()) and, when it cannot be what its column
+ * says, read as what it can be, with a note.  Then Welch's t-test (means),
+ * Brown-Forsythe (raw runs on both sides) or the F-test (otherwise) for
+ * the spread, and the verdict rules of docs/compare.md:
+ *
+ *	p < alpha                       -> better / worse (by direction)
+ *	p >= alpha, spread p < alpha    -> inconclusive (spread changed xR)
+ *	p >= alpha, spread p >= alpha   -> no-difference
+ *	fewer than 2 runs or no spread  -> inconclusive
+ *
+ * plus the runs per side that would detect the observed change at 80%
+ * power when no difference was proven.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare-local.h"
+#include "stats/stats.h"
+
+#define COMPARE_POWER		0.80
+#define COMPARE_LEVEL		0.95
+/* Relative slack for rounding of published figures. */
+#define COMPARE_ROUND_TOL	0.005
+
+struct analysis {
+	struct compare_result	*r;
+	bool			oom;
+};
+
+static void note(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct analysis *a, const char *fmt, ...)
+{
+	struct compare_result *r = a->r;
+	char **notes;
+	char *s;
+	va_list ap;
+	int len;
+
+	if (a->oom)
+		return;
+	va_start(ap, fmt);
+	len = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (len < 0) {
+		a->oom = true;
+		return;
+	}
+	compare_sanitize(s);	/* notes quote file and metric names */
+	notes = realloc(r->notes, (r->nnotes + 1) * sizeof(*notes));
+	if (!notes) {
+		free(s);
+		a->oom = true;
+		return;
+	}
+	r->notes = notes;
+	r->notes[r->nnotes++] = s;
+}
+
+const char *compare_verdict_name(enum compare_verdict v)
+{
+	switch (v) {
+	case COMPARE_BETTER:
+		return "better";
+	case COMPARE_WORSE:
+		return "worse";
+	case COMPARE_NO_DIFFERENCE:
+		return "no-difference";
+	case COMPARE_INCONCLUSIVE:
+		break;
+	}
+	return "inconclusive";
+}
+
+const char *compare_kind_name(enum compare_kind k)
+{
+	switch (k) {
+	case COMPARE_KIND_NUMBERS:
+		return "plain numbers";
+	case COMPARE_KIND_COLUMNS:
+		return "benchmark log columns";
+	case COMPARE_KIND_REPORT:
+		return "replay reports";
+	case COMPARE_KIND_SUMMARY:
+		break;
+	}
+	return "summary table";
+}
+
+static void note_source(struct analysis *a, const char *side, const struct compare_metric *m)
+{
+	if (m->kind == COMPARE_KIND_SUMMARY)
+		note(a, "%s: summary table '%s' line %lu", side, m->file, m->line);
+	else if (m->nfiles > 1)
+		note(a, "%s: %zu runs, %s from %u files ('%s' ... '%s')", side, m->nruns,
+		     compare_kind_name(m->kind), m->nfiles, m->file,
+		     m->last_file ? m->last_file : m->file);
+	else
+		note(a, "%s: %zu runs, %s '%s'", side, m->nruns, compare_kind_name(m->kind),
+		     m->file);
+}
+
+/* The sample sd a summary row's dispersion figure stands for, with notes. */
+static double summary_sd(struct analysis *a, const char *side, const struct compare_metric *m)
+{
+	static const struct {
+		unsigned int	fit;
+		bool		var;
+		bool		pop;
+	} order[2][4] = {
+		{	/* labelled Variance */
+			{ STATS_FIT_SAMPLE_VAR, true, false }, { STATS_FIT_POP_VAR, true, true },
+			{ STATS_FIT_SAMPLE_SD, false, false }, { STATS_FIT_POP_SD, false, true },
+		}, {	/* labelled StdDev */
+			{ STATS_FIT_SAMPLE_SD, false, false }, { STATS_FIT_POP_SD, false, true },
+			{ STATS_FIT_SAMPLE_VAR, true, false }, { STATS_FIT_POP_VAR, true, true },
+		},
+	};
+	bool label_var = m->disp_kind == COMPARE_DISP_VAR;
+	const char *label = label_var ? "Variance" : "StdDev";
+	double n = m->count;
+	double v = m->disp;
+	unsigned int fits;
+	double lo;
+	double hi;
+	int i;
+
+	if (m->disp_kind == COMPARE_DISP_NONE) {
+		note(a, "%s: the table has no StdDev or Variance column, so the spread is unknown",
+		     side);
+		return NAN;
+	}
+	if (n < 2)
+		return NAN;
+	if (!(v >= 0)) {
+		note(a, "%s: %s %g is negative: spread unknown", side, label, v);
+		return NAN;
+	}
+	if (isnan(m->min) || isnan(m->max)) {
+		note(a, "%s: %s taken as labelled (no Min and Max to check it against)", side,
+		     label);
+		return label_var ? sqrt(v) : v;
+	}
+	if (stats_ss_bounds(n, m->min, m->max, m->mean, &lo, &hi)) {
+		note(a, "%s: Avg %g lies outside [Min %g, Max %g]: the row is inconsistent; %s taken as labelled",
+		     side, m->mean, m->min, m->max, label);
+		return label_var ? sqrt(v) : v;
+	}
+	fits = stats_dispersion_fits(n, m->min, m->max, m->mean, v, COMPARE_ROUND_TOL);
+	for (i = 0; i < 4; i++) {
+		bool var = order[!label_var][i].var;
+		bool pop = order[!label_var][i].pop;
+		double sd = var ? sqrt(v) : v;
+
+		if (!(fits & order[!label_var][i].fit))
+			continue;
+		if (pop)
+			sd *= sqrt(n / (n - 1));
+		if (i == 0)
+			return sd;
+		if (label_var)
+			note(a, "%s: the Variance column (%g) cannot be a sample variance given Min, Max, Avg and N=%g (that would lie in [%.4g, %.4g]); it looks like a %s%s, read as sample standard deviation %.6g",
+			     side, v, n, lo / (n - 1), hi / (n - 1),
+			     var ? "variance" : "standard deviation",
+			     pop ? " computed with divisor n" : "", sd);
+		else
+			note(a, "%s: the StdDev column (%g) cannot be a sample standard deviation given Min, Max, Avg and N=%g (that would lie in [%.4g, %.4g]); it looks like a %s%s, read as sample standard deviation %.6g",
+			     side, v, n, sqrt(lo / (n - 1)), sqrt(hi / (n - 1)),
+			     var ? "variance" : "standard deviation",
+			     pop ? " computed with divisor n" : "", sd);
+		return sd;
+	}
+	note(a, "%s: %s %g is impossible as a variance or a standard deviation given Min, Max, Avg and N=%g; taken as labelled",
+	     side, label, v, n);
+	return label_var ? sqrt(v) : v;
+}
+
+static void figures_from_summary(struct analysis *a, const char *side,
+				 const struct compare_metric *m, const struct compare_opts *o,
+				 struct compare_figures *f)
+{
+	f->kind = m->kind;
+	f->n = m->count;
+	f->min = m->min;
+	f->max = m->max;
+	f->mean = m->mean;
+	f->sd = summary_sd(a, side, m);
+	if (o->harmonic)
+		note(a, "%s: a harmonic mean needs raw runs; the table's arithmetic Avg is used",
+		     side);
+}
+
+static void figures_from_runs(struct analysis *a, const char *side,
+			      const struct compare_metric *m, const struct compare_opts *o,
+			      struct compare_figures *f)
+{
+	size_t i;
+
+	f->kind = m->kind;
+	f->n = (double)m->nruns;
+	f->min = m->runs[0];
+	f->max = m->runs[0];
+	for (i = 1; i < m->nruns; i++) {
+		if (m->runs[i] < f->min)
+			f->min = m->runs[i];
+		if (m->runs[i] > f->max)
+			f->max = m->runs[i];
+	}
+	f->mean = stats_mean(m->runs, m->nruns);
+	if (o->harmonic) {
+		double h = stats_harmonic_mean(m->runs, m->nruns);
+
+		if (isnan(h))
+			note(a, "%s: a run is <= 0, so there is no harmonic mean; arithmetic mean used",
+			     side);
+		else
+			f->mean = h;
+	}
+	f->sd = stats_stddev(m->runs, m->nruns);
+}
+
+/* Summary of 1/x, or false when some x <= 0. */
+static bool reciprocal_summary(const struct compare_metric *m, struct stats_summary *s)
+{
+	double *inv = malloc(m->nruns * sizeof(*inv));
+	size_t i;
+
+	if (!inv)
+		return false;
+	for (i = 0; i < m->nruns; i++) {
+		if (!(m->runs[i] > 0)) {
+			free(inv);
+			return false;
+		}
+		inv[i] = 1.0 / m->runs[i];
+	}
+	s->n = (double)m->nruns;
+	s->mean = stats_mean(inv, m->nruns);
+	s->sd = stats_stddev(inv, m->nruns);
+	free(inv);
+	return true;
+}
+
+/*
+ * Harmonic means: test the means of 1/x (equal harmonic means are equal
+ * means of 1/x); the interval for the difference of harmonic means uses the
+ * delta method, sd(H) ~= sd(1/x) / mean(1/x)^2.
+ */
+static bool harmonic_test(const struct compare_metric *mb, const struct compare_metric *mn,
+			  struct compare_result *r)
+{
+	struct stats_summary yb;
+	struct stats_summary yn;
+	struct stats_summary hb;
+	struct stats_summary hn;
+	struct stats_welch w;
+
+	if (!reciprocal_summary(mb, &yb) || !reciprocal_summary(mn, &yn))
+		return false;
+	if (stats_welch_test(&yb, &yn, COMPARE_LEVEL, &w))
+		return false;
+	r->p = w.p;
+	hb = (struct stats_summary){ yb.n, 1.0 / yb.mean, yb.sd / (yb.mean * yb.mean) };
+	hn = (struct stats_summary){ yn.n, 1.0 / yn.mean, yn.sd / (yn.mean * yn.mean) };
+	if (stats_welch_test(&hb, &hn, COMPARE_LEVEL, &w))
+		return false;
+	r->ci_lo = w.ci_lo;
+	r->ci_hi = w.ci_hi;
+	return true;
+}
+
+static bool close_pct(double a, double b)
+{
+	return fabs(a - b) <= 0.02 + COMPARE_ROUND_TOL * fabs(b);
+}
+
+/* Check a table's own %Change against the change of the means. */
+static void check_reported_change(struct analysis *a, const struct compare_metric *mb,
+				  const struct compare_metric *mn)
+{
+	const struct {
+		const char	*what;
+		double		v;
+	} den[] = {
+		{ "base Avg", mb->mean }, { "new Avg", mn->mean }, { "base Max", mb->max },
+		{ "new Max", mn->max }, { "base Min", mb->min }, { "new Min", mn->min },
+	};
+	double reported = !isnan(mn->change) ? mn->change : mb->change;
+	double computed = a->r->change_pct;
+	size_t i;
+
+	if (isnan(reported) || isnan(computed) || close_pct(reported, computed))
+		return;
+	for (i = 0; i < sizeof(den) / sizeof(den[0]); i++) {
+		double up;
+
+		if (isnan(den[i].v) || den[i].v == 0)
+			continue;
+		up = 100.0 * (mn->mean - mb->mean) / fabs(den[i].v);
+		if (close_pct(reported, up) || close_pct(reported, -up)) {
+			note(a, "the table's %%Change (%g) is not the change of the means (%+.4g%%): it matches %s / %s",
+			     reported, computed,
+			     close_pct(reported, up) ? "(new Avg - base Avg)" : "(base Avg - new Avg)",
+			     den[i].what);
+			return;
+		}
+	}
+	note(a, "the table's %%Change (%g) does not match the change of the means (%+.4g%%)",
+	     reported, computed);
+}
+
+static void run_tests(struct analysis *a, const struct compare_metric *mb,
+		      const struct compare_metric *mn, const struct compare_opts *o)
+{
+	struct compare_result *r = a->r;
+	struct stats_summary sb = { r->base.n, r->base.mean, r->base.sd };
+	struct stats_summary sn = { r->new.n, r->new.mean, r->new.sd };
+	bool raw = mb->kind != COMPARE_KIND_SUMMARY && mn->kind != COMPARE_KIND_SUMMARY;
+	struct stats_welch w;
+	double ratio;
+	double f;
+
+	if (stats_welch_test(&sb, &sn, COMPARE_LEVEL, &w)) {
+		note(a, "a test needs at least 2 runs and a known spread on each side");
+		r->verdict = COMPARE_INCONCLUSIVE;
+		return;
+	}
+	r->p = w.p;
+	r->ci_lo = w.ci_lo;
+	r->ci_hi = w.ci_hi;
+	if (o->harmonic && raw && !harmonic_test(mb, mn, r))
+		note(a, "harmonic test not possible (a run is <= 0): Welch on arithmetic means");
+	if (r->base.sd > 0)
+		r->spread_ratio = r->new.sd / r->base.sd;
+	else if (r->new.sd > 0)
+		r->spread_ratio = INFINITY;
+	if (raw && stats_brown_forsythe(mb->runs, mb->nruns, mn->runs, mn->nruns, &f,
+					&r->spread_p) == 0) {
+		note(a, "spread test: Brown-Forsythe on the raw runs (F=%.4g, df 1, %g)", f,
+		     r->base.n + r->new.n - 2);
+	} else if (stats_f_test(&sb, &sn, &ratio, &r->spread_p) == 0) {
+		note(a, "spread test: F-test of the variances (F=%.4g, df %g, %g; assumes normally distributed runs)",
+		     ratio, r->new.n - 1, r->base.n - 1);
+	}
+	if (r->p < o->alpha) {
+		bool up = r->new.mean > r->base.mean;
+
+		r->verdict = up == o->higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
+		if (r->spread_p < o->alpha)
+			note(a, "the spread also changed: new/base standard deviation x%.3g",
+			     r->spread_ratio);
+		return;
+	}
+	r->verdict = r->spread_p < o->alpha ? COMPARE_INCONCLUSIVE : COMPARE_NO_DIFFERENCE;
+	if (r->verdict == COMPARE_INCONCLUSIVE)
+		note(a, "spread changed x%.3g (p=%.2g): the runs no longer come from one distribution, so the means cannot be compared on their own",
+		     r->spread_ratio, r->spread_p);
+	r->runs_needed = stats_runs_needed(r->base.sd, r->new.sd, r->new.mean - r->base.mean,
+					   o->alpha, COMPARE_POWER);
+	if (!isnan(r->runs_needed))
+		note(a, "no difference proven at %g%%; %.0f runs per side would detect a change of %+.3g%% with 80%% power",
+		     100 * (1 - o->alpha), r->runs_needed, r->change_pct);
+	else
+		note(a, "no difference proven at %g%%", 100 * (1 - o->alpha));
+}
+
+int compare_analyze(const struct compare_metric *base, const struct compare_metric *new,
+		    const struct compare_opts *opts, struct compare_result *r)
+{
+	struct analysis a = { .r = r };
+
+	memset(r, 0, sizeof(*r));
+	r->name = strdup(base->name);
+	if (!r->name)
+		return -ENOMEM;
+	r->change_pct = NAN;
+	r->ci_lo = NAN;
+	r->ci_hi = NAN;
+	r->p = NAN;
+	r->spread_ratio = NAN;
+	r->spread_p = NAN;
+	r->runs_needed = NAN;
+	r->verdict = COMPARE_INCONCLUSIVE;
+
+	note_source(&a, "base", base);
+	note_source(&a, "new", new);
+	if (base->kind == COMPARE_KIND_SUMMARY)
+		figures_from_summary(&a, "base", base, opts, &r->base);
+	else
+		figures_from_runs(&a, "base", base, opts, &r->base);
+	if (new->kind == COMPARE_KIND_SUMMARY)
+		figures_from_summary(&a, "new", new, opts, &r->new);
+	else
+		figures_from_runs(&a, "new", new, opts, &r->new);
+	r->base.cv = stats_cv(r->base.mean, r->base.sd);
+	r->new.cv = stats_cv(r->new.mean, r->new.sd);
+	if (r->base.mean != 0)
+		r->change_pct = 100.0 * (r->new.mean - r->base.mean) / fabs(r->base.mean);
+	if (base->kind == COMPARE_KIND_SUMMARY && new->kind == COMPARE_KIND_SUMMARY)
+		check_reported_change(&a, base, new);
+	run_tests(&a, base, new, opts);
+	if (a.oom) {
+		compare_result_release(r);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void compare_result_release(struct compare_result *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nnotes; i++)
+		free(r->notes[i]);
+	free(r->notes);
+	free(r->name);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare.h - repeated-run comparison: read runs, compare two sides, render.
+ *
+ * A "side" (base or new) is a list of metrics.  Each metric comes either
+ * as raw runs (one value per run: plain numbers, benchmark log columns or
+ * replay JSON reports, one report per run) or as one row of a published
+ * summary table (count, Min, Max, Avg, StdDev or Variance).  Readers never
+ * print; a malformed input records file and line in a struct err and
+ * returns a negative code.  compare_analyze() turns a base and a new
+ * metric into figures, a verdict and notes (see docs/compare.md for every
+ * rule); compare_print_table() and compare_results_json() render results
+ * to a stream the caller picks.
+ */
+#ifndef SR_COMPARE_COMPARE_H
+#define SR_COMPARE_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "util/err.h"
+
+/**
+ * enum compare_kind - what kind of input a metric came from
+ * @COMPARE_KIND_NUMBERS: plain text, one run per line
+ * @COMPARE_KIND_COLUMNS: plain text columns under a header, one run per line
+ * @COMPARE_KIND_REPORT:  replay JSON reports, one run per file
+ * @COMPARE_KIND_SUMMARY: a row of a summary statistics table
+ */
+enum compare_kind {
+	COMPARE_KIND_NUMBERS,
+	COMPARE_KIND_COLUMNS,
+	COMPARE_KIND_REPORT,
+	COMPARE_KIND_SUMMARY,
+};
+
+/**
+ * enum compare_disp - the dispersion column a summary row carried
+ * @COMPARE_DISP_NONE: neither StdDev nor Variance
+ * @COMPARE_DISP_SD:   a column named StdDev (or Stdev, SD, Std)
+ * @COMPARE_DISP_VAR:  a column named Variance (or Var)
+ */
+enum compare_disp {
+	COMPARE_DISP_NONE,
+	COMPARE_DISP_SD,
+	COMPARE_DISP_VAR,
+};
+
+/**
+ * struct compare_metric - one metric of one side, as read
+ * @name:      metric name (owned)
+ * @kind:      input kind
+ * @file:      first file it was read from (owned)
+ * @line:      line of the summary row, or first line of the runs (1-based)
+ * @nfiles:    number of files that contributed runs
+ * @last_file: last file that contributed runs, when not @file (owned)
+ * @runs:      raw runs (owned; NULL for a summary row)
+ * @nruns:     number of raw runs
+ * @cap:       allocated length of @runs
+ * @count:     summary: number of runs (0 when the table had no count)
+ * @min:       summary: Min, NAN when the table had none
+ * @max:       summary: Max, NAN when the table had none
+ * @mean:      summary: Avg or Mean
+ * @disp:      summary: the StdDev or Variance figure as published
+ * @disp_kind: summary: which column @disp came from
+ * @change:    summary: a published %Change on the row, NAN when none
+ */
+struct compare_metric {
+	char			*name;
+	enum compare_kind	kind;
+	char			*file;
+	unsigned long		line;
+	unsigned int		nfiles;
+	char			*last_file;
+	double			*runs;
+	size_t			nruns;
+	size_t			cap;
+	double			count;
+	double			min;
+	double			max;
+	double			mean;
+	double			disp;
+	enum compare_disp	disp_kind;
+	double			change;
+};
+
+/**
+ * struct compare_side - the metrics of one side, in order of appearance
+ * @m:   metrics (owned)
+ * @n:   number of metrics
+ * @cap: allocated length of @m
+ */
+struct compare_side {
+	struct compare_metric	*m;
+	size_t			n;
+	size_t			cap;
+};
+
+/**
+ * struct compare_read_opts - how to read inputs
+ * @count: runs behind each row of a summary table without a count column
+ *         (0: such a table is an error)
+ */
+struct compare_read_opts {
+	double	count;
+};
+
+/** compare_side_init() - make @s an empty side. */
+void compare_side_init(struct compare_side *s);
+
+/** compare_side_release() - free what @s holds; @s is empty afterwards. */
+void compare_side_release(struct compare_side *s);
+
+/**
+ * compare_side_find() - look a metric up by name
+ * @s:    side
+ * @name: metric name
+ *
+ * Return: the first metric called @name (borrowed, valid until @s changes),
+ * or NULL.
+ */
+struct compare_metric *compare_side_find(const struct compare_side *s, const char *name);
+
+/**
+ * compare_read_file() - read one input file into a side
+ * @s:    side to add to
+ * @path: file to read
+ * @opts: reading options
+ * @e:    error slot (file and line are set on failure)
+ *
+ * Detects the kind: a JSON object is a replay report (one run of every
+ * number under summary: decisions, disagreements, unknown, by_class.*,
+ * cost.*); text with a summary header line (naming Avg or Mean plus one of
+ * count, Min, Max, StdDev, Variance) is a summary table; any other text is
+ * plain numbers, one run per line, optionally in columns under a header.
+ * Raw runs of a metric already on the side are appended to it; every
+ * summary row is a new entry (see compare_side_check_unique() and
+ * compare_side_split_pairs()).
+ *
+ * Return: 0, or a negative code (-ENOMEM, -errno from reading, -SR_EBADTEXT,
+ * -SR_EEMPTY, -SR_EUNSUPPORTED) with @e filled.
+ */
+int compare_read_file(struct compare_side *s, const char *path,
+		      const struct compare_read_opts *opts, struct err *e);
+
+/**
+ * compare_side_check_unique() - refuse a metric given twice on one side
+ * @s: side
+ * @e: error slot
+ *
+ * Return: 0, or -SR_EBADTEXT naming the second occurrence.
+ */
+int compare_side_check_unique(const struct compare_side *s, struct err *e);
+
+/**
+ * compare_side_split_pairs() - split before/after tables into two sides
+ * @all:  metrics read from the inputs; emptied (its entries move)
+ * @base: receives the first row of each metric
+ * @new:  receives the second row
+ * @e:    error slot
+ *
+ * For tables that hold both rows of each metric, as the seeds' dbench and
+ * autonuma-benchmark tables do: every metric must be a summary row that
+ * occurs exactly twice.
+ *
+ * Return: 0, -ENOMEM, or -SR_EBADTEXT naming the offending metric.
+ */
+int compare_side_split_pairs(struct compare_side *all, struct compare_side *base,
+			     struct compare_side *new, struct err *e);
+
+/**
+ * enum compare_verdict - what the numbers support
+ * @COMPARE_BETTER:        the mean moved the good way (p < alpha)
+ * @COMPARE_WORSE:         the mean moved the bad way (p < alpha)
+ * @COMPARE_NO_DIFFERENCE: no difference of means proven, spread unchanged
+ * @COMPARE_INCONCLUSIVE:  no difference of means proven and the spread
+ *                         changed, or too little data to test
+ */
+enum compare_verdict {
+	COMPARE_BETTER,
+	COMPARE_WORSE,
+	COMPARE_NO_DIFFERENCE,
+	COMPARE_INCONCLUSIVE,
+};
+
+/**
+ * struct compare_opts - how to judge
+ * @alpha:           significance level of both tests, e.g. 0.05
+ * @higher_is_better: direction of "better"
+ * @harmonic:        use harmonic means (for rates) where raw runs exist
+ */
+struct compare_opts {
+	double	alpha;
+	bool	higher_is_better;
+	bool	harmonic;
+};
+
+/**
+ * struct compare_figures - one side as reported
+ * @n:      number of runs
+ * @min:    smallest run (NAN when unknown)
+ * @max:    largest run (NAN when unknown)
+ * @mean:   arithmetic mean, or harmonic with --harmonic and raw runs
+ * @sd:     sample standard deviation (divisor n - 1), NAN when unknown
+ * @cv:     @sd / |@mean|
+ * @kind:   where the figures came from
+ */
+struct compare_figures {
+	double			n;
+	double			min;
+	double			max;
+	double			mean;
+	double			sd;
+	double			cv;
+	enum compare_kind	kind;
+};
+
+/**
+ * struct compare_result - one row of the comparison
+ * @name:         metric name (owned)
+ * @base:         base figures
+ * @new:          new figures
+ * @change_pct:   100 (new mean - base mean) / |base mean|
+ * @ci_lo:        95% confidence interval of new mean - base mean, low end
+ * @ci_hi:        high end
+ * @p:            two-sided p-value of Welch's t-test
+ * @spread_ratio: new sd / base sd
+ * @spread_p:     p-value of the spread test (Brown-Forsythe from raw
+ *                runs, F-test otherwise)
+ * @verdict:      what the numbers support
+ * @runs_needed:  runs per side to detect the observed change at 80% power
+ *                (NAN when a difference was proven or there is none)
+ * @notes:        sentences for the reader (owned, each owned)
+ * @nnotes:       number of notes
+ */
+struct compare_result {
+	char			*name;
+	struct compare_figures	base;
+	struct compare_figures	new;
+	double			change_pct;
+	double			ci_lo;
+	double			ci_hi;
+	double			p;
+	double			spread_ratio;
+	double			spread_p;
+	enum compare_verdict	verdict;
+	double			runs_needed;
+	char			**notes;
+	size_t			nnotes;
+};
+
+/**
+ * compare_analyze() - compare one metric between the two sides
+ * @base: the metric on the base side
+ * @new:  the same metric on the new side
+ * @opts: how to judge
+ * @r:    result, to be released with compare_result_release()
+ *
+ * Return: 0 or -ENOMEM (then @r holds nothing to release).
+ */
+int compare_analyze(const struct compare_metric *base, const struct compare_metric *new,
+		    const struct compare_opts *opts, struct compare_result *r);
+
+/** compare_result_release() - free what @r holds. */
+void compare_result_release(struct compare_result *r);
+
+/**
+ * compare_verdict_name() - the JSON word for a verdict
+ * @v: verdict
+ *
+ * Return: "better", "worse", "no-difference" or "inconclusive" (static).
+ */
+const char *compare_verdict_name(enum compare_verdict v);
+
+/**
+ * compare_kind_name() - how an input kind is described to the user
+ * @k: kind
+ *
+ * Return: a static string such as "summary table".
+ */
+const char *compare_kind_name(enum compare_kind k);
+
+/**
+ * compare_print_table() - the aligned text table
+ * @f:    stream
+ * @r:    results
+ * @n:    number of results
+ * @opts: the options they were computed with (for the heading)
+ *
+ * Return: 0, or -EIO when writing failed.
+ */
+int compare_print_table(FILE *f, const struct compare_result *r, size_t n,
+			const struct compare_opts *opts);
+
+/**
+ * compare_results_json() - the results as {"metrics": [...]}
+ * @r: results
+ * @n: number of results
+ *
+ * Unknown figures (NAN) become null.
+ *
+ * Return: a new reference (owned, json_decref() it), or NULL on no memory.
+ */
+json_t *compare_results_json(const struct compare_result *r, size_t n);
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test-compare.sh - end to end: run `schedreplay compare` on the fixtures and
+# check verdicts, JSON fields, exit codes and that --json FILE never leaves a
+# half-written file.  Needs SR_BIN and SR_SOURCE_DIR (set by CTest); JSON is
+# checked with python3's json module (jq is not required).
+set -u
+: "${SR_BIN:?}" "${SR_SOURCE_DIR:?}"
+F=$SR_SOURCE_DIR/fixtures/compare
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_rc RC CMD...: run, keep stdout/stderr in $T/out, $T/err
+expect_rc() {
+	local want=$1; shift
+	"$@" >"$T/out" 2>"$T/err"
+	local rc=$?
+	[ "$rc" -eq "$want" ] || fail "exit $rc, wanted $want: $* ($(head -c 300 "$T/err"))"
+}
+
+# jget FILE PYEXPR: evaluate PYEXPR with d = the JSON document
+jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# 1. seed 000, Power8 rows as quoted by the reviewer (before/after table, no --vs)
+expect_rc 0 "$SR_BIN" compare "$F/seed000-power8.txt" --higher-is-better --json "$T/p8.json"
+grep -q 'spread changed x19.5 - inconclusive' "$T/out" || fail "power8 table verdict: $(cat "$T/out")"
+[ "$(jget "$T/p8.json" 'd["metrics"][0]["verdict"]')" = inconclusive ] || fail "power8 verdict"
+[ "$(jget "$T/p8.json" 'round(d["metrics"][0]["change_pct"], 3)')" = -2.906 ] || fail "power8 change"
+[ "$(jget "$T/p8.json" 'd["metrics"][0]["p_value"] > 0.05 and d["metrics"][0]["ci95"][0] < 0 < d["metrics"][0]["ci95"][1]')" = True ] ||
+	fail "power8 p/ci"
+[ "$(jget "$T/p8.json" 'd["metrics"][0]["spread_p_value"] < 0.001 and round(d["metrics"][0]["spread_ratio"], 1)')" = 19.5 ] ||
+	fail "power8 spread"
+[ "$(jget "$T/p8.json" 'isinstance(d["metrics"][0]["runs_needed"], int)')" = True ] || fail "power8 runs_needed"
+[ "$(jget "$T/p8.json" 'sorted(d["metrics"][0].keys())')" = \
+  "['base', 'change_pct', 'ci95', 'name', 'new', 'notes', 'p_value', 'runs_needed', 'spread_p_value', 'spread_ratio', 'verdict']" ] ||
+	fail "power8 keys"
+[ "$(jget "$T/p8.json" 'sorted(d["metrics"][0]["base"].keys())')" = "['max', 'mean', 'min', 'n', 'stddev']" ] ||
+	fail "base keys"
+[ "$(jget "$T/p8.json" 'any("looks like a standard deviation" in n for n in d["metrics"][0]["notes"])')" = True ] ||
+	fail "variance sanity note"
+ls "$T" | grep -q 'p8.json\.' && fail "temporary file left behind"
+
+# 2. the whole dbench block: 4 machines; Intel is a real gain
+expect_rc 0 "$SR_BIN" compare "$F/seed000-dbench.txt" --json -
+[ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print([m["verdict"] for m in d["metrics"]])' <"$T/out")" = \
+  "['better', 'inconclusive', 'no-difference', 'no-difference']" ] || fail "dbench verdicts: $(head -c 400 "$T/out")"
+
+# 3. seed 002 autonuma-benchmark (times: lower is better, 5 runs, no count column)
+expect_rc 3 "$SR_BIN" compare "$F/seed002-autonuma.txt"
+grep -q "seed002-autonuma.txt' at line 5: .*--count" "$T/err" || fail "missing --count message: $(cat "$T/err")"
+expect_rc 0 "$SR_BIN" compare "$F/seed002-autonuma.txt" --count 5 --lower-is-better --json "$T/a.json"
+[ "$(jget "$T/a.json" 'len(d["metrics"])')" = 8 ] || fail "autonuma metrics"
+[ "$(jget "$T/a.json" 'set(m["verdict"] for m in d["metrics"])')" = "{'no-difference'}" ] || fail "autonuma verdicts"
+
+# 4. raw runs: columns, plain numbers, replay reports
+expect_rc 0 "$SR_BIN" compare "$F/runs-base.txt" --vs "$F/runs-new.txt" --lower-is-better --json "$T/r.json"
+[ "$(jget "$T/r.json" '[m["verdict"] for m in d["metrics"]]')" = "['better', 'no-difference', 'better']" ] ||
+	fail "columns verdicts"
+expect_rc 0 "$SR_BIN" compare "$F/numbers-base.txt" --vs "$F/numbers-new.txt" --harmonic --json -
+[ "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["metrics"][0]["verdict"])' <"$T/out")" = better ] ||
+	fail "numbers verdict"
+expect_rc 0 "$SR_BIN" compare "$F"/report-base-*.json --vs "$F"/report-new-*.json --lower-is-better --json "$T/j.json"
+grep -q "metric 'unknown' is only on the base side" "$T/err" || fail "one-sided metric warning"
+[ "$(jget "$T/j.json" '[m["verdict"] for m in d["metrics"] if m["name"] == "disagreements"]')" = "['better']" ] ||
+	fail "report disagreements"
+
+# 5. errors and usage
+expect_rc 2 "$SR_BIN" compare
+expect_rc 2 "$SR_BIN" compare "$F/numbers-base.txt" --vs
+expect_rc 2 "$SR_BIN" compare "$F/numbers-base.txt" --vs "$F/numbers-new.txt" --alpha 2
+expect_rc 2 "$SR_BIN" compare "$F/numbers-base.txt" --bogus
+expect_rc 0 "$SR_BIN" compare --help
+grep -q -- '--vs NEW' "$T/out" || fail "help text"
+printf '1\n2\nx3\n' >"$T/bad.txt"
+expect_rc 3 "$SR_BIN" compare "$T/bad.txt" --vs "$F/numbers-new.txt"
+grep -q "bad.txt' at line 3: " "$T/err" || fail "bad line message: $(cat "$T/err")"
+expect_rc 3 "$SR_BIN" compare "$T/missing.txt" --vs "$F/numbers-new.txt"
+expect_rc 3 "$SR_BIN" compare "$F/numbers-base.txt" --vs "$F/runs-new.txt"
+grep -q "no metric is on both sides" "$T/err" || fail "no common metric"
+head -c 4096 /dev/urandom >"$T/noise.bin"
+expect_rc 3 "$SR_BIN" compare "$T/noise.bin" --vs "$F/numbers-new.txt"
+# an unwritable --json target: exit 4, no partial file
+expect_rc 4 "$SR_BIN" compare "$F/numbers-base.txt" --vs "$F/numbers-new.txt" --json "$T/nodir/x.json"
+
+[ "$fails" -eq 0 ] && echo "test-compare: all passed"
+exit $((fails > 0))
