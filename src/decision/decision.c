@@ -621,6 +621,10 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 
 	if (ev->ts_ns > d->now_ns)
 		d->now_ns = ev->ts_ns;
+	/* what is out of time is settled before this event can count for it */
+	ret = queue_drain(d, d->now_ns, false);
+	if (ret < 0)
+		return ret;
 	queue_evidence(d, ev);
 	switch (ev->kind) {
 	case SR_EV_MIGRATE:
