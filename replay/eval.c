@@ -140,15 +140,14 @@ static int lb_cache_nice_tries(struct replay_eval *ev)
 static int lb_exceeded(struct replay_eval *ev)
 {
 	int64_t failed = ev->param[REPLAY_LB_P_NR_BALANCE_FAILED];
-	int tries = lb_cache_nice_tries(ev);
+	int tries;
 
+	/* by domain level, 0 <= tries <= 2: the level only matters for 1 and 2 */
+	if (ev->param[REPLAY_LB_P_CACHE_NICE_TRIES] < 0 && (failed <= 0 || failed > 2))
+		return failed > 2;
+	tries = lb_cache_nice_tries(ev);
 	if (tries >= 0)
 		return failed > tries;
-	/* the level is unknown: every level has 0 <= tries <= 2 */
-	if (failed <= 0)
-		return 0;
-	if (failed > 2)
-		return 1;
 	replay_need(ev, SR_SNAP_BIT_CROSS_NODE);
 	return REPLAY_UNKNOWN;
 }

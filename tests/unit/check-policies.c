@@ -233,6 +233,11 @@ static const struct policy_case cases[] = {
 	  A, RS(ACTIVE_BALANCE), RS(TASK_HOT), FORCED, -1 },
 	{ "lb-v4.1/can_migrate/improves-overrides-hot", "lb-v4.1", { hot, pref_dst }, NULL,
 	  A, RS(IMPROVES_LOCALITY), RS(DST_PREFERRED), FORCED, -1 },
+	{ "lb-v4.1/can_migrate/level-unknown-failed-2-mc", "lb-v4.1",
+	  { hot, same_node, no_sd_level }, "nr_balance_failed=2",
+	  A, RS(BALANCE_FAILED_EXCEEDED), RS(TASK_HOT), FORCED | FD | NOSMT, -1 },
+	{ "lb-v4.1/can_migrate/level-unknown-no-failures", "lb-v4.1",
+	  { hot, same_node, no_sd_level }, NULL, R, RS(TASK_HOT), RS(SAME_NODE), FD, -1 },
 	{ "lb-v4.1/can_migrate/tries-unknown-failed-1", "lb-v4.1", { hot, unk_cross },
 	  "nr_balance_failed=1", UNK, MISSING(CROSS_NODE), 0, 0, -1 },
 	/* lb-v4.1: task_hot() (1.3) */
