@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sr-policy.h - the policy plugin ABI: the ops table, verdicts, reason
+ * codes and parameters.
+ *
+ * A policy is a pure function of (snapshot, parameters) -> verdict plus a
+ * chain of reason codes.  Built-in policies (replay/policy-*.c) and plugins
+ * (a shared object exporting SR_POLICY_ENTRY) use exactly this interface;
+ * docs/plugin-abi.md explains it with a complete example.
+ *
+ * Ownership: every pointer passed to a hook is borrowed for that call only
+ * (the snapshot, the verdict, the parameter values).  Hooks return 0 or a
+ * negative errno; a negative return stops the replay and is reported.
+ *
+ * Plain C11; includes only sr-version.h, sr-snapshot.h and <stdint.h>.
+ */
+#ifndef SCHEDREPLAY_SR_POLICY_H
+#define SCHEDREPLAY_SR_POLICY_H
+
+#include <stdint.h>
+
+#include "sr-snapshot.h"
+#include "sr-version.h"
+
+/**
+ * enum sr_verdict_kind - what a policy says about one decision
+ * @SR_VERDICT_NOT_APPLICABLE: the policy does not decide this decision
+ *                             (another class, or no move to judge)
+ * @SR_VERDICT_ALLOW:          the policy would have made this move
+ * @SR_VERDICT_RESIST:         the policy would have refused it (or, for a
+ *                             placement policy, put the task elsewhere:
+ *                             see sr_verdict.target_node)
+ * @SR_VERDICT_UNKNOWN:        the snapshot lacks an input the answer
+ *                             depends on; the first reason is the
+ *                             SR_REASON_MISSING_* code naming it
+ */
+enum sr_verdict_kind {
+	SR_VERDICT_NOT_APPLICABLE = 0,
+	SR_VERDICT_ALLOW = 1,
+	SR_VERDICT_RESIST = 2,
+	SR_VERDICT_UNKNOWN = 3,
+};
+
+/*
+ * Reason codes: X(ID, "short-name", "one line in words").  The first reason
+ * of a verdict is the one that decided it; the ones after it say which
+ * branch led there (e.g. task-cold, numa-feature-off).
+ */
+#define SR_REASONS(X)								\
+	X(NONE,			"none",			"no reason recorded")	\
+	X(CLASS_NOT_HANDLED,	"class-not-handled",	"the policy does not decide this class of decision") \
+	X(TASK_RUNNING,		"task-running",		"the task was running on the source CPU, which can_migrate_task() refuses") \
+	X(ACTIVE_BALANCE,	"active-balance",	"active balancing moves the task without the hotness and locality tests") \
+	X(BALANCE_FAILED_EXCEEDED, "balance-failed-exceeded", "nr_balance_failed > cache_nice_tries forces the move") \
+	X(TASK_HOT,		"task-hot",		"task ran within sched_migration_cost") \
+	X(TASK_COLD,		"task-cold",		"task last ran at least sched_migration_cost ago") \
+	X(NOT_FAIR_TASK,	"not-fair-task",	"not a CFS task, which task_hot() never calls hot") \
+	X(IDLE_POLICY,		"idle-policy",		"SCHED_IDLE task, which task_hot() never calls hot") \
+	X(SMT_SIBLINGS,		"smt-siblings",		"src and dst are SMT siblings, which task_hot() never calls hot (v5.x+)") \
+	X(BUDDY_HOT,		"buddy-hot",		"task is a cfs next/last buddy and dst is busy (CACHE_HOT_BUDDY)") \
+	X(MIGRATION_COST_ALL_HOT, "migration-cost-all-hot", "sched_migration_cost is -1: every task is hot") \
+	X(MIGRATION_COST_NONE_HOT, "migration-cost-none-hot", "sched_migration_cost is 0: no task is hot") \
+	X(IMPROVES_LOCALITY,	"improves-locality",	"the move improves NUMA locality, so migration is preferred") \
+	X(DEGRADES_LOCALITY,	"degrades-locality",	"the move degrades NUMA locality") \
+	X(LOCALITY_INDIFFERENT,	"locality-indifferent",	"NUMA locality has no say, cache hotness decides") \
+	X(NUMA_FEATURE_OFF,	"numa-feature-off",	"sched feature NUMA (numa_balancing) is off") \
+	X(FAVOUR_HIGHER_OFF,	"favour-higher-off",	"sched feature NUMA_FAVOUR_HIGHER is off") \
+	X(RESIST_LOWER_OFF,	"resist-lower-off",	"sched feature NUMA_RESIST_LOWER is off") \
+	X(NO_NUMA_FAULTS,	"no-numa-faults",	"the task has no NUMA fault statistics") \
+	X(SAME_NODE,		"same-node",		"src and dst are in the same node (no SD_NUMA)") \
+	X(DST_PREFERRED,	"dst-preferred",	"dst is the task's preferred node") \
+	X(SRC_PREFERRED,	"src-preferred",	"src is the task's preferred node") \
+	X(SRC_HAS_MISPLACED,	"src-has-misplaced",	"the source runqueue has tasks off their preferred node") \
+	X(SRC_ALL_PREFERRED,	"src-all-preferred",	"every task on the source runqueue is on its preferred node") \
+	X(GROUP_SRC_ACTIVE,	"group-src-active",	"src is one of the NUMA group's active nodes") \
+	X(GROUP_DST_ACTIVE,	"group-dst-active",	"dst is one of the NUMA group's active nodes") \
+	X(GROUP_ENTERS_ACTIVE,	"group-enters-active",	"the move enters the NUMA group's active nodes") \
+	X(GROUP_LEAVES_ACTIVE,	"group-leaves-active",	"the move leaves the NUMA group's active nodes") \
+	X(DST_MORE_FAULTS,	"dst-more-faults",	"dst has more memory faults (task or group) than src") \
+	X(DST_FEWER_FAULTS,	"dst-fewer-faults",	"dst has fewer memory faults (task or group) than src") \
+	X(EQUAL_FAULTS,		"equal-faults",		"dst and src have as many memory faults") \
+	X(DST_HIGHER_WEIGHT,	"dst-higher-weight",	"dst has a higher task/group weight (faults with nearby nodes) than src") \
+	X(DST_LOWER_WEIGHT,	"dst-lower-weight",	"dst has a lower task/group weight than src") \
+	X(EQUAL_WEIGHT,		"equal-weight",		"dst and src have the same task/group weight") \
+	X(IDLE_OVERRIDE,	"idle-override",	"the balancing CPU is CPU_IDLE, so locality gives way (v4.13+)") \
+	X(NUMA_CONCURRENT_ALLOWED, "numa-concurrent-allowed", "NUMA moves to a CPU another move targets are allowed (before v4.19)") \
+	X(DST_NUMA_CLAIMED,	"dst-numa-claimed",	"the target CPU's numa_migrate_on is claimed by a NUMA move in flight") \
+	X(DST_NUMA_FREE,	"dst-numa-free",	"no NUMA move in flight targets the CPU") \
+	X(NO_CANDIDATE,		"no-candidate",		"the NUMA balancer found no CPU to move to") \
+	X(EXEC_LEAST_LOADED,	"exec-least-loaded",	"dst is the least loaded node per CPU (sched_best_node())") \
+	X(EXEC_LESS_LOADED_ELSEWHERE, "exec-less-loaded-elsewhere", "another node had fewer runnable tasks per CPU than dst") \
+	X(EXEC_ROUND_ROBIN,	"exec-round-robin",	"dst is the round-robin node for this exec") \
+	X(EXEC_ROUND_ROBIN_ELSEWHERE, "exec-round-robin-elsewhere", "round robin picks another node for this exec") \
+	X(EXEC_NO_NODE,		"exec-no-node",		"no node has CPUs to place the task on")
+
+#define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
+/**
+ * enum sr_reason - reason codes of the chain in struct sr_verdict
+ *
+ * Values below SR_REASON__COUNT come from SR_REASONS.  From
+ * SR_REASON_MISSING_FIRST on, SR_REASON_MISSING_FIRST + SR_SNAP_BIT_x means
+ * "input x was unknown" (see sr_reason_missing()).  From
+ * SR_REASON_PLUGIN_FIRST on, codes belong to the plugin that returned them
+ * and are named by its sr_policy_ops.reasons table.
+ */
+enum sr_reason {
+	SR_REASONS(SR_REASON_ENUM_)
+	SR_REASON__COUNT,
+	SR_REASON_MISSING_FIRST = 0x1000,
+	SR_REASON_PLUGIN_FIRST = 0x4000,
+	SR_REASON_PLUGIN_LAST = 0x7fff,
+};
+#undef SR_REASON_ENUM_
+
+/**
+ * sr_reason_missing() - the reason code for an unknown snapshot field
+ * @bit: the field's SR_SNAP_BIT_* number
+ *
+ * Context: pure, any thread.
+ * Return: SR_REASON_MISSING_FIRST + @bit.
+ */
+static inline unsigned int sr_reason_missing(enum sr_snap_bit bit)
+{
+	return SR_REASON_MISSING_FIRST + (unsigned int)bit;
+}
+
+/* Reasons a verdict carries at most. */
+#define SR_MAX_REASONS	8
+
+/* Bits of sr_verdict.flags. */
+/* The verdict flips if nr_balance_failed is taken the other side of cache_nice_tries. */
+#define SR_VF_FAILED_DEPENDENT	(1u << 0)
+/* Allowed although hot or degrading: the kernel counts it in lb_hot_gained / nr_forced_migrations. */
+#define SR_VF_FORCED		(1u << 1)
+/* The buddy status was unknown and taken as "not a buddy" where it could matter. */
+#define SR_VF_ASSUMED_NOT_BUDDY	(1u << 2)
+/* The domain level was unknown and a same-node pair taken as "not SMT siblings". */
+#define SR_VF_ASSUMED_NOT_SMT	(1u << 3)
+
+/**
+ * struct sr_verdict - one policy's answer for one decision
+ * @size:        sizeof(struct sr_verdict) as the engine built it
+ * @verdict:     enum sr_verdict_kind
+ * @flags:       SR_VF_* bits
+ * @nr_reasons:  entries used in @reasons
+ * @reasons:     enum sr_reason codes, decisive one first
+ * @target_node: for a placement policy, the node it would have chosen; -1
+ *               otherwise
+ * @target_cpu:  the CPU it would have chosen, -1 when it does not say
+ * @missing:     SR_SNAP_* bits of the inputs the policy needed and lacked
+ *               (non-zero only with SR_VERDICT_UNKNOWN)
+ *
+ * Before each evaluate() the engine zeroes the struct and sets @size,
+ * @verdict = SR_VERDICT_NOT_APPLICABLE and @target_node = @target_cpu = -1.
+ */
+struct sr_verdict {
+	uint32_t	size;
+	int32_t		verdict;
+	uint32_t	flags;
+	uint32_t	nr_reasons;
+	uint16_t	reasons[SR_MAX_REASONS];
+	int32_t		target_node;
+	int32_t		target_cpu;
+	uint64_t	missing;
+};
+
+/**
+ * sr_verdict_push() - append a reason code to a verdict's chain
+ * @out:    the verdict
+ * @reason: an enum sr_reason code
+ *
+ * Reasons past SR_MAX_REASONS are dropped.
+ * Context: pure, allocates nothing.
+ */
+static inline void sr_verdict_push(struct sr_verdict *out, unsigned int reason)
+{
+	if (out->nr_reasons < SR_MAX_REASONS)
+		out->reasons[out->nr_reasons++] = (uint16_t)reason;
+}
+
+/**
+ * enum sr_param_type - how a parameter's value is written and stored
+ * @SR_PARAM_BOOL: 0/1; written 0, 1, true, false, on, off, yes, no
+ * @SR_PARAM_INT:  a decimal int64 within [min, max]
+ */
+enum sr_param_type {
+	SR_PARAM_BOOL = 1,
+	SR_PARAM_INT = 2,
+};
+
+/**
+ * struct sr_param_desc - one parameter a policy takes
+ * @name:        exact name used in --param name=value (no '=' or ',')
+ * @type:        enum sr_param_type
+ * @def:         default value
+ * @min:         smallest value accepted (SR_PARAM_INT)
+ * @max:         largest value accepted (SR_PARAM_INT)
+ * @description: one line in words, with the unit
+ *
+ * A policy's table ends with an entry whose @name is NULL.
+ */
+struct sr_param_desc {
+	const char	*name;
+	uint32_t	type;
+	uint32_t	reserved;
+	int64_t		def;
+	int64_t		min;
+	int64_t		max;
+	const char	*description;
+};
+
+/* Parameters a policy may declare at most. */
+#define SR_MAX_PARAMS	32
+
+/**
+ * struct sr_param_values - parameter values, in the order of the policy's
+ * sr_param_desc table
+ * @nr: entries used
+ * @v:  values; v[i] belongs to params[i]
+ */
+struct sr_param_values {
+	uint32_t	nr;
+	uint32_t	reserved;
+	int64_t		v[SR_MAX_PARAMS];
+};
+
+/**
+ * struct sr_reason_desc - a reason code a plugin defines
+ * @code:        SR_REASON_PLUGIN_FIRST..SR_REASON_PLUGIN_LAST
+ * @name:        short name, lowercase with hyphens
+ * @description: one line in words
+ *
+ * A table ends with an entry whose @name is NULL.
+ */
+struct sr_reason_desc {
+	uint32_t	code;
+	const char	*name;
+	const char	*description;
+};
+
+/**
+ * struct sr_policy_ops - one policy
+ * @abi_version: SR_POLICY_ABI_VERSION the policy was built against
+ * @size:        sizeof(struct sr_policy_ops) as the policy saw it
+ * @name:        unique name, lowercase with hyphens and dots ("lb-v4.1")
+ * @provenance:  the kernel version and commit it models, or the patch
+ * @description: one line in words
+ * @classes:     mask of SR_CLASS_BIT(SR_DECISION_CLASS_*) it decides
+ * @params:      NULL-name terminated table, or NULL for none
+ * @init:        optional.  Builds the policy's private state from the
+ *               parameter values (borrowed for the call) into *@priv.  May
+ *               allocate.  When NULL, priv is the engine's struct
+ *               sr_param_values itself, valid until fini.
+ * @fini:        optional.  Frees what init built.
+ * @evaluate:    required.  Pure: reads @priv and @snap, writes @out (which
+ *               the engine initialised, see struct sr_verdict); no
+ *               allocation, no I/O, no globals.  Returns 0, or a negative
+ *               errno for a programming error (which stops the replay).
+ *               An unknown input is a verdict, not an error.
+ * @reasons:     optional table of the plugin's own reason codes
+ *
+ * The loader refuses a different ABI major version and an @size that does
+ * not reach @evaluate; @reasons is read only when @size covers it.
+ */
+struct sr_policy_ops {
+	uint32_t			abi_version;
+	uint32_t			size;
+	const char			*name;
+	const char			*provenance;
+	const char			*description;
+	unsigned int			classes;
+	const struct sr_param_desc	*params;
+	int	(*init)(void **priv, const struct sr_param_values *vals);
+	void	(*fini)(void *priv);
+	int	(*evaluate)(const void *priv, const struct sr_snapshot *snap,
+			    struct sr_verdict *out);
+	const struct sr_reason_desc	*reasons;
+};
+
+/* The one symbol a plugin exports: a pointer to its ops table. */
+#define SR_POLICY_ENTRY_SYMBOL	"sr_policy_entry"
+
+/*
+ * SR_POLICY_ENTRY(ops) - export @ops (a struct sr_policy_ops object) from a
+ * plugin built with -fvisibility=hidden.  Use once, at file scope.
+ */
+#define SR_POLICY_ENTRY(ops)						\
+	extern __attribute__((visibility("default")))			\
+	const struct sr_policy_ops *const sr_policy_entry;		\
+	__attribute__((visibility("default")))				\
+	const struct sr_policy_ops *const sr_policy_entry = &(ops)
+
+#endif

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay-local.h - private to replay/: the built-in ops tables and the
+ * helpers the built-in policies share.
+ *
+ * A built-in evaluates like the kernel function it models, in the kernel's
+ * order, on a struct replay_eval scratch record kept on the stack.  Each
+ * predicate answers 0 / 1 (or -1 for the tri-state locality functions) or
+ * REPLAY_UNKNOWN when an input it needs is unknown; replay_need() records
+ * the first such input, and the verdict is "unknown" only when the outcome
+ * really depends on it.
+ */
+#ifndef SR_REPLAY_LOCAL_H
+#define SR_REPLAY_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <schedreplay/sr-policy.h>
+
+/* A predicate's answer when an input it needs is unknown. */
+#define REPLAY_UNKNOWN	2
+
+/* The kernel's LOCAL_DISTANCE. */
+#define REPLAY_LOCAL_DISTANCE	10
+
+extern const struct sr_policy_ops policy_lb_v41_ops;
+extern const struct sr_policy_ops policy_lb_v41_numa_hotness_ops;
+extern const struct sr_policy_ops policy_lb_v43_ops;
+extern const struct sr_policy_ops policy_lb_v61_ops;
+extern const struct sr_policy_ops policy_numa_v418_ops;
+extern const struct sr_policy_ops policy_numa_v419_ops;
+extern const struct sr_policy_ops policy_exec_least_loaded_ops;
+extern const struct sr_policy_ops policy_exec_round_robin_ops;
+
+/*
+ * Every load-balancer policy's parameter table starts with these four, in
+ * this order (REPLAY_LB_PARAMS_COMMON), so the shared helpers find them.
+ */
+enum replay_lb_param {
+	REPLAY_LB_P_MIGRATION_COST = 0,	/* sched_migration_cost_ns */
+	REPLAY_LB_P_CACHE_NICE_TRIES,	/* cache_nice_tries, -1 = by domain level */
+	REPLAY_LB_P_NR_BALANCE_FAILED,	/* nr_balance_failed assumed */
+	REPLAY_LB_P_CACHE_HOT_BUDDY,	/* sched feature CACHE_HOT_BUDDY */
+	REPLAY_LB_P__COMMON
+};
+
+#define REPLAY_LB_PARAMS_COMMON							\
+	{ .name = "sched_migration_cost_ns", .type = SR_PARAM_INT,		\
+	  .def = 500000, .min = -1, .max = INT64_C(1000000000000),		\
+	  .description = "sysctl_sched_migration_cost in ns: a task that ran "	\
+		"more recently is cache hot (-1: all hot, 0: none hot)" },	\
+	{ .name = "cache_nice_tries", .type = SR_PARAM_INT,			\
+	  .def = -1, .min = -1, .max = 1000,					\
+	  .description = "sd->cache_nice_tries; -1 takes the kernel's value "	\
+		"for the domain level: 2 at SD_NUMA, 1 at MC/PKG, 0 at SMT" },	\
+	{ .name = "nr_balance_failed", .type = SR_PARAM_INT,			\
+	  .def = 0, .min = 0, .max = 1000,					\
+	  .description = "sd->nr_balance_failed assumed for every decision "	\
+		"(never traced); above cache_nice_tries a hot task moves" },	\
+	{ .name = "CACHE_HOT_BUDDY", .type = SR_PARAM_BOOL,			\
+	  .def = 1, .min = 0, .max = 1,						\
+	  .description = "sched feature: a cfs buddy is hot when dst is busy" }
+
+/**
+ * struct replay_pred - a predicate's answer and why
+ * @val:  0, 1, -1 (tri-state locality), or REPLAY_UNKNOWN
+ * @why:  reason code of the branch taken, 0 when none
+ * @why2: a second reason code for branches that need two, 0 when none
+ */
+struct replay_pred {
+	int		val;
+	unsigned int	why;
+	unsigned int	why2;
+};
+
+/**
+ * struct replay_eval - scratch record of one evaluation
+ * @snap:           the snapshot
+ * @param:          parameter values, indexed like the policy's table
+ * @missing_reason: SR_REASON_MISSING_* of the first unknown input needed
+ * @missing:        SR_SNAP_* bits of every unknown input needed
+ * @flags:          SR_VF_* assumption bits collected on the way
+ */
+struct replay_eval {
+	const struct sr_snapshot	*snap;
+	const int64_t			*param;
+	unsigned int			missing_reason;
+	uint64_t			missing;
+	uint32_t			flags;
+};
+
+/**
+ * replay_need() - is a snapshot field known?  Records it when not.
+ * @ev:  the evaluation
+ * @bit: the field's SR_SNAP_BIT_*
+ *
+ * Return: true when known.
+ */
+bool replay_need(struct replay_eval *ev, enum sr_snap_bit bit);
+
+/**
+ * replay_pred_make() - build a struct replay_pred
+ * @val:  the answer
+ * @why:  reason of the branch
+ * @why2: second reason or 0
+ *
+ * Return: the predicate value.
+ */
+struct replay_pred replay_pred_make(int val, unsigned int why, unsigned int why2);
+
+/**
+ * replay_numa_gates() - the "p->numa_faults && sd has SD_NUMA && src node
+ * != dst node" gates of every locality function
+ * @ev: the evaluation
+ *
+ * Known-closed gates win over unknown ones, in kernel order.
+ *
+ * Return: val 1 when all gates are open; 0 with why NO_NUMA_FAULTS or
+ * SAME_NODE when one is closed; REPLAY_UNKNOWN.
+ */
+struct replay_pred replay_numa_gates(struct replay_eval *ev);
+
+/**
+ * replay_node_in() - whether @node is set in a 64-bit node mask
+ * @mask: node mask
+ * @node: node id
+ *
+ * Return: false for nodes outside 0..SR_MAX_NODES-1.
+ */
+bool replay_node_in(uint64_t mask, int node);
+
+/**
+ * replay_compare_faults() - compare dst and src entries of a fault array
+ * @faults: per-node faults
+ * @src:    src node
+ * @dst:    dst node
+ *
+ * Return: why DST_MORE_FAULTS / DST_FEWER_FAULTS / EQUAL_FAULTS; val is
+ * 1 when dst > src, -1 when dst < src, 0 when equal.
+ */
+struct replay_pred replay_compare_faults(const uint64_t *faults, int src, int dst);
+
+/**
+ * replay_verdict_set() - write a verdict with its reason chain
+ * @out:     the verdict
+ * @ev:      the evaluation (its assumption flags are copied)
+ * @verdict: enum sr_verdict_kind
+ * @r1:      decisive reason
+ * @r2:      supporting reason or 0
+ * @r3:      supporting reason or 0
+ */
+void replay_verdict_set(struct sr_verdict *out, const struct replay_eval *ev, int verdict,
+			unsigned int r1, unsigned int r2, unsigned int r3);
+
+/**
+ * replay_verdict_unknown() - verdict "unknown", naming the missing input
+ * @out: the verdict
+ * @ev:  the evaluation that recorded the missing input
+ */
+void replay_verdict_unknown(struct sr_verdict *out, const struct replay_eval *ev);
+
+/**
+ * replay_task_hot_v41() - task_hot() of v4.1, unchanged through v4.18
+ * @ev: the evaluation; uses the REPLAY_LB_P_* parameters
+ *
+ * Defined in policy-lb-v4.1.c; lb-v4.1-numa-hotness and lb-v4.3 use it too.
+ *
+ * Return: val 1 hot / 0 cold / REPLAY_UNKNOWN, why the branch taken.
+ */
+struct replay_pred replay_task_hot_v41(struct replay_eval *ev);
+
+/* A task_hot() version. */
+typedef struct replay_pred (*replay_hot_fn)(struct replay_eval *ev);
+
+/**
+ * replay_lb_tristate_tail() - can_migrate_task() after the seed 002 patch
+ * (posted and landed alike, and unchanged through v6.13), from the
+ * tri-state migrate_degrades_locality() result on:
+ *   r = degrades; if (r == -1) r = task_hot();
+ *   if (r <= 0 || nr_balance_failed > cache_nice_tries) YES (forced if r == 1)
+ *   else NO
+ * @ev:       the evaluation
+ * @exceeded: nr_balance_failed > cache_nice_tries: 0, 1 or REPLAY_UNKNOWN
+ * @active:   the move is active balancing (names the reason)
+ * @deg:      migrate_degrades_locality()'s answer: -1, 0, 1 or unknown
+ * @hot_fn:   the version's task_hot()
+ * @out:      the verdict
+ */
+void replay_lb_tristate_tail(struct replay_eval *ev, int exceeded, bool active,
+			     struct replay_pred deg, replay_hot_fn hot_fn,
+			     struct sr_verdict *out);
+
+/*
+ * The version-specific body of can_migrate_task(): fills @out given whether
+ * nr_balance_failed exceeds cache_nice_tries (0, 1 or REPLAY_UNKNOWN).
+ */
+typedef void (*replay_lb_body_fn)(struct replay_eval *ev, int exceeded, struct sr_verdict *out);
+
+/**
+ * replay_lb_evaluate() - the load-balancer policies' common evaluate()
+ * @priv: the policy's struct sr_param_values (the default priv)
+ * @snap: the snapshot
+ * @out:  the verdict
+ * @body: the version's can_migrate_task() body
+ *
+ * Answers not-applicable outside lb-pull / lb-active, works out
+ * cache_nice_tries, runs @body under the nr_balance_failed assumption, runs
+ * it again under the opposite one and sets SR_VF_FAILED_DEPENDENT when the
+ * verdicts differ.
+ *
+ * Context: pure; allocates nothing.
+ * Return: 0, or -EINVAL for NULL arguments or a snapshot too small.
+ */
+int replay_lb_evaluate(const void *priv, const struct sr_snapshot *snap,
+		       struct sr_verdict *out, replay_lb_body_fn body);
+
+/**
+ * replay_check_args() - the argument checks of every built-in evaluate()
+ * @priv: parameter values
+ * @snap: snapshot
+ * @out:  verdict
+ *
+ * Return: 0, or -EINVAL for NULL pointers or a snapshot smaller than
+ * struct sr_snapshot.
+ */
+int replay_check_args(const void *priv, const struct sr_snapshot *snap,
+		      const struct sr_verdict *out);
+
+#endif
