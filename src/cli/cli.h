@@ -34,6 +34,8 @@ struct cli_cmd {
 
 int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_policies(int argc, char **argv);
 
 /**
  * cli_error() - print "schedreplay: error: ..." on stderr

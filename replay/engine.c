@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * engine.c - run decisions through the policies of each side and keep the
+ * totals; see engine.h for the definitions it counts by.
+ *
+ * The per-task table is an open-addressing hash keyed by tid; a tid
+ * reused by a new task keeps its row (the name is the newest one).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+#define ENGINE_MAX_POLICIES 16
+
+struct task_row {
+	struct engine_task	t;
+	bool			used;
+};
+
+struct engine {
+	struct replay_policy		*pols[ENGINE__SIDES][ENGINE_MAX_POLICIES];
+	int				nr[ENGINE__SIDES];
+	struct replay_policy		*by_class[ENGINE__SIDES][SR_DECISION_CLASS__COUNT];
+	struct engine_class_stats	cls[SR_DECISION_CLASS__COUNT];
+	uint64_t			missing[64];
+	struct strcount			pairs;
+	struct task_row			*tasks;
+	size_t				tasks_cap;
+	size_t				tasks_used;
+};
+
+struct engine *engine_new(void)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+
+	if (e)
+		strcount_init(&e->pairs);
+	return e;
+}
+
+void engine_free(struct engine *e)
+{
+	int s, i;
+
+	if (!e)
+		return;
+	for (s = 0; s < ENGINE__SIDES; s++)
+		for (i = 0; i < e->nr[s]; i++)
+			replay_policy_free(e->pols[s][i]);
+	strcount_release(&e->pairs);
+	free(e->tasks);
+	free(e);
+}
+
+int engine_add(struct engine *e, enum engine_side side, struct replay_policy *pol,
+	       struct err *err)
+{
+	const struct sr_policy_ops *ops = replay_policy_ops(pol);
+	bool used = false;
+	int c;
+
+	if (e->nr[side] == ENGINE_MAX_POLICIES) {
+		replay_policy_free(pol);
+		return err_set(err, -SR_EUSAGE, "at most %d policies on a side",
+			       ENGINE_MAX_POLICIES);
+	}
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
+		if (!(ops->classes & SR_CLASS_BIT(c)) || e->by_class[side][c])
+			continue;
+		e->by_class[side][c] = pol;
+		used = true;
+	}
+	if (!used) {
+		err_set(err, -SR_EUSAGE,
+			"policy '%s' decides no class that an earlier policy of the same side does not",
+			ops->name);
+		replay_policy_free(pol);
+		return -SR_EUSAGE;
+	}
+	e->pols[side][e->nr[side]++] = pol;
+	return 0;
+}
+
+const struct replay_policy *engine_policy(const struct engine *e, enum engine_side side, int cls)
+{
+	if (cls < 0 || cls >= SR_DECISION_CLASS__COUNT)
+		return NULL;
+	return e->by_class[side][cls];
+}
+
+int engine_nr_policies(const struct engine *e, enum engine_side side)
+{
+	return e->nr[side];
+}
+
+const struct replay_policy *engine_policy_at(const struct engine *e, enum engine_side side, int i)
+{
+	return i >= 0 && i < e->nr[side] ? e->pols[side][i] : NULL;
+}
+
+static uint64_t hash_tid(int tid)
+{
+	return (uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ull;
+}
+
+static struct task_row *task_row(struct engine *e, int tid)
+{
+	size_t i;
+
+	if ((e->tasks_used + 1) * 2 > e->tasks_cap) {
+		size_t cap = e->tasks_cap ? e->tasks_cap * 2 : 256, j;
+		struct task_row *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; j < e->tasks_cap; j++) {
+			if (!e->tasks[j].used)
+				continue;
+			i = hash_tid(e->tasks[j].t.tid) & (cap - 1);
+			while (n[i].used)
+				i = (i + 1) & (cap - 1);
+			n[i] = e->tasks[j];
+		}
+		free(e->tasks);
+		e->tasks = n;
+		e->tasks_cap = cap;
+	}
+	i = hash_tid(tid) & (e->tasks_cap - 1);
+	while (e->tasks[i].used && e->tasks[i].t.tid != tid)
+		i = (i + 1) & (e->tasks_cap - 1);
+	if (!e->tasks[i].used) {
+		e->tasks[i].used = true;
+		e->tasks[i].t.tid = tid;
+		e->tasks_used++;
+	}
+	return &e->tasks[i];
+}
+
+static bool decided(const struct sr_verdict *v)
+{
+	return v->verdict == SR_VERDICT_ALLOW || v->verdict == SR_VERDICT_RESIST;
+}
+
+static const char *first_reason(const struct replay_policy *pol, const struct sr_verdict *v)
+{
+	if (!pol || !v->nr_reasons)
+		return "none";
+	return replay_reason_name(replay_policy_ops(pol), v->reasons[0]);
+}
+
+int engine_evaluate(struct engine *e, const struct decision *d, struct engine_result *r,
+		    struct err *err)
+{
+	int cls = d->snap.decision_class, s, ret, b;
+	struct engine_class_stats *cs;
+	struct task_row *row;
+
+	if (cls < 0 || cls >= SR_DECISION_CLASS__COUNT)
+		return err_set(err, -EINVAL, "decision %llu has no class",
+			       (unsigned long long)d->seq);
+	memset(r, 0, sizeof(*r));
+	r->d = d;
+	cs = &e->cls[cls];
+	cs->decisions++;
+	if (d->flags & DECISION_F_LOST)
+		cs->lost++;
+	for (s = 0; s < ENGINE__SIDES; s++) {
+		r->pol[s] = e->by_class[s][cls];
+		replay_verdict_init(&r->v[s]);
+		if (!r->pol[s])
+			continue;
+		ret = replay_policy_evaluate(r->pol[s], &d->snap, &r->v[s], err);
+		if (ret < 0)
+			return ret;
+	}
+	if (r->pol[ENGINE_OLD] || r->pol[ENGINE_NEW])
+		cs->decided++;
+	r->unknown = r->v[ENGINE_OLD].verdict == SR_VERDICT_UNKNOWN ||
+		     r->v[ENGINE_NEW].verdict == SR_VERDICT_UNKNOWN;
+	r->disagree = decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]) &&
+		      r->v[ENGINE_OLD].verdict != r->v[ENGINE_NEW].verdict;
+	r->flips = (r->disagree || (decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]))) &&
+		   ((r->v[ENGINE_OLD].flags | r->v[ENGINE_NEW].flags) & SR_VF_FAILED_DEPENDENT);
+	if (r->v[ENGINE_OLD].verdict == SR_VERDICT_ALLOW)
+		cs->old_allow++;
+	if (r->v[ENGINE_NEW].verdict == SR_VERDICT_ALLOW)
+		cs->new_allow++;
+	if (r->unknown) {
+		cs->unknown++;
+		for (s = 0; s < 2; s++)
+			for (b = 0; b < 64; b++)
+				if (r->v[s].missing & (1ull << b))
+					e->missing[b]++;
+	}
+	if (r->flips)
+		cs->flips++;
+	if (r->disagree) {
+		char key[160];
+
+		cs->disagreements++;
+		snprintf(key, sizeof(key), "%s / %s", first_reason(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]),
+			 first_reason(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
+		if (strcount_add(&e->pairs, key, 1) < 0)
+			return err_set(err, -ENOMEM, "out of memory");
+	}
+
+	if (r->pol[ENGINE_KERNEL]) {
+		const struct sr_verdict *kv = &r->v[ENGINE_KERNEL];
+
+		cs->kernel_decisions++;
+		r->judged = decided(kv) || kv->verdict == SR_VERDICT_NOT_APPLICABLE;
+		if (cls == SR_DECISION_CLASS_NUMA_STICK)
+			r->reproduced = r->judged && kv->verdict != SR_VERDICT_ALLOW;
+		else
+			r->reproduced = kv->verdict == SR_VERDICT_ALLOW;
+		if (r->judged)
+			cs->kernel_judged++;
+		if (r->reproduced)
+			cs->reproduced++;
+		if (kv->flags & SR_VF_FORCED)
+			cs->kernel_forced++;
+	}
+
+	row = task_row(e, d->snap.tid);
+	if (!row)
+		return err_set(err, -ENOMEM, "out of memory");
+	if (d->snap.known & SR_SNAP_COMM)
+		memcpy(row->t.comm, d->snap.comm, sizeof(row->t.comm));
+	row->t.decisions++;
+	if (r->disagree)
+		row->t.disagreements++;
+	return 0;
+}
+
+const struct engine_class_stats *engine_class(const struct engine *e, int cls)
+{
+	return &e->cls[cls];
+}
+
+uint64_t engine_missing(const struct engine *e, int bit)
+{
+	return bit >= 0 && bit < 64 ? e->missing[bit] : 0;
+}
+
+const struct strcount *engine_reason_pairs(const struct engine *e)
+{
+	return &e->pairs;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct engine_task *x = a, *y = b;
+
+	if (x->disagreements != y->disagreements)
+		return x->disagreements < y->disagreements ? 1 : -1;
+	if (x->decisions != y->decisions)
+		return x->decisions < y->decisions ? 1 : -1;
+	return x->tid - y->tid;
+}
+
+struct engine_task *engine_top_tasks(const struct engine *e, size_t *n)
+{
+	struct engine_task *out;
+	size_t i, k = 0;
+
+	if (!e->tasks_used) {
+		*n = 0;
+		return NULL;
+	}
+	out = malloc(e->tasks_used * sizeof(*out));
+	if (!out) {
+		*n = 0;
+		return NULL;
+	}
+	for (i = 0; i < e->tasks_cap; i++)
+		if (e->tasks[i].used && e->tasks[i].t.disagreements)
+			out[k++] = e->tasks[i].t;
+	qsort(out, k, sizeof(*out), cmp_task);
+	if (k < *n)
+		*n = k;
+	return out;
+}
+
+/*
+ * Which built-in models a release.  Versions from kernel-policies.md:
+ * the seed 002 change landed in v4.3, the idle override and weight-based
+ * locality test in v4.13 (lb-v6.1 models that family), numa_migrate_on in
+ * v4.19; sched_exec() placement is modelled by exec-least-loaded.
+ */
+const char *engine_kernel_policy_name(const char *release, int cls)
+{
+	int major = 0, minor = 0, v;
+
+	if (!release || sscanf(release, "%d.%d", &major, &minor) != 2)
+		return NULL;
+	v = major * 1000 + minor;
+	switch (cls) {
+	case SR_DECISION_CLASS_LB_PULL:
+	case SR_DECISION_CLASS_LB_ACTIVE:
+		if (v >= 4013)
+			return "lb-v6.1";
+		if (v >= 4003)
+			return "lb-v4.3";
+		return "lb-v4.1";
+	case SR_DECISION_CLASS_NUMA_MOVE:
+	case SR_DECISION_CLASS_NUMA_SWAP:
+	case SR_DECISION_CLASS_NUMA_STICK:
+		if (v >= 4019)
+			return "numa-v4.19";
+		if (v >= 3014)
+			return "numa-v4.18";
+		return NULL;
+	case SR_DECISION_CLASS_EXEC:
+		return "exec-least-loaded";
+	default:
+		return NULL;
+	}
+}

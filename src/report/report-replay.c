@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-replay.c - the replay report as JSON data, and its text form.
+ * Schema: docs/json-schema.md.  Numbers are integers (counts, ns); keys
+ * are sorted by the writer, so goldens are byte-stable.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report-replay.h"
+#include "util/escape.h"
+
+static json_t *jint(int64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *verdict_json(const struct replay_policy *pol, const struct sr_verdict *v)
+{
+	const struct sr_policy_ops *ops;
+	json_t *o, *reasons, *flags;
+	uint32_t i;
+
+	if (!pol)
+		return json_null();
+	ops = replay_policy_ops(pol);
+	o = json_object();
+	reasons = json_array();
+	flags = json_array();
+	for (i = 0; i < v->nr_reasons && i < SR_MAX_REASONS; i++)
+		json_array_append_new(reasons, json_string(replay_reason_name(ops, v->reasons[i])));
+	if (v->flags & SR_VF_FAILED_DEPENDENT)
+		json_array_append_new(flags, json_string("failed-dependent"));
+	if (v->flags & SR_VF_FORCED)
+		json_array_append_new(flags, json_string("forced"));
+	if (v->flags & SR_VF_ASSUMED_NOT_BUDDY)
+		json_array_append_new(flags, json_string("assumed-not-buddy"));
+	if (v->flags & SR_VF_ASSUMED_NOT_SMT)
+		json_array_append_new(flags, json_string("assumed-not-smt"));
+	json_object_set_new(o, "policy", json_string(ops->name));
+	json_object_set_new(o, "verdict", json_string(replay_verdict_name(v->verdict)));
+	json_object_set_new(o, "reasons", reasons);
+	json_object_set_new(o, "flags", flags);
+	if (v->target_node >= 0)
+		json_object_set_new(o, "target_node", jint(v->target_node));
+	return o;
+}
+
+json_t *report_decision_json(const struct engine_result *r)
+{
+	const struct decision *d = r->d;
+	const struct sr_snapshot *s = &d->snap;
+	json_t *o = json_object(), *flags = json_array();
+
+	if (!o || !flags) {
+		json_decref(o);
+		json_decref(flags);
+		return NULL;
+	}
+	json_object_set_new(o, "seq", jint((int64_t)d->seq));
+	json_object_set_new(o, "ts_ns", jint((int64_t)s->ts_ns));
+	json_object_set_new(o, "class", json_string(replay_class_name(s->decision_class)));
+	json_object_set_new(o, "evidence", json_string(decision_why_name(d->why)));
+	json_object_set_new(o, "tid", jint(s->tid));
+	json_object_set_new(o, "tgid", s->known & SR_SNAP_TGID ? jint(s->tgid) : json_null());
+	json_object_set_new(o, "comm", s->known & SR_SNAP_COMM ?
+			    report_json_str(s->comm, strnlen(s->comm, sizeof(s->comm))) : json_null());
+	json_object_set_new(o, "src_cpu", jint(s->src_cpu));
+	json_object_set_new(o, "dst_cpu", jint(s->dst_cpu));
+	json_object_set_new(o, "src_node", s->known & SR_SNAP_SRC_NODE ? jint(s->src_node) : json_null());
+	json_object_set_new(o, "dst_node", s->known & SR_SNAP_DST_NODE ? jint(s->dst_node) : json_null());
+	if (d->partner_tid)
+		json_object_set_new(o, "partner_tid", jint(d->partner_tid));
+	json_object_set_new(o, "old", verdict_json(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]));
+	json_object_set_new(o, "new", verdict_json(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
+	json_object_set_new(o, "kernel", verdict_json(r->pol[ENGINE_KERNEL], &r->v[ENGINE_KERNEL]));
+	json_object_set_new(o, "disagree", json_boolean(r->disagree));
+	json_object_set_new(o, "unknown", json_boolean(r->unknown));
+	json_object_set_new(o, "balance_failed_dependent", json_boolean(r->flips));
+	if (d->flags & DECISION_F_LOST)
+		json_array_append_new(flags, json_string("lost-events-window"));
+	if (d->flags & DECISION_F_STATE_GUESS)
+		json_array_append_new(flags, json_string("task-state-unknown"));
+	json_object_set_new(o, "flags", flags);
+	return o;
+}
+
+json_t *report_policy_json(const struct replay_policy *pol)
+{
+	const struct sr_policy_ops *ops = replay_policy_ops(pol);
+	const struct sr_param_values *vals = replay_policy_values(pol);
+	json_t *o = json_object(), *params = json_object(), *classes = json_array();
+	int i, n = replay_param_count(ops);
+
+	for (i = 0; i < SR_DECISION_CLASS__COUNT; i++)
+		if (ops->classes & SR_CLASS_BIT(i))
+			json_array_append_new(classes, json_string(replay_class_name(i)));
+	for (i = 0; i < n && i < (int)vals->nr; i++) {
+		const struct sr_param_desc *p = &ops->params[i];
+
+		if (p->type == SR_PARAM_BOOL)
+			json_object_set_new(params, p->name, json_boolean(vals->v[i]));
+		else
+			json_object_set_new(params, p->name, jint(vals->v[i]));
+	}
+	json_object_set_new(o, "name", json_string(ops->name));
+	json_object_set_new(o, "provenance", report_json_str(ops->provenance ? ops->provenance : "",
+							     ops->provenance ? strlen(ops->provenance) : 0));
+	json_object_set_new(o, "classes", classes);
+	json_object_set_new(o, "params", params);
+	return o;
+}
+
+static json_t *side_json(const struct engine *e, enum engine_side side)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < engine_nr_policies(e, side); i++)
+		json_array_append_new(a, report_policy_json(engine_policy_at(e, side, i)));
+	return a;
+}
+
+static json_t *summary_json(const struct report_replay_in *in)
+{
+	const struct engine *e = in->engine;
+	json_t *sum = json_object(), *by_class = json_object(), *detail = json_object();
+	json_t *fidelity = json_object(), *pairs = json_object(), *missing = json_object();
+	json_t *tasks = json_array(), *evidence = json_object();
+	uint64_t tot = 0, dis = 0, unk = 0, flips = 0, lost = 0;
+	struct strcount_entry *pe;
+	struct engine_task *top;
+	size_t n, i;
+	int c;
+
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
+		const struct engine_class_stats *cs = engine_class(e, c);
+		const struct replay_policy *kp = engine_policy(e, ENGINE_KERNEL, c);
+		const char *name = replay_class_name(c);
+		json_t *cd = json_object();
+
+		json_object_set_new(by_class, name, jint((int64_t)cs->decisions));
+		json_object_set_new(cd, "decisions", jint((int64_t)cs->decisions));
+		json_object_set_new(cd, "decided", jint((int64_t)cs->decided));
+		json_object_set_new(cd, "disagreements", jint((int64_t)cs->disagreements));
+		json_object_set_new(cd, "unknown", jint((int64_t)cs->unknown));
+		json_object_set_new(cd, "balance_failed_dependent", jint((int64_t)cs->flips));
+		json_object_set_new(cd, "old_allow", jint((int64_t)cs->old_allow));
+		json_object_set_new(cd, "new_allow", jint((int64_t)cs->new_allow));
+		json_object_set_new(cd, "lost_window", jint((int64_t)cs->lost));
+		json_object_set_new(detail, name, cd);
+		if (kp && cs->decisions) {
+			json_t *f = json_object();
+
+			json_object_set_new(f, "policy", json_string(replay_policy_ops(kp)->name));
+			json_object_set_new(f, "decisions", jint((int64_t)cs->decisions));
+			json_object_set_new(f, "judged", jint((int64_t)cs->kernel_judged));
+			json_object_set_new(f, "reproduced", jint((int64_t)cs->reproduced));
+			json_object_set_new(f, "forced", jint((int64_t)cs->kernel_forced));
+			json_object_set_new(fidelity, name, f);
+		}
+		tot += cs->decisions;
+		dis += cs->disagreements;
+		unk += cs->unknown;
+		flips += cs->flips;
+		lost += cs->lost;
+	}
+	pe = strcount_sorted(engine_reason_pairs(e), &n);
+	for (i = 0; i < n; i++)
+		json_object_set_new(pairs, pe[i].key, jint((int64_t)pe[i].count));
+	free(pe);
+	for (c = 0; c < SR_SNAP_BIT__COUNT; c++)
+		if (engine_missing(e, c))
+			json_object_set_new(missing, replay_snap_field_name(c),
+					    jint((int64_t)engine_missing(e, c)));
+	n = in->top_tasks;
+	top = engine_top_tasks(e, &n);
+	for (i = 0; i < n; i++) {
+		json_t *t = json_object();
+
+		json_object_set_new(t, "tid", jint(top[i].tid));
+		json_object_set_new(t, "comm", report_json_str(top[i].comm,
+							       strnlen(top[i].comm, sizeof(top[i].comm))));
+		json_object_set_new(t, "decisions", jint((int64_t)top[i].decisions));
+		json_object_set_new(t, "disagreements", jint((int64_t)top[i].disagreements));
+		json_array_append_new(tasks, t);
+	}
+	free(top);
+	for (c = 0; c < DECISION_WHY__COUNT; c++)
+		if (in->dstats->by_why[c])
+			json_object_set_new(evidence, decision_why_name(c),
+					    jint((int64_t)in->dstats->by_why[c]));
+
+	json_object_set_new(sum, "decisions", jint((int64_t)tot));
+	json_object_set_new(sum, "by_class", by_class);
+	json_object_set_new(sum, "classes", detail);
+	json_object_set_new(sum, "evidence", evidence);
+	json_object_set_new(sum, "disagreements", jint((int64_t)dis));
+	json_object_set_new(sum, "unknown", jint((int64_t)unk));
+	json_object_set_new(sum, "balance_failed_dependent", jint((int64_t)flips));
+	json_object_set_new(sum, "lost_window", jint((int64_t)lost));
+	json_object_set_new(sum, "reason_pairs", pairs);
+	json_object_set_new(sum, "unknown_inputs", missing);
+	json_object_set_new(sum, "top_tasks", tasks);
+	json_object_set_new(sum, "fidelity", fidelity);
+	if (in->schedstat) {
+		const struct report_schedstat *k = in->schedstat;
+		const struct engine_class_stats *pull = engine_class(e, SR_DECISION_CLASS_LB_PULL);
+		const struct engine_class_stats *act = engine_class(e, SR_DECISION_CLASS_LB_ACTIVE);
+		const struct engine_class_stats *wk = engine_class(e, SR_DECISION_CLASS_WAKEUP);
+		json_t *kc = json_object(), *row;
+
+		row = json_object();
+		json_object_set_new(row, "kernel_field", json_string("lb_gained (all idle types, all levels)"));
+		json_object_set_new(row, "kernel", jint(k->lb_gained));
+		json_object_set_new(row, "replay", jint((int64_t)pull->decisions));
+		json_object_set_new(kc, "lb-pull", row);
+		row = json_object();
+		json_object_set_new(row, "kernel_field", json_string("alb_pushed"));
+		json_object_set_new(row, "kernel", jint(k->alb_pushed));
+		json_object_set_new(row, "replay", jint((int64_t)act->decisions));
+		json_object_set_new(kc, "lb-active", row);
+		row = json_object();
+		json_object_set_new(row, "kernel_field", json_string("ttwu_move_affine + ttwu_move_balance"));
+		json_object_set_new(row, "kernel", jint(k->ttwu_move_affine + k->ttwu_move_balance));
+		json_object_set_new(row, "replay", jint((int64_t)wk->decisions));
+		json_object_set_new(kc, "wakeup", row);
+		row = json_object();
+		json_object_set_new(row, "kernel_field", json_string("lb_hot_gained (all idle types, all levels)"));
+		json_object_set_new(row, "kernel", jint(k->lb_hot_gained));
+		json_object_set_new(row, "replay", jint((int64_t)(pull->kernel_forced + act->kernel_forced)));
+		json_object_set_new(kc, "forced", row);
+		json_object_set_new(sum, "kernel_counters", kc);
+	}
+	return sum;
+}
+
+json_t *report_replay_build(const struct report_replay_in *in)
+{
+	const struct ingest_info *info = in->info;
+	json_t *doc = json_object(), *trace = json_object(), *pol = json_object();
+	int64_t lost = 0;
+	int c;
+
+	for (c = 0; c < info->nr_cpus; c++)
+		lost += info->lost_per_cpu ? info->lost_per_cpu[c] : 0;
+	json_object_set_new(trace, "path", report_json_str(in->trace, strlen(in->trace)));
+	json_object_set_new(trace, "format", json_string(ingest_format_name(info->format)));
+	json_object_set_new(trace, "cpus", jint(in->topo->nr_cpus > info->nr_cpus ?
+						in->topo->nr_cpus : info->nr_cpus));
+	json_object_set_new(trace, "nodes", jint(in->topo->nr_nodes));
+	json_object_set_new(trace, "duration_ns", jint((int64_t)(info->last_ts_ns - info->first_ts_ns)));
+	json_object_set_new(trace, "events", jint((int64_t)info->nr_events));
+	json_object_set_new(trace, "lost_events", jint(lost));
+	json_object_set_new(trace, "kernel_release", in->kernel_release[0] ?
+			    report_json_str(in->kernel_release, strlen(in->kernel_release)) :
+			    json_null());
+	json_object_set_new(trace, "damage_warnings", jint((int64_t)in->warnings));
+
+	json_object_set_new(pol, "old", side_json(in->engine, ENGINE_OLD));
+	json_object_set_new(pol, "new", side_json(in->engine, ENGINE_NEW));
+	json_object_set_new(pol, "kernel", side_json(in->engine, ENGINE_KERNEL));
+
+	json_object_set_new(doc, "schema_version", jint(REPORT_REPLAY_SCHEMA));
+	json_object_set_new(doc, "trace", trace);
+	json_object_set_new(doc, "topology", report_topology(in->topo));
+	json_object_set_new(doc, "policies", pol);
+	json_object_set_new(doc, "assumptions", json_string(
+		"nr_balance_failed is a parameter (default 0: no failed balance attempts); "
+		"cfs buddies, SMT siblings and PELT loads are not traced and taken as absent; "
+		"the numa_migrate_on claim lasts from sched_move_numa/sched_swap_numa to its migration"));
+	json_object_set_new(doc, "summary", summary_json(in));
+	return doc;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static int64_t gi(const json_t *o, const char *k)
+{
+	return (int64_t)json_integer_value(json_object_get(o, k));
+}
+
+static const char *gs(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static void policies_text(FILE *out, const json_t *doc, const char *side, const char *label)
+{
+	const json_t *a = json_object_get(json_object_get(doc, "policies"), side), *p, *v;
+	const char *k;
+	size_t i;
+
+	fprintf(out, "%-8s", label);
+	if (!json_array_size(a))
+		fprintf(out, " (none)");
+	json_array_foreach(a, i, p) {
+		bool first = true;
+
+		fprintf(out, "%s %s", i ? "," : "", gs(p, "name"));
+		json_object_foreach((json_t *)json_object_get(p, "params"), k, v) {
+			fprintf(out, "%s%s=", first ? " [" : " ", k);
+			if (json_is_boolean(v))
+				fprintf(out, "%s", json_is_true(v) ? "on" : "off");
+			else
+				fprintf(out, "%" PRId64, (int64_t)json_integer_value(v));
+			first = false;
+		}
+		if (!first)
+			fputc(']', out);
+	}
+	fputc('\n', out);
+}
+
+static double pct(int64_t a, int64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+int report_replay_text(FILE *out, const json_t *doc)
+{
+	const json_t *tr = json_object_get(doc, "trace"), *sum = json_object_get(doc, "summary");
+	const json_t *classes = json_object_get(sum, "classes"), *v, *o;
+	char esc[4 * 1024 + 1];
+	const char *k;
+	size_t i;
+	int c;
+
+	fprintf(out, "trace:    %s (%s, %" PRId64 " cpus, %" PRId64 " nodes, %.3f s, %" PRId64
+		" events, %" PRId64 " lost)\n",
+		escape_text(esc, sizeof(esc), gs(tr, "path"), SIZE_MAX), gs(tr, "format"),
+		gi(tr, "cpus"), gi(tr, "nodes"), gi(tr, "duration_ns") / 1e9, gi(tr, "events"),
+		gi(tr, "lost_events"));
+	fprintf(out, "kernel:   %s\n", json_is_string(json_object_get(tr, "kernel_release")) ?
+		escape_text(esc, sizeof(esc), gs(tr, "kernel_release"), SIZE_MAX) : "unknown");
+	policies_text(out, doc, "old", "old:");
+	policies_text(out, doc, "new", "new:");
+	policies_text(out, doc, "kernel", "kernel:");
+	fprintf(out, "assumes:  %s\n\n", gs(doc, "assumptions"));
+
+	fprintf(out, "%-11s %9s %9s %9s %9s %9s %9s %9s\n", "class", "decisions", "decided",
+		"old-allow", "new-allow", "disagree", "unknown", "bf-dep");
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
+		o = json_object_get(classes, replay_class_name(c));
+		fprintf(out, "%-11s %9" PRId64 " %9" PRId64 " %9" PRId64 " %9" PRId64 " %9" PRId64
+			" %9" PRId64 " %9" PRId64 "\n", replay_class_name(c), gi(o, "decisions"),
+			gi(o, "decided"), gi(o, "old_allow"), gi(o, "new_allow"),
+			gi(o, "disagreements"), gi(o, "unknown"), gi(o, "balance_failed_dependent"));
+	}
+	fprintf(out, "%-11s %9" PRId64 " %9s %9s %9s %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
+		"total", gi(sum, "decisions"), "", "", "", gi(sum, "disagreements"),
+		gi(sum, "unknown"), gi(sum, "balance_failed_dependent"));
+	fprintf(out, "(bf-dep: the verdict of either side changes if nr_balance_failed exceeds cache_nice_tries)\n");
+
+	fprintf(out, "\ndisagreements by reason (old / new):\n");
+	if (!json_object_size(json_object_get(sum, "reason_pairs")))
+		fprintf(out, "  none\n");
+	json_object_foreach((json_t *)json_object_get(sum, "reason_pairs"), k, v)
+		fprintf(out, "  %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
+
+	if (json_array_size(json_object_get(sum, "top_tasks"))) {
+		fprintf(out, "\ntasks with most disagreements:\n");
+		json_array_foreach(json_object_get(sum, "top_tasks"), i, o)
+			fprintf(out, "  %7" PRId64 " of %7" PRId64 "  %s [%" PRId64 "]\n",
+				gi(o, "disagreements"), gi(o, "decisions"),
+				escape_text(esc, sizeof(esc), gs(o, "comm"), SIZE_MAX), gi(o, "tid"));
+	}
+	if (json_object_size(json_object_get(sum, "unknown_inputs"))) {
+		fprintf(out, "\nunknown verdicts, by the input that was missing:\n");
+		json_object_foreach((json_t *)json_object_get(sum, "unknown_inputs"), k, v)
+			fprintf(out, "  %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
+	}
+
+	fprintf(out, "\nfidelity (the model of the recording kernel against what it did):\n");
+	if (!json_object_size(json_object_get(sum, "fidelity")))
+		fprintf(out, "  none: the kernel release is unknown (use --kernel-policy)\n");
+	json_object_foreach((json_t *)json_object_get(sum, "fidelity"), k, o)
+		fprintf(out, "  %-11s %-18s %6" PRId64 " of %6" PRId64 " reproduced (%5.1f%%)\n", k,
+			gs(o, "policy"), gi(o, "reproduced"), gi(o, "decisions"),
+			pct(gi(o, "reproduced"), gi(o, "decisions")));
+	if (json_object_get(sum, "kernel_counters")) {
+		fprintf(out, "\nthe kernel's own counters (schedstat-delta.txt) against the replay:\n");
+		json_object_foreach((json_t *)json_object_get(sum, "kernel_counters"), k, o)
+			fprintf(out, "  %-10s kernel %6" PRId64 "  replay %6" PRId64 "  (%s)\n", k,
+				gi(o, "kernel"), gi(o, "replay"), gs(o, "kernel_field"));
+	}
+	if (fflush(out) == EOF || ferror(out))
+		return -EIO;
+	return 0;
+}
+
+/* ---- schedstat-delta.txt ---------------------------------------------------- */
+
+int report_schedstat_read(const char *path, struct report_schedstat *out)
+{
+	char line[1024], name[128];
+	FILE *f = fopen(path, "r");
+	bool any = false;
+
+	out->lb_gained = out->alb_pushed = out->ttwu_move_affine = -1;
+	out->ttwu_move_balance = out->lb_hot_gained = -1;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *last = strrchr(line, ' ');
+		long long v;
+
+		if (line[0] == '#' || sscanf(line, "%127s", name) != 1 || !last ||
+		    sscanf(last, "%lld", &v) != 1)
+			continue;
+		/* the last column is the sum over every domain level */
+		if (!strncmp(name, "lb_gained.", 10)) {
+			out->lb_gained = (out->lb_gained < 0 ? 0 : out->lb_gained) + v;
+		} else if (!strncmp(name, "lb_hot_gained.", 14)) {
+			out->lb_hot_gained = (out->lb_hot_gained < 0 ? 0 : out->lb_hot_gained) + v;
+		} else if (!strcmp(name, "alb_pushed")) {
+			out->alb_pushed = v;
+		} else if (!strcmp(name, "ttwu_move_affine")) {
+			out->ttwu_move_affine = v;
+		} else if (!strcmp(name, "ttwu_move_balance")) {
+			out->ttwu_move_balance = v;
+		} else {
+			continue;
+		}
+		any = true;
+	}
+	fclose(f);
+	return any ? 0 : -SR_EBADTEXT;
+}

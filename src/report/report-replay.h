@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report-replay.h - the replay report: one JSON document (schema in
+ * docs/json-schema.md), the same per-decision objects for NDJSON, and the
+ * text summary rendered from the document's summary.
+ */
+#ifndef SR_REPORT_REPORT_REPLAY_H
+#define SR_REPORT_REPORT_REPLAY_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "ingest/ingest.h"
+#include "replay/engine.h"
+#include "topo/topo.h"
+
+#define REPORT_REPLAY_SCHEMA 1
+
+/* Kernel counters of a capture folder (schedstat-delta.txt), -1 when absent. */
+struct report_schedstat {
+	int64_t	lb_gained;		/* lb_gained over every idle type and level */
+	int64_t	alb_pushed;
+	int64_t	ttwu_move_affine;
+	int64_t	ttwu_move_balance;
+	int64_t	lb_hot_gained;
+};
+
+/**
+ * struct report_replay_in - what a replay produced, for the report
+ * @trace:          path of the trace read
+ * @info:           the ingest handle's final info
+ * @kernel_release: "" when unknown
+ * @topo:           the topology in use
+ * @engine:         policies and totals
+ * @dstats:         the classifier's counters
+ * @schedstat:      kernel counters, or NULL when the capture has none
+ * @warnings:       damage warnings issued while reading
+ */
+struct report_replay_in {
+	const char			*trace;
+	const struct ingest_info	*info;
+	const char			*kernel_release;
+	const char			*release_origin;
+	const struct topo		*topo;
+	const struct engine		*engine;
+	const struct decision_stats	*dstats;
+	const struct report_schedstat	*schedstat;
+	uint64_t			warnings;
+	size_t				top_tasks;
+};
+
+/**
+ * report_decision_json() - one replayed decision as a JSON object
+ * Return: owned, or NULL on allocation failure.
+ */
+json_t *report_decision_json(const struct engine_result *r);
+
+/**
+ * report_replay_build() - the report document without "decisions"
+ * (the caller appends them, or streams them as NDJSON instead)
+ * Return: owned, or NULL.
+ */
+json_t *report_replay_build(const struct report_replay_in *in);
+
+/** report_replay_text() - the text summary of report_replay_build()'s object. */
+int report_replay_text(FILE *out, const json_t *doc);
+
+/**
+ * report_schedstat_read() - read a capture folder's schedstat-delta.txt
+ * Return: 0, -ENOENT when absent, -SR_EBADTEXT when it has none of the
+ * fields.
+ */
+int report_schedstat_read(const char *path, struct report_schedstat *out);
+
+/**
+ * report_policy_json() - a policy instance: name, provenance, classes and
+ * parameter values
+ */
+json_t *report_policy_json(const struct replay_policy *pol);
+
+#endif
