@@ -210,15 +210,23 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 			s->known |= SR_SNAP_NUMA_GROUP;
 		}
 		if ((task->known & MODEL_KNOWN_FAULTS) && task->faults) {
-			uint64_t sum = 0;
-
-			for (a = 0; a < nr_nodes; a++) {
+			for (a = 0; a < nr_nodes; a++)
 				s->task_faults[a] = task->faults[a];
-				sum += task->faults[a];
-			}
-			s->has_faults = sum > 0;
-			s->known |= SR_SNAP_TASK_FAULTS | SR_SNAP_HAS_FAULTS;
+			s->known |= SR_SNAP_TASK_FAULTS;
 		}
+		if (task->known & MODEL_KNOWN_HAS_FAULTS) {
+			s->has_faults = task->has_faults;
+			s->known |= SR_SNAP_HAS_FAULTS;
+		} else if (task->born && model_stats(m)->fault_events) {
+			/*
+			 * Born in the trace, and the trace carries every hinting
+			 * fault (the fault probe is there): none of them was its.
+			 */
+			s->has_faults = 0;
+			s->known |= SR_SNAP_HAS_FAULTS;
+		}
+		if ((s->known & SR_SNAP_HAS_FAULTS) && !s->has_faults)
+			s->known |= SR_SNAP_TASK_FAULTS;	/* task_faults() is 0 without numa_faults */
 		if ((task->known & MODEL_KNOWN_GROUP_FAULTS) && task->group_faults) {
 			for (a = 0; a < nr_nodes; a++)
 				s->group_faults[a] = task->group_faults[a];

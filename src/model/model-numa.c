@@ -140,5 +140,8 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 				     (uint64_t)smp->faults[i].group_shared;
 	}
 	t->known |= MODEL_KNOWN_FAULTS | MODEL_KNOWN_GROUP_FAULTS;
+	/* f= is empty until the first fault (the kernel's numa_faults is NULL) */
+	t->has_faults = nr > 0;
+	t->known |= MODEL_KNOWN_HAS_FAULTS;
 	return 0;
 }

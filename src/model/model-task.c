@@ -144,6 +144,9 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->pref_node = -1;
 	t->numa_group = -1;
 	t->nr_migrations = 0;
+	t->nr_fault_events = 0;
+	t->has_faults = false;
+	t->born = false;
 	m->stats.tasks_seen++;
 }
 

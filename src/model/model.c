@@ -214,6 +214,32 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 	if (!s)
 		return -ENOMEM;
 	model_set_comm(&s->pub, f->child_comm, sizeof(f->child_comm));
+	/*
+	 * A new task starts with no NUMA fault statistics (the kernel's
+	 * init_numa_balancing()); a child of kthreadd is a kernel thread,
+	 * which has no mm and never takes a hinting fault.
+	 */
+	s->pub.born = true;
+	s->pub.has_faults = false;
+	if (f->parent_pid == 2)
+		s->pub.known |= MODEL_KNOWN_HAS_FAULTS;
+	return 0;
+}
+
+/* A NUMA hinting fault: the faulting task is the one running (common_pid). */
+static int feed_fault(struct model *m, const struct sr_event *ev)
+{
+	struct model_slot *s;
+
+	m->stats.fault_events++;
+	if (ev->pid <= 0)
+		return 0;
+	s = model_task_get(m, ev->pid, ev->ts_ns);
+	if (!s)
+		return -ENOMEM;
+	s->pub.nr_fault_events++;
+	s->pub.has_faults = true;
+	s->pub.known |= MODEL_KNOWN_HAS_FAULTS;
 	return 0;
 }
 
@@ -350,6 +376,8 @@ int model_feed(struct model *m, const struct sr_event *ev)
 		return feed_exec(m, ev);
 	case SR_EV_EXIT:
 		return feed_exit(m, ev);
+	case SR_EV_NUMA_FAULT:
+		return feed_fault(m, ev);
 	case SR_EV_PRINT:
 		if (ev->marker == SR_MARK_NUMA_SAMPLE)
 			return model_feed_sample(m, ev);

@@ -53,6 +53,7 @@
 #define MODEL_KNOWN_NUMA_GROUP	(1u << 6)
 #define MODEL_KNOWN_FAULTS	(1u << 7)
 #define MODEL_KNOWN_GROUP_FAULTS (1u << 8)
+#define MODEL_KNOWN_HAS_FAULTS	(1u << 9)
 
 enum model_task_state {
 	MODEL_TASK_UNKNOWN = 0,
@@ -88,6 +89,9 @@ struct model_task {
 	uint64_t		*faults;
 	uint64_t		*group_faults;
 	uint64_t		nr_migrations;	/* sched_migrate_task seen for it */
+	uint64_t		nr_fault_events; /* NUMA hinting faults it took in the trace */
+	bool			has_faults;	/* p->numa_faults exists; see MODEL_KNOWN_HAS_FAULTS */
+	bool			born;		/* forked inside the trace (so it began with no faults) */
 };
 
 /**
@@ -120,6 +124,7 @@ struct model_stats {
 	uint64_t	stale_samples;	/* numa_sample lines naming a dead tid */
 	uint64_t	lost_events;	/* sum of known lost counts */
 	uint64_t	lost_records;	/* lost markers, counted or not */
+	uint64_t	fault_events;	/* SR_EV_NUMA_FAULT events applied */
 };
 
 struct model;
