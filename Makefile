@@ -30,7 +30,7 @@ build:
 	cmake --build build -j$(JOBS)
 
 demo: deps build
-	./build/schedreplay info fixtures/numa01-4n
+	./build/schedreplay replay fixtures/numa01-4n
 
 test: build
 	cd build && ctest --output-on-failure -j$(JOBS)
