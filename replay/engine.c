@@ -232,7 +232,31 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 	row->t.decisions++;
 	if (r->disagree)
 		row->t.disagreements++;
+	if (cls == SR_DECISION_CLASS_LB_PULL || cls == SR_DECISION_CLASS_LB_ACTIVE) {
+		const struct sr_verdict *kv = &r->v[ENGINE_KERNEL];
+
+		if (kv->flags & SR_VF_FORCED)
+			row->t.kernel_forced++;
+		if (kv->verdict == SR_VERDICT_RESIST && kv->nr_reasons &&
+		    kv->reasons[0] == SR_REASON_TASK_HOT)
+			row->t.kernel_resist_hot++;
+	}
 	return 0;
+}
+
+const struct engine_task *engine_task_get(const struct engine *e, int tid)
+{
+	size_t i;
+
+	if (!e->tasks_cap)
+		return NULL;
+	i = hash_tid(tid) & (e->tasks_cap - 1);
+	while (e->tasks[i].used) {
+		if (e->tasks[i].t.tid == tid)
+			return &e->tasks[i].t;
+		i = (i + 1) & (e->tasks_cap - 1);
+	}
+	return NULL;
 }
 
 const struct engine_class_stats *engine_class(const struct engine *e, int cls)

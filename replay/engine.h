@@ -129,7 +129,16 @@ struct engine_task {
 	char		comm[SR_SNAP_COMM_LEN];
 	uint64_t	decisions;
 	uint64_t	disagreements;
+	uint64_t	kernel_forced;		/* lb decisions the kernel model let through hot */
+	uint64_t	kernel_resist_hot;	/* lb decisions the kernel model refused as hot */
 };
+
+/**
+ * engine_task_get() - one task's row
+ * Return: borrowed (valid until the next engine_evaluate()), NULL when the
+ * task had no decision.
+ */
+const struct engine_task *engine_task_get(const struct engine *e, int tid);
 
 /**
  * engine_top_tasks() - the tasks with most disagreements, most first

@@ -255,6 +255,31 @@ static int emit_decision(const struct decision *d, void *arg)
 	return 0;
 }
 
+struct tc_arg {
+	struct report_task_counters	*tc;
+	const struct engine		*engine;
+};
+
+static int sum_task_counters(const struct model_task *t, void *arg)
+{
+	struct tc_arg *a = arg;
+	const struct engine_task *et;
+
+	if (!t->ks_seen)
+		return 0;
+	a->tc->tasks++;
+	a->tc->kernel_nr_migrations += t->ks_last[MODEL_KS_NMIG] - t->ks_first[MODEL_KS_NMIG];
+	a->tc->kernel_forced += t->ks_last[MODEL_KS_FORCED] - t->ks_first[MODEL_KS_FORCED];
+	a->tc->kernel_failed_hot += t->ks_last[MODEL_KS_FHOT] - t->ks_first[MODEL_KS_FHOT];
+	a->tc->trace_migrations += t->mig_last - t->mig_first;
+	et = engine_task_get(a->engine, t->tid);
+	if (et) {
+		a->tc->replay_forced += et->kernel_forced;
+		a->tc->replay_resisted_hot += et->kernel_resist_hot;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_source_opts *so,
 		      const char **trace)
 {
@@ -334,6 +359,8 @@ int cmd_replay(int argc, char **argv)
 	struct replay_run run = { 0 };
 	struct report_schedstat kstat;
 	struct report_replay_in ri = { 0 };
+	struct report_task_counters tc = { 0 };
+	struct tc_arg tca;
 	struct cli_source src;
 	struct decision_ctx *dec = NULL;
 	struct model *model = NULL;
@@ -445,6 +472,10 @@ int cmd_replay(int argc, char **argv)
 	ri.schedstat = have_kstat ? &kstat : NULL;
 	ri.warnings = src.warnings;
 	ri.top_tasks = o.top;
+	tca.tc = &tc;
+	tca.engine = run.engine;
+	model_for_each_task(model, sum_task_counters, &tca);
+	ri.task_counters = tc.tasks ? &tc : NULL;
 	doc = report_replay_build(&ri);
 	if (!doc) {
 		ret = CLI_EXIT_INTERNAL;

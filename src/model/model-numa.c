@@ -115,6 +115,19 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 		t->tgid = smp->pid;
 		t->known |= MODEL_KNOWN_TGID;
 	}
+	if (smp->nmig >= 0 && smp->forced >= 0 && smp->fhot >= 0) {
+		if (!t->ks_seen) {
+			t->ks_first[MODEL_KS_NMIG] = smp->nmig;
+			t->ks_first[MODEL_KS_FORCED] = smp->forced;
+			t->ks_first[MODEL_KS_FHOT] = smp->fhot;
+			t->mig_first = t->nr_migrations;
+			t->ks_seen = true;
+		}
+		t->ks_last[MODEL_KS_NMIG] = smp->nmig;
+		t->ks_last[MODEL_KS_FORCED] = smp->forced;
+		t->ks_last[MODEL_KS_FHOT] = smp->fhot;
+		t->mig_last = t->nr_migrations;
+	}
 	if (smp->pref == -1 || topo_node_present(m->topo, smp->pref)) {
 		model_set_pref(m, t, smp->pref, true);
 	} else {

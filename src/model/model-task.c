@@ -147,6 +147,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->nr_fault_events = 0;
 	t->has_faults = false;
 	t->born = false;
+	t->ks_seen = false;
 	m->stats.tasks_seen++;
 }
 

@@ -55,6 +55,13 @@
 #define MODEL_KNOWN_GROUP_FAULTS (1u << 8)
 #define MODEL_KNOWN_HAS_FAULTS	(1u << 9)
 
+/* Indices of model_task.ks_first / ks_last */
+enum model_ks {
+	MODEL_KS_NMIG = 0,	/* se.nr_migrations */
+	MODEL_KS_FORCED,	/* se.statistics.nr_forced_migrations */
+	MODEL_KS_FHOT,		/* se.statistics.nr_failed_migrations_hot */
+};
+
 enum model_task_state {
 	MODEL_TASK_UNKNOWN = 0,
 	MODEL_TASK_RUNNING,	/* current on its CPU */
@@ -92,6 +99,17 @@ struct model_task {
 	uint64_t		nr_fault_events; /* NUMA hinting faults it took in the trace */
 	bool			has_faults;	/* p->numa_faults exists; see MODEL_KNOWN_HAS_FAULTS */
 	bool			born;		/* forked inside the trace (so it began with no faults) */
+	/*
+	 * The kernel's own per-task counters from numa_sample lines (nmig=,
+	 * forced=, fhot=) at the task's first and last sample, and the
+	 * sched_migrate_task events the model had counted for it at those
+	 * two moments; ks_seen is false until a sample carried all three.
+	 */
+	bool			ks_seen;
+	int64_t			ks_first[3];	/* MODEL_KS_NMIG, _FORCED, _FHOT */
+	int64_t			ks_last[3];
+	uint64_t		mig_first;
+	uint64_t		mig_last;
 };
 
 /**

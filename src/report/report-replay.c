@@ -235,6 +235,21 @@ static json_t *summary_json(const struct report_replay_in *in)
 		json_object_set_new(kc, "forced", row);
 		json_object_set_new(sum, "kernel_counters", kc);
 	}
+	if (in->task_counters) {
+		const struct report_task_counters *t = in->task_counters;
+		json_t *tc = json_object(), *k = json_object(), *r = json_object();
+
+		json_object_set_new(k, "nr_migrations", jint(t->kernel_nr_migrations));
+		json_object_set_new(k, "forced", jint(t->kernel_forced));
+		json_object_set_new(k, "failed_hot", jint(t->kernel_failed_hot));
+		json_object_set_new(r, "migrations", jint((int64_t)t->trace_migrations));
+		json_object_set_new(r, "forced", jint((int64_t)t->replay_forced));
+		json_object_set_new(r, "resisted_hot", jint((int64_t)t->replay_resisted_hot));
+		json_object_set_new(tc, "tasks", jint((int64_t)t->tasks));
+		json_object_set_new(tc, "kernel", k);
+		json_object_set_new(tc, "replay", r);
+		json_object_set_new(sum, "task_counters", tc);
+	}
 	return sum;
 }
 
@@ -388,6 +403,22 @@ int report_replay_text(FILE *out, const json_t *doc)
 		json_object_foreach((json_t *)json_object_get(sum, "kernel_counters"), k, o)
 			fprintf(out, "  %-10s kernel %6" PRId64 "  replay %6" PRId64 "  (%s)\n", k,
 				gi(o, "kernel"), gi(o, "replay"), gs(o, "kernel_field"));
+	}
+	o = json_object_get(sum, "task_counters");
+	if (o) {
+		const json_t *kn = json_object_get(o, "kernel"), *r = json_object_get(o, "replay");
+
+		fprintf(out, "\nthe kernel's per-task counters (numa_sample lines, %" PRId64 " tasks) against the replay:\n",
+			gi(o, "tasks"));
+		fprintf(out, "  migrations  kernel %6" PRId64 "  trace  %6" PRId64
+			"  (se.nr_migrations; sched_migrate_task between the same samples)\n",
+			gi(kn, "nr_migrations"), gi(r, "migrations"));
+		fprintf(out, "  forced      kernel %6" PRId64 "  replay %6" PRId64
+			"  (nr_forced_migrations; hot tasks the kernel model let through)\n",
+			gi(kn, "forced"), gi(r, "forced"));
+		fprintf(out, "  hot         kernel %6" PRId64 "  replay %6" PRId64
+			"  (nr_failed_migrations_hot: refused; moves the kernel made that its model refuses as hot)\n",
+			gi(kn, "failed_hot"), gi(r, "resisted_hot"));
 	}
 	if (fflush(out) == EOF || ferror(out))
 		return -EIO;

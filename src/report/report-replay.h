@@ -26,6 +26,21 @@ struct report_schedstat {
 	int64_t	lb_hot_gained;
 };
 
+/*
+ * The kernel's own per-task counters (numa_sample nmig= forced= fhot=,
+ * last sample minus first) summed over the sampled tasks, next to what the
+ * replay saw for the same tasks.
+ */
+struct report_task_counters {
+	uint64_t	tasks;
+	int64_t		kernel_nr_migrations;
+	int64_t		kernel_forced;
+	int64_t		kernel_failed_hot;
+	uint64_t	trace_migrations;	/* sched_migrate_task between the same samples */
+	uint64_t	replay_forced;		/* kernel model: hot but let through */
+	uint64_t	replay_resisted_hot;	/* kernel model: refused as hot */
+};
+
 /**
  * struct report_replay_in - what a replay produced, for the report
  * @trace:          path of the trace read
@@ -48,6 +63,7 @@ struct report_replay_in {
 	const struct report_schedstat	*schedstat;
 	uint64_t			warnings;
 	size_t				top_tasks;
+	const struct report_task_counters *task_counters;	/* NULL when no sample had them */
 };
 
 /**

@@ -50,6 +50,11 @@ check "numa01: default pairs named in the report" \
 check "numa01: disagreements agree with the decisions" \
 	test "$(jq '[.decisions[] | select(.disagree)] | length' "$T/n1.json")" = "$(jq .summary.disagreements "$T/n1.json")"
 
+check "numa01: the kernel's se.nr_migrations equal the trace's migrations of sampled tasks" \
+	test "$(jq '.summary.task_counters.kernel.nr_migrations' "$T/n1.json")" = "$(jq '.summary.task_counters.replay.migrations' "$T/n1.json")"
+check "numa01: task counters cover the sampled tasks" \
+	test "$(jq '.summary.task_counters.tasks' "$T/n1.json")" -gt 0
+
 # a pair that must disagree somewhere on this trace: v4.1 and v6.1 locality logic
 "$SR_BIN" replay --quiet --json "$T/p.json" --old lb-v4.1 --new lb-v6.1 "$FIX/numa01-4n" >/dev/null
 check "--old/--new: the chosen policies are used" \
