@@ -38,7 +38,8 @@ test: build
 test-asan:
 	cmake -S . -B build-asan -DSR_SANITIZE=address,undefined -DSR_WERROR=ON
 	cmake --build build-asan -j$(JOBS)
-	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j$(JOBS)
+	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS)
 
 check: deps
 	$(MAKE) test

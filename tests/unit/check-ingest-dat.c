@@ -19,13 +19,6 @@
 #include "check-common.h"
 #include "ingest/ingest.h"
 
-/* leaks inside libtraceevent/libtracecmd (event format parsing) are not ours */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\nleak:libtracecmd.so\nleak:vfscanf\n";
-}
-
 static const char *const traces[] = {
 	"numa01-4n", "numa01-shm-4n", "numa02-2n", "mixed-2n", "host-baseline-1n",
 	"host-2cpu-mixed.dat",
