@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Speed and memory of `schedreplay replay` against its anchors, measured side
+# by side in one run, median of N runs each:
+#   bare-loop          a bare libtracecmd loop reading two fields a record
+#   trace-cmd report   trace-cmd report > /dev/null
+# usage: bench/run.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
+# Prints, per file: events, then per tool the median wall time, events/s,
+# peak RSS, and the ratio of schedreplay's events/s to that tool's.
+set -euo pipefail
+runs=5
+build=build
+while getopts n:b: opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	b) build=$OPTARG ;;
+	*) echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+sr=$(cd "$here/.." && pwd)/$build/schedreplay
+bare=$(cd "$here/.." && pwd)/$build/bench/bare-loop
+[ -x "$sr" ] && [ -x "$bare" ] || { echo "build first: make (needs $sr and $bare)" >&2; exit 2; }
+command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# measure NAME CMD...: median wall seconds and median peak RSS (KiB) of $runs runs
+measure() {
+	local name=$1 i
+	shift
+	: >"$tmp/$name"
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -f "%e %M" -o "$tmp/one" "$@" >/dev/null 2>/dev/null
+		cat "$tmp/one" >>"$tmp/$name"
+	done
+	echo "$(cut -d' ' -f1 "$tmp/$name" | sort -n | sed -n "$(((runs + 1) / 2))p")" \
+		"$(cut -d' ' -f2 "$tmp/$name" | sort -n | sed -n "$(((runs + 1) / 2))p")"
+}
+
+printf '%-28s %10s  %-18s %8s %12s %9s %8s\n' file events tool "wall s" "events/s" "RSS MiB" "sr/tool"
+for f in "$@"; do
+	events=$("$bare" "$f" 2>/dev/null)
+	read -r t_sr m_sr < <(measure sr "$sr" replay --quiet "$f")
+	read -r t_bare m_bare < <(measure bare "$bare" "$f")
+	read -r t_tc m_tc < <(measure tc trace-cmd report -i "$f")
+	for tool in sr bare tc; do
+		eval "t=\$t_$tool m=\$m_$tool"
+		case $tool in
+		sr) label="schedreplay replay" ;;
+		bare) label="bare libtracecmd" ;;
+		tc) label="trace-cmd report" ;;
+		esac
+		awk -v f="$(basename "$(dirname "$f")")/$(basename "$f")" -v e="$events" -v l="$label" \
+			-v t="$t" -v m="$m" -v ts="$t_sr" 'BEGIN {
+			if (t <= 0) t = 0.005; if (ts <= 0) ts = 0.005
+			printf "%-28s %10d  %-18s %8.3f %12.0f %9.1f %8.2f\n", f, e, l, t, e / t, m / 1024, t / ts }'
+	done
+done
