@@ -7,32 +7,58 @@
 
 #include "tui-local.h"
 
-static const char *const help_lines[] = {
-	"Moving                          Filters and search",
-	"  Up/k Down/j   row               d     disagreements only (again: all)",
-	"  PgUp/b PgDn/Space  page         c     next decision class (all, numa-move, ...)",
-	"  Home/g End/G  first / last      /     search task name or tid; Enter goes",
-	"  Enter/l       open the detail   n N   next / previous match",
-	"  Esc/q         back; quit from   s     sort: time, cost delta, task",
-	"                the list          x     clear time range and node pair",
-	"  Tab/BTab      list, matrix,     Esc   (in the list) clear the filters",
-	"                timeline",
-	"Detail                          Matrix",
-	"  j/k PgUp/PgDn scroll            arrows/hjkl  move between cells",
-	"  [ ] Left/Right previous / next  m Space  migrations, disagreements, cost",
-	"                                  Enter    filter the list to the node pair",
-	"Timeline",
-	"  h/l Left/Right move, H/L by 10, Home/End   Space/Enter mark range ends",
-	"",
-	"Rows marked ! are disagreements, ? have an unknown verdict.   ? this help",
+/* Two columns side by side on a wide screen, one after the other on a narrow one. */
+static const char *const help_left[] = {
+	"#Moving",
+	"  Up/k  Down/j       one row",
+	"  PgUp/b PgDn/Space  one page",
+	"  Home/g  End/G      first / last",
+	"  Enter/l            open the detail",
+	"  Esc/q              back; quit from the list",
+	"  Tab  BTab          list, matrix, timeline",
+	"#Detail",
+	"  j/k PgUp/PgDn      scroll",
+	"  [ ]  Left/Right    previous / next decision",
+	"#Matrix",
+	"  arrows, hjkl       move between cells",
+	"  m  Space           migrations, disagreements, cost",
+	"  Enter              filter the list to the pair",
 };
 
-#define NR_HELP (sizeof(help_lines) / sizeof(help_lines[0]))
+static const char *const help_right[] = {
+	"#Filters and search",
+	"  d      disagreements only (again: all)",
+	"  c      next decision class (all, numa-move, ...)",
+	"  /      search task name or tid, Enter goes",
+	"  n  N   next / previous match",
+	"  s      sort: time, cost delta, task",
+	"  x      clear the time range and node pair",
+	"  Esc    (in the list) clear every filter",
+	"#Timeline",
+	"  h/l  H/L  Home/End  move (H/L by 10)",
+	"  Space/Enter        mark the ends of a range",
+	"#Marks",
+	"  !  a disagreement    ?  an unknown verdict",
+	"  ?  this help",
+};
+
+#define NR_LEFT (int)(sizeof(help_left) / sizeof(help_left[0]))
+#define NR_RIGHT (int)(sizeof(help_right) / sizeof(help_right[0]))
+
+static void help_line(struct tui_canvas *c, int y, int x, int w, const char *s)
+{
+	if (s[0] == '#')
+		tui_canvas_put(c, y, x, w, TUI_ST_TITLE, s + 1);
+	else
+		tui_canvas_put(c, y, x, w, TUI_ST_NORMAL, s);
+}
 
 static void help_draw(struct tui_app *a, int y0, int h, bool full)
 {
 	struct tui_canvas *c = &a->canvas;
-	int w = 86, bh = (int)NR_HELP + 4, x0, y, i;
+	bool wide = c->w >= 104;
+	int w = wide ? 100 : 54, rows = wide ? NR_LEFT : NR_LEFT + NR_RIGHT;
+	int bh = rows + 4, x0, y, i;
 
 	if (w > c->w - 2)
 		w = c->w - 2;
@@ -44,9 +70,16 @@ static void help_draw(struct tui_app *a, int y0, int h, bool full)
 		tui_canvas_fill(c, y + i, x0, w, ' ', TUI_ST_NORMAL);
 	tui_canvas_fill(c, y, x0, w, ' ', TUI_ST_HEADER);
 	tui_canvas_put(c, y, x0 + 2, w - 4, TUI_ST_HEADER, "schedreplay tui: keys");
-	for (i = 0; i < (int)NR_HELP && i + 2 < bh - 1; i++)
-		tui_canvas_put(c, y + 2 + i, x0 + 2, w - 4, i == 0 || i == 9 || i == 13 ?
-			       TUI_ST_TITLE : TUI_ST_NORMAL, help_lines[i]);
+	for (i = 0; i < rows && i + 2 < bh - 1; i++) {
+		if (wide) {
+			help_line(c, y + 2 + i, x0 + 2, 48, help_left[i]);
+			if (i < NR_RIGHT)
+				help_line(c, y + 2 + i, x0 + 50, w - 52, help_right[i]);
+		} else {
+			help_line(c, y + 2 + i, x0 + 2, w - 4,
+				  i < NR_LEFT ? help_left[i] : help_right[i - NR_LEFT]);
+		}
+	}
 	tui_canvas_fill(c, y + bh - 1, x0, w, ' ', TUI_ST_HEADER);
 	tui_canvas_put(c, y + bh - 1, x0 + 2, w - 4, TUI_ST_HEADER, "any key closes this help");
 	(void)full;

@@ -20,14 +20,14 @@ void tui_list_layout(struct tui_list_cols *c, int w)
 
 	memset(c, 0, sizeof(*c));
 	c->mark = 1;
-	c->time = 13;
+	c->time = 12;
 	c->cls = 10;
 	c->tid = 7;
 	c->cpu = 7;
-	c->node = 6;
+	c->node = 5;
 	c->old = 7;
 	c->new_ = 7;
-	c->cost = 9;
+	c->cost = 8;
 	/* drop columns, least needed first, until the task gets 8 */
 	for (;;) {
 		fixed = c->mark + c->time + 1 + c->cls + 1 + (c->tid ? c->tid + 1 : 0) +
