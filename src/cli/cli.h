@@ -36,6 +36,7 @@ int cmd_info(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
 
 /**
  * cli_error() - print "schedreplay: error: ..." on stderr

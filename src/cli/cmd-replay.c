@@ -5,9 +5,8 @@
  * recording kernel; a text summary, one JSON document, or an NDJSON
  * stream of decisions.
  *
- * Flow per event: decision_feed() (before the model moves on), then
- * model_feed(); each decision the classifier emits goes straight through
- * the engine and out, so memory stays flat (except the --json document,
+ * The trace is read and replayed by replay-setup.c; each replayed decision
+ * goes straight out, so memory stays flat (except the --json document,
  * which holds one object per decision by definition).
  */
 #include <errno.h>
@@ -16,37 +15,13 @@
 #include <string.h>
 
 #include "cli.h"
-#include "source.h"
-#include "decision/decision.h"
-#include "model/model.h"
-#include "replay/engine.h"
+#include "replay-setup.h"
 #include "report/report.h"
-#include "report/report-replay.h"
-
-#define MAX_LIST 16
-#define MAX_PARAMS 64
-#define MAX_PLUGINS 8
-
-struct replay_opts {
-	const char	*old_list;
-	const char	*new_list;
-	const char	*kernel_policy;
-	const char	*params[MAX_PARAMS];
-	int		nr_params;
-	const char	*plugins[MAX_PLUGINS];
-	int		nr_plugins;
-	const char	*json;
-	const char	*ndjson;
-	size_t		top;
-	bool		fail_on_disagree;
-};
 
 struct replay_run {
-	struct engine		*engine;
 	json_t			*decisions;	/* for --json */
 	struct report_out	nd;		/* for --ndjson */
 	bool			nd_open;
-	struct err		err;
 	uint64_t		disagreements;
 };
 
@@ -60,223 +35,39 @@ static void replay_usage(FILE *out)
 		"disagree and why, with the fidelity of the recording kernel's model.\n"
 		"\n"
 		"options:\n"
-		"  --old P[,P...]      old policies (default lb-v4.1,numa-v4.18,exec-least-loaded)\n"
-		"  --new P[,P...]      new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
-		"                      exec-round-robin); the first policy of a side that decides a\n"
-		"                      class decides it ('schedreplay policies' lists them)\n"
-		"  --param [P:]K=V     set parameter K (of policy P, or of every chosen policy\n"
-		"                      that has K); repeatable\n"
-		"  --plugin FILE.so    load a policy plugin (docs/plugin-abi.md); repeatable\n"
-		"  --kernel-policy P[,P...]  model of the recording kernel for fidelity (default:\n"
-		"                      from the kernel release; 'none' for no fidelity)\n"
+		"%s"
 		"  --json FILE|-       write the report as one JSON document (docs/json-schema.md)\n"
 		"  --ndjson FILE|-     stream one JSON object per decision, a line each\n"
 		"  --top N             tasks listed with most disagreements (default 10)\n"
 		"  --fail-on-disagree  exit 1 when the policies disagree on any decision\n"
 		"%s"
 		"  -h, --help          this help\n",
-		cli_source_opts_help());
+		replay_opts_help(), cli_source_opts_help());
 }
 
-/* Does @name appear in the comma-separated @list? */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	const char *p = list;
-
-	while (p && *p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p = c ? c + 1 : NULL;
-	}
-	return false;
-}
-
-static const struct sr_policy_ops *find_ops(const char *name, struct replay_plugin **plugins,
-					    int nr_plugins)
-{
-	const struct sr_policy_ops *ops = replay_registry_lookup(name);
-	int i;
-
-	for (i = 0; !ops && i < nr_plugins; i++)
-		if (!strcmp(replay_plugin_ops(plugins[i])->name, name))
-			ops = replay_plugin_ops(plugins[i]);
-	return ops;
-}
-
-/*
- * Make an instance of @name with the --param settings that apply to it.
- * @used[i] is set for each --param this policy took.
- */
-static int make_policy(const char *name, const struct replay_opts *o,
-		       struct replay_plugin **plugins, int nr_plugins, bool *used,
-		       struct replay_policy **out)
-{
-	const struct sr_policy_ops *ops = find_ops(name, plugins, nr_plugins);
-	struct replay_policy *pol;
-	struct err e = { 0 };
-	int i, ret;
-
-	if (!ops) {
-		cli_usage_error("replay", "unknown policy '%s' ('schedreplay policies' lists them)",
-				name);
-		return CLI_EXIT_USAGE;
-	}
-	pol = replay_policy_new(ops);
-	if (!pol) {
-		cli_error("out of memory");
-		return CLI_EXIT_INTERNAL;
-	}
-	for (i = 0; i < o->nr_params; i++) {
-		const char *p = o->params[i], *colon = strchr(p, ':'), *eq = strchr(p, '=');
-		char key[128];
-		size_t kl;
-
-		if (colon && (!eq || colon < eq)) {
-			/* P:K=V is for policy P alone */
-			if ((size_t)(colon - p) != strlen(name) || strncmp(p, name, colon - p))
-				continue;
-			p = colon + 1;
-		} else if (eq) {
-			/* K=V goes to every chosen policy that has K */
-			kl = (size_t)(eq - p) < sizeof(key) ? (size_t)(eq - p) : sizeof(key) - 1;
-			memcpy(key, p, kl);
-			key[kl] = '\0';
-			if (replay_param_index(ops, key) < 0)
-				continue;
-		}
-		ret = replay_policy_set_param(pol, p, &e);
-		if (ret < 0) {
-			replay_policy_free(pol);
-			cli_usage_error("replay", "--param '%s': %s", o->params[i], e.msg);
-			return CLI_EXIT_USAGE;
-		}
-		used[i] = true;
-	}
-	ret = replay_policy_start(pol, &e);
-	if (ret < 0) {
-		replay_policy_free(pol);
-		cli_error("policy '%s': %s", name, e.msg);
-		return CLI_EXIT_INTERNAL;
-	}
-	*out = pol;
-	return CLI_EXIT_OK;
-}
-
-static int add_side(struct engine *eng, enum engine_side side, const char *list,
-		    const struct replay_opts *o, struct replay_plugin **plugins, int nr_plugins,
-		    bool *used)
-{
-	char name[128];
-	const char *p = list;
-	struct err e = { 0 };
-	int ret;
-
-	while (p && *p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-		struct replay_policy *pol;
-
-		if (!len || len >= sizeof(name)) {
-			cli_usage_error("replay", "bad policy list '%s'", list);
-			return CLI_EXIT_USAGE;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		ret = make_policy(name, o, plugins, nr_plugins, used, &pol);
-		if (ret)
-			return ret;
-		if (engine_add(eng, side, pol, &e) < 0) {
-			cli_usage_error("replay", "%s", e.msg);
-			return CLI_EXIT_USAGE;
-		}
-		p = c ? c + 1 : NULL;
-	}
-	return CLI_EXIT_OK;
-}
-
-/* The kernel side: --kernel-policy, or the built-ins that model the release. */
-static int add_kernel_side(struct engine *eng, const struct cli_source *src,
-			   const struct replay_opts *o, struct replay_plugin **plugins,
-			   int nr_plugins, bool *used)
-{
-	char list[512] = "";
-	int c;
-
-	if (o->kernel_policy) {
-		if (!strcmp(o->kernel_policy, "none"))
-			return CLI_EXIT_OK;
-		return add_side(eng, ENGINE_KERNEL, o->kernel_policy, o, plugins, nr_plugins, used);
-	}
-	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
-		const char *n = engine_kernel_policy_name(src->kernel_release, c);
-		size_t l = strlen(list);
-
-		if (!n || in_list(list, n))
-			continue;
-		snprintf(list + l, sizeof(list) - l, "%s%s", l ? "," : "", n);
-	}
-	if (!list[0])
-		return CLI_EXIT_OK;
-	return add_side(eng, ENGINE_KERNEL, list, o, plugins, nr_plugins, used);
-}
-
-static int emit_decision(const struct decision *d, void *arg)
+static int emit_decision(const struct engine_result *r, void *arg, struct err *err)
 {
 	struct replay_run *run = arg;
-	struct engine_result r;
 	json_t *o;
-	int ret;
 
-	ret = engine_evaluate(run->engine, d, &r, &run->err);
-	if (ret < 0)
-		return ret;
-	if (r.disagree)
+	if (r->disagree)
 		run->disagreements++;
 	if (!run->decisions && !run->nd_open)
 		return 0;
-	o = report_decision_json(&r);
+	o = report_decision_json(r);
 	if (!o)
-		return err_set(&run->err, -ENOMEM, "out of memory");
+		return err_set(err, -ENOMEM, "out of memory");
 	if (run->nd_open) {
 		if (json_dumpf(o, run->nd.f, JSON_SORT_KEYS | JSON_COMPACT) < 0 ||
 		    fputc('\n', run->nd.f) == EOF) {
 			json_decref(o);
-			return err_set(&run->err, -EIO, "cannot write '%s'",
+			return err_set(err, -EIO, "cannot write '%s'",
 				       run->nd.path ? run->nd.path : "stdout");
 		}
 	}
 	if (run->decisions)
 		json_array_append(run->decisions, o);
 	json_decref(o);
-	return 0;
-}
-
-struct tc_arg {
-	struct report_task_counters	*tc;
-	const struct engine		*engine;
-};
-
-static int sum_task_counters(const struct model_task *t, void *arg)
-{
-	struct tc_arg *a = arg;
-	const struct engine_task *et;
-
-	if (!t->ks_seen)
-		return 0;
-	a->tc->tasks++;
-	a->tc->kernel_nr_migrations += t->ks_last[MODEL_KS_NMIG] - t->ks_first[MODEL_KS_NMIG];
-	a->tc->kernel_forced += t->ks_last[MODEL_KS_FORCED] - t->ks_first[MODEL_KS_FORCED];
-	a->tc->kernel_failed_hot += t->ks_last[MODEL_KS_FHOT] - t->ks_first[MODEL_KS_FHOT];
-	a->tc->trace_migrations += t->mig_last - t->mig_first;
-	et = engine_task_get(a->engine, t->tid);
-	if (et) {
-		a->tc->replay_forced += et->kernel_forced;
-		a->tc->replay_resisted_hot += et->kernel_resist_hot;
-	}
 	return 0;
 }
 
@@ -297,29 +88,20 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 			o->fail_on_disagree = true;
 			continue;
 		}
-		if (!strcmp(a, "--old"))
-			slot = &o->old_list;
-		else if (!strcmp(a, "--new"))
-			slot = &o->new_list;
-		else if (!strcmp(a, "--kernel-policy"))
-			slot = &o->kernel_policy;
-		else if (!strcmp(a, "--json"))
+		r = replay_opts_parse_policy(o, argc, argv, &i, "replay");
+		if (r < 0)
+			return -r;
+		if (r)
+			continue;
+		if (!strcmp(a, "--json"))
 			slot = &o->json;
 		else if (!strcmp(a, "--ndjson"))
 			slot = &o->ndjson;
-		if (slot || !strcmp(a, "--param") || !strcmp(a, "--plugin") || !strcmp(a, "--top")) {
+		if (slot || !strcmp(a, "--top")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("replay", "option '%s' needs a value", a);
 			if (slot) {
 				*slot = argv[++i];
-			} else if (!strcmp(a, "--param")) {
-				if (o->nr_params == MAX_PARAMS)
-					return cli_usage_error("replay", "at most %d --param", MAX_PARAMS);
-				o->params[o->nr_params++] = argv[++i];
-			} else if (!strcmp(a, "--plugin")) {
-				if (o->nr_plugins == MAX_PLUGINS)
-					return cli_usage_error("replay", "at most %d --plugin", MAX_PLUGINS);
-				o->plugins[o->nr_plugins++] = argv[++i];
 			} else {
 				char *end;
 				long v = strtol(argv[++i], &end, 10);
@@ -351,67 +133,26 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 
 int cmd_replay(int argc, char **argv)
 {
-	struct replay_opts o = { .old_list = "lb-v4.1,numa-v4.18,exec-least-loaded",
-				 .new_list = "lb-v4.1-numa-hotness,numa-v4.19,exec-round-robin",
-				 .top = 10 };
+	struct replay_opts o;
 	struct cli_source_opts so = { 0 };
-	struct replay_plugin *plugins[MAX_PLUGINS] = { 0 };
+	struct replay_setup setup = { 0 };
 	struct replay_run run = { 0 };
 	struct report_schedstat kstat;
-	struct report_replay_in ri = { 0 };
-	struct report_task_counters tc = { 0 };
-	struct tc_arg tca;
-	struct cli_source src;
-	struct decision_ctx *dec = NULL;
-	struct model *model = NULL;
+	struct report_task_counters tc;
+	struct report_replay_in ri;
 	struct report_out out = { 0 };
-	struct sr_event ev;
 	const char *trace = NULL;
-	bool used[MAX_PARAMS] = { 0 };
-	bool src_open = false, have_kstat = false;
 	json_t *doc = NULL;
-	struct err e = { 0 };
-	int i, r, ret;
+	int r, ret;
 
+	replay_opts_init(&o);
 	ret = parse_args(argc, argv, &o, &so, &trace);
 	if (ret)
 		return ret < 0 ? CLI_EXIT_OK : ret;
 
-	for (i = 0; i < o.nr_plugins; i++) {
-		plugins[i] = replay_plugin_open(o.plugins[i], &e);
-		if (!plugins[i]) {
-			char buf[1400];
-
-			ret = cli_error("%s", err_format(&e, buf, sizeof(buf)));
-			goto out;
-		}
-	}
-	ret = cli_source_open(&src, trace, &so);
+	ret = replay_setup_open(&setup, &o, trace, &so, "replay");
 	if (ret)
 		goto out;
-	src_open = true;
-
-	run.engine = engine_new();
-	if (!run.engine) {
-		ret = CLI_EXIT_INTERNAL;
-		cli_error("out of memory");
-		goto out;
-	}
-	ret = add_side(run.engine, ENGINE_OLD, o.old_list, &o, plugins, o.nr_plugins, used);
-	if (!ret)
-		ret = add_side(run.engine, ENGINE_NEW, o.new_list, &o, plugins, o.nr_plugins, used);
-	if (!ret)
-		ret = add_kernel_side(run.engine, &src, &o, plugins, o.nr_plugins, used);
-	if (ret)
-		goto out;
-	for (i = 0; i < o.nr_params; i++) {
-		if (!used[i]) {
-			ret = cli_usage_error("replay", "--param '%s': no chosen policy has that parameter",
-					      o.params[i]);
-			goto out;
-		}
-	}
-
 	if (o.ndjson) {
 		r = report_out_open(&run.nd, o.ndjson);
 		if (r < 0) {
@@ -426,56 +167,11 @@ int cmd_replay(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
-	model = model_new(src.topo);
-	dec = decision_new(src.topo, emit_decision, &run);
-	if (!model || !dec) {
-		ret = CLI_EXIT_INTERNAL;
-		cli_error("out of memory");
+	ret = replay_setup_run(&setup, emit_decision, &run);
+	if (ret)
 		goto out;
-	}
-	while ((r = cli_source_next(&src, &ev)) > 0) {
-		r = decision_feed(dec, model, &ev);
-		if (r >= 0)
-			r = model_feed(model, &ev);
-		if (r < 0)
-			break;
-	}
-	if (r == 0)
-		r = decision_finish(dec);
-	if (r < 0) {
-		char buf[1400];
 
-		if (r == -CLI_EXIT_BADINPUT || r == -CLI_EXIT_INTERNAL) {
-			ret = -r;	/* cli_source_next() said it */
-		} else {
-			ret = r == -ENOMEM || r == -EIO ? CLI_EXIT_INTERNAL : CLI_EXIT_BADINPUT;
-			if (!run.err.code)
-				err_set(&run.err, r, "%s", sr_strerror(r));
-			cli_error("%s", err_format(&run.err, buf, sizeof(buf)));
-		}
-		goto out;
-	}
-
-	if (src.capture_dir[0]) {
-		char path[PATH_MAX + 32];
-
-		snprintf(path, sizeof(path), "%s/schedstat-delta.txt", src.capture_dir);
-		have_kstat = report_schedstat_read(path, &kstat) == 0;
-	}
-	ri.trace = src.path;
-	ri.info = ingest_info(src.in);
-	ri.kernel_release = src.kernel_release;
-	ri.release_origin = src.release_origin;
-	ri.topo = src.topo;
-	ri.engine = run.engine;
-	ri.dstats = decision_stats(dec);
-	ri.schedstat = have_kstat ? &kstat : NULL;
-	ri.warnings = src.warnings;
-	ri.top_tasks = o.top;
-	tca.tc = &tc;
-	tca.engine = run.engine;
-	model_for_each_task(model, sum_task_counters, &tca);
-	ri.task_counters = tc.tasks ? &tc : NULL;
+	replay_setup_report_in(&setup, &ri, &kstat, &tc, o.top);
 	doc = report_replay_build(&ri);
 	if (!doc) {
 		ret = CLI_EXIT_INTERNAL;
@@ -522,12 +218,6 @@ out:
 		report_out_close(&run.nd, false);
 	json_decref(doc);
 	json_decref(run.decisions);
-	decision_free(dec);
-	model_free(model);
-	engine_free(run.engine);
-	if (src_open)
-		cli_source_close(&src);
-	for (i = 0; i < o.nr_plugins; i++)
-		replay_plugin_close(plugins[i]);
+	replay_setup_close(&setup);
 	return ret;
 }

@@ -17,6 +17,7 @@ static const struct cli_cmd commands[] = {
 	  cmd_replay },
 	{ "policies",	NULL,	"list the policies, their parameters and provenance", cmd_policies },
 	{ "compare",	NULL,	"compare repeated runs: real change or noise", cmd_compare },
+	{ "tui",	NULL,	"browse the decisions of a replay in the terminal", cmd_tui },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay-setup.h - what `replay` and `tui` share: the policy options
+ * (--old, --new, --kernel-policy, --param, --plugin), building the engine
+ * from them, and the event loop that feeds every decision of a trace
+ * through it.
+ *
+ * Like the rest of src/cli/ these functions print one error line and
+ * return an exit code (enum cli_exit); nothing here exits.
+ */
+#ifndef SR_CLI_REPLAY_SETUP_H
+#define SR_CLI_REPLAY_SETUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "source.h"
+#include "decision/decision.h"
+#include "model/model.h"
+#include "replay/engine.h"
+#include "report/report-replay.h"
+
+#define REPLAY_MAX_PARAMS 64
+#define REPLAY_MAX_PLUGINS 8
+
+/**
+ * struct replay_opts - the command line of a replay
+ * @old_list, @new_list: comma-separated policy names of each side
+ * @kernel_policy:       --kernel-policy, NULL for the release's default
+ * @params:              --param values, in order
+ * @plugins:             --plugin files, in order
+ * @json, @ndjson, @top, @fail_on_disagree: `replay`'s own output options
+ */
+struct replay_opts {
+	const char	*old_list;
+	const char	*new_list;
+	const char	*kernel_policy;
+	const char	*params[REPLAY_MAX_PARAMS];
+	int		nr_params;
+	const char	*plugins[REPLAY_MAX_PLUGINS];
+	int		nr_plugins;
+	const char	*json;
+	const char	*ndjson;
+	size_t		top;
+	bool		fail_on_disagree;
+};
+
+/**
+ * replay_opts_init() - the defaults (the seeds' old and new policies)
+ * @o: filled
+ */
+void replay_opts_init(struct replay_opts *o);
+
+/**
+ * replay_opts_parse_policy() - take one policy option from argv
+ * @o:    options to fill
+ * @argc, @argv, @i: the argument list and the option's index; *@i moves past
+ *        its value
+ * @cmd:  the command name, for messages
+ *
+ * Takes --old, --new, --kernel-policy, --param and --plugin.
+ * Return: 1 when taken, 0 when @argv[*@i] is not one of them, or
+ * -CLI_EXIT_USAGE after a usage message.
+ */
+int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *i,
+			     const char *cmd);
+
+/** replay_opts_help() - the help lines of those options */
+const char *replay_opts_help(void);
+
+/**
+ * typedef replay_setup_fn - receives each replayed decision, in trace order
+ * @r:   borrowed for the call
+ * @arg: replay_setup_run()'s @arg
+ * @err: where to record a failure
+ * Return: 0, or a negative code that stops the replay.
+ */
+typedef int (*replay_setup_fn)(const struct engine_result *r, void *arg, struct err *err);
+
+/**
+ * struct replay_setup - an open trace with its engine, ready to run
+ * @src:    the trace
+ * @engine: the policies, owned
+ * @dec:    the classifier (after replay_setup_run(), for its counters)
+ */
+struct replay_setup {
+	struct replay_plugin	*plugins[REPLAY_MAX_PLUGINS];
+	int			nr_plugins;
+	struct cli_source	src;
+	bool			src_open;
+	struct engine		*engine;
+	struct model		*model;
+	struct decision_ctx	*dec;
+	replay_setup_fn		fn;
+	void			*arg;
+	struct err		err;
+};
+
+/**
+ * replay_setup_open() - load the plugins, open the trace, build the engine
+ * @s:     zeroed by the caller
+ * @o:     the options
+ * @trace: the TRACE argument
+ * @so:    the source options
+ * @cmd:   the command name, for messages
+ *
+ * Call replay_setup_close() whatever this returns.
+ * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
+ */
+int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const char *trace,
+		      const struct cli_source_opts *so, const char *cmd);
+
+/**
+ * replay_setup_run() - read the whole trace, replaying each decision
+ * @fn:  called once per decision
+ * @arg: passed to @fn
+ * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
+ */
+int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg);
+
+/**
+ * replay_setup_report_in() - what the report needs after a run
+ * @ri:    filled; borrows from @s
+ * @kstat: storage for the capture's kernel counters
+ * @tc:    storage for the kernel's per-task counters (numa_sample lines)
+ * @top:   tasks to list with most disagreements
+ */
+void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
+			    struct report_schedstat *kstat, struct report_task_counters *tc,
+			    size_t top);
+
+/** replay_setup_close() - free everything (safe on a zeroed struct) */
+void replay_setup_close(struct replay_setup *s);
+
+#endif
