@@ -22,6 +22,8 @@
 #include "replay/engine.h"
 #include "report/report.h"
 #include "report/report-replay.h"
+#include "report/report-cost.h"
+#include "cost/cost-ledger.h"
 
 #define MAX_LIST 16
 #define MAX_PARAMS 64
@@ -38,12 +40,16 @@ struct replay_opts {
 	const char	*json;
 	const char	*ndjson;
 	size_t		top;
+	uint64_t	scan_period_ns;
 	bool		fail_on_disagree;
 };
 
 struct replay_run {
 	struct engine		*engine;
-	json_t			*decisions;	/* for --json */
+	struct cost_ledger	*ledger;
+	json_t			**by_seq;	/* for --json: decisions by seq (they are priced out of order) */
+	size_t			nr_by_seq;
+	bool			json;
 	struct report_out	nd;		/* for --ndjson */
 	bool			nd_open;
 	struct err		err;
@@ -71,7 +77,10 @@ static void replay_usage(FILE *out)
 		"                      from the kernel release; 'none' for no fidelity)\n"
 		"  --json FILE|-       write the report as one JSON document (docs/json-schema.md)\n"
 		"  --ndjson FILE|-     stream one JSON object per decision, a line each\n"
-		"  --top N             tasks listed with most disagreements (default 10)\n"
+		"  --top N             tasks listed with most disagreements, and with the\n"
+		"                      costliest decisions (default 10)\n"
+		"  --scan-period-ms N  decay period of the NUMA fault model (default: the trace's\n"
+		"                      scan_period_min_ms, else 1000; docs/cost-model.md)\n"
 		"  --fail-on-disagree  exit 1 when the policies disagree on any decision\n"
 		"%s"
 		"  -h, --help          this help\n",
@@ -224,35 +233,99 @@ static int add_kernel_side(struct engine *eng, const struct cli_source *src,
 	return add_side(eng, ENGINE_KERNEL, list, o, plugins, nr_plugins, used);
 }
 
-static int emit_decision(const struct decision *d, void *arg)
+static void release_json(void *user)
+{
+	json_decref(user);
+}
+
+/* A decision whose cost is known: add it, then write or keep the object. */
+static int cost_done(const struct cost_item *it, void *arg)
 {
 	struct replay_run *run = arg;
-	struct engine_result r;
-	json_t *o;
-	int ret;
+	json_t *o = it->user, *c;
 
-	ret = engine_evaluate(run->engine, d, &r, &run->err);
-	if (ret < 0)
-		return ret;
-	if (r.disagree)
-		run->disagreements++;
-	if (!run->decisions && !run->nd_open)
-		return 0;
-	o = report_decision_json(&r);
 	if (!o)
+		return 0;
+	c = report_cost_item_json(it);
+	if (!c || json_object_set_new(o, "cost", c) < 0) {
+		json_decref(o);
 		return err_set(&run->err, -ENOMEM, "out of memory");
+	}
 	if (run->nd_open) {
-		if (json_dumpf(o, run->nd.f, JSON_SORT_KEYS | JSON_COMPACT) < 0 ||
+		if (json_dumpf(o, run->nd.f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) < 0 ||
 		    fputc('\n', run->nd.f) == EOF) {
 			json_decref(o);
 			return err_set(&run->err, -EIO, "cannot write '%s'",
 				       run->nd.path ? run->nd.path : "stdout");
 		}
 	}
-	if (run->decisions)
-		json_array_append(run->decisions, o);
-	json_decref(o);
+	if (!run->json) {
+		json_decref(o);
+		return 0;
+	}
+	if (it->seq >= run->nr_by_seq) {
+		size_t n = run->nr_by_seq ? run->nr_by_seq : 256;
+		json_t **a;
+
+		while (n <= it->seq)
+			n *= 2;
+		a = realloc(run->by_seq, n * sizeof(*a));
+		if (!a) {
+			json_decref(o);
+			return err_set(&run->err, -ENOMEM, "out of memory");
+		}
+		memset(a + run->nr_by_seq, 0, (n - run->nr_by_seq) * sizeof(*a));
+		run->by_seq = a;
+		run->nr_by_seq = n;
+	}
+	json_decref(run->by_seq[it->seq]);
+	run->by_seq[it->seq] = o;
 	return 0;
+}
+
+static int emit_decision(const struct decision *d, void *arg)
+{
+	struct replay_run *run = arg;
+	struct engine_result r;
+	int node[COST__SIDES];
+	json_t *o = NULL;
+	int ret, s;
+
+	ret = engine_evaluate(run->engine, d, &r, &run->err);
+	if (ret < 0)
+		return ret;
+	if (r.disagree)
+		run->disagreements++;
+	if (run->json || run->nd_open) {
+		o = report_decision_json(&r);
+		if (!o)
+			return err_set(&run->err, -ENOMEM, "out of memory");
+	}
+	for (s = 0; s < 2; s++)
+		node[s] = r.pol[s] ? cost_verdict_node(&d->snap, &r.v[s]) : -1;
+	node[COST_TRACE] = cost_trace_node(&d->snap);
+	ret = cost_ledger_decide(run->ledger, d, node, o);
+	if (ret < 0 && !run->err.code)
+		err_set(&run->err, ret, "%s", sr_strerror(ret));
+	return ret;
+}
+
+/* The capture folder's vmstat-before.txt / vmstat-after.txt, for calibration. */
+static void vmstat_files(struct replay_run *run, const char *dir, struct report_cost_in *cin)
+{
+	char path[PATH_MAX + 32];
+	int64_t fb = 0, lb = 0, fa = 0, la = 0;
+
+	if (cost_ledger_totals(run->ledger)->cal.windowed)
+		return;	/* the trace's own lines win */
+	snprintf(path, sizeof(path), "%s/vmstat-before.txt", dir);
+	if (report_vmstat_read(path, &fb, &lb))
+		return;
+	snprintf(path, sizeof(path), "%s/vmstat-after.txt", dir);
+	if (report_vmstat_read(path, &fa, &la))
+		return;
+	cost_ledger_set_vmstat(run->ledger, fb, lb, fa, la);
+	cin->vmstat_source = "vmstat-before.txt/vmstat-after.txt";
 }
 
 static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_source_opts *so,
@@ -282,7 +355,8 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 			slot = &o->json;
 		else if (!strcmp(a, "--ndjson"))
 			slot = &o->ndjson;
-		if (slot || !strcmp(a, "--param") || !strcmp(a, "--plugin") || !strcmp(a, "--top")) {
+		if (slot || !strcmp(a, "--param") || !strcmp(a, "--plugin") || !strcmp(a, "--top") ||
+		    !strcmp(a, "--scan-period-ms")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("replay", "option '%s' needs a value", a);
 			if (slot) {
@@ -295,6 +369,15 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 				if (o->nr_plugins == MAX_PLUGINS)
 					return cli_usage_error("replay", "at most %d --plugin", MAX_PLUGINS);
 				o->plugins[o->nr_plugins++] = argv[++i];
+			} else if (!strcmp(a, "--scan-period-ms")) {
+				char *end;
+				long v = strtol(argv[++i], &end, 10);
+
+				if (*end || v < 1 || v > 3600 * 1000)
+					return cli_usage_error("replay",
+							       "--scan-period-ms takes milliseconds (1..3600000), not '%s'",
+							       argv[i]);
+				o->scan_period_ns = (uint64_t)v * 1000 * 1000;
 			} else {
 				char *end;
 				long v = strtol(argv[++i], &end, 10);
@@ -334,6 +417,7 @@ int cmd_replay(int argc, char **argv)
 	struct replay_run run = { 0 };
 	struct report_schedstat kstat;
 	struct report_replay_in ri = { 0 };
+	struct report_cost_in cin = { 0 };
 	struct cli_source src;
 	struct decision_ctx *dec = NULL;
 	struct model *model = NULL;
@@ -394,20 +478,21 @@ int cmd_replay(int argc, char **argv)
 		}
 		run.nd_open = true;
 	}
-	if (o.json && !(run.decisions = json_array())) {
-		ret = CLI_EXIT_INTERNAL;
-		cli_error("out of memory");
-		goto out;
-	}
+	run.json = o.json != NULL;
 	model = model_new(src.topo);
 	dec = decision_new(src.topo, emit_decision, &run);
-	if (!model || !dec) {
+	run.ledger = cost_ledger_new(src.topo, cost_done, release_json, &run);
+	if (!model || !dec || !run.ledger) {
 		ret = CLI_EXIT_INTERNAL;
 		cli_error("out of memory");
 		goto out;
 	}
+	if (o.scan_period_ns)
+		model_set_scan_period(model, o.scan_period_ns);
 	while ((r = cli_source_next(&src, &ev)) > 0) {
 		r = decision_feed(dec, model, &ev);
+		if (r >= 0)
+			r = cost_ledger_feed(run.ledger, model, &ev);
 		if (r >= 0)
 			r = model_feed(model, &ev);
 		if (r < 0)
@@ -415,6 +500,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (r == 0)
 		r = decision_finish(dec);
+	if (r == 0)
+		r = cost_ledger_finish(run.ledger, ingest_info(src.in)->last_ts_ns);
 	if (r < 0) {
 		char buf[1400];
 
@@ -434,7 +521,16 @@ int cmd_replay(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s/schedstat-delta.txt", src.capture_dir);
 		have_kstat = report_schedstat_read(path, &kstat) == 0;
+		vmstat_files(&run, src.capture_dir, &cin);
 	}
+	if (cost_ledger_totals(run.ledger)->cal.windowed)
+		cin.vmstat_source = "schedreplay_vmstat";
+	cin.totals = cost_ledger_totals(run.ledger);
+	cin.ledger = run.ledger;
+	cin.fstats = model_fault_stats(model);
+	cin.scan_period_ns = model_scan_period(model);
+	cin.top_tasks = o.top;
+	ri.cost = &cin;
 	ri.trace = src.path;
 	ri.info = ingest_info(src.in);
 	ri.kernel_release = src.kernel_release;
@@ -463,7 +559,19 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (o.json) {
-		json_object_set(doc, "decisions", run.decisions);
+		json_t *all = json_array();
+		size_t k;
+
+		for (k = 0; all && k < run.nr_by_seq; k++)
+			if (run.by_seq[k] && json_array_append(all, run.by_seq[k]) < 0) {
+				json_decref(all);
+				all = NULL;
+			}
+		if (!all || json_object_set_new(doc, "decisions", all) < 0) {
+			ret = CLI_EXIT_INTERNAL;
+			cli_error("out of memory");
+			goto out;
+		}
 		r = report_write_json(doc, o.json);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
@@ -490,7 +598,10 @@ out:
 	if (run.nd_open)
 		report_out_close(&run.nd, false);
 	json_decref(doc);
-	json_decref(run.decisions);
+	for (i = 0; i < (int)run.nr_by_seq; i++)
+		json_decref(run.by_seq[i]);
+	free(run.by_seq);
+	cost_ledger_free(run.ledger);
 	decision_free(dec);
 	model_free(model);
 	engine_free(run.engine);

@@ -235,6 +235,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 		json_object_set_new(kc, "forced", row);
 		json_object_set_new(sum, "kernel_counters", kc);
 	}
+	if (in->cost)
+		json_object_set_new(sum, "cost", report_cost_json(in->cost));
 	return sum;
 }
 
@@ -271,7 +273,8 @@ json_t *report_replay_build(const struct report_replay_in *in)
 	json_object_set_new(doc, "assumptions", json_string(
 		"nr_balance_failed is a parameter (default 0: no failed balance attempts); "
 		"cfs buddies, SMT siblings and PELT loads are not traced and taken as absent; "
-		"the numa_migrate_on claim lasts from sched_move_numa/sched_swap_numa to its migration"));
+		"the numa_migrate_on claim lasts from sched_move_numa/sched_swap_numa to its migration; "
+		REPORT_COST_ASSUMPTIONS));
 	json_object_set_new(doc, "summary", summary_json(in));
 	return doc;
 }
@@ -389,6 +392,8 @@ int report_replay_text(FILE *out, const json_t *doc)
 			fprintf(out, "  %-10s kernel %6" PRId64 "  replay %6" PRId64 "  (%s)\n", k,
 				gi(o, "kernel"), gi(o, "replay"), gs(o, "kernel_field"));
 	}
+	if (json_object_get(sum, "cost"))
+		report_cost_text(out, json_object_get(sum, "cost"));
 	if (fflush(out) == EOF || ferror(out))
 		return -EIO;
 	return 0;

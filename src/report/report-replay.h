@@ -14,6 +14,7 @@
 #include "ingest/ingest.h"
 #include "replay/engine.h"
 #include "topo/topo.h"
+#include "report/report-cost.h"
 
 #define REPORT_REPLAY_SCHEMA 1
 
@@ -36,6 +37,7 @@ struct report_schedstat {
  * @dstats:         the classifier's counters
  * @schedstat:      kernel counters, or NULL when the capture has none
  * @warnings:       damage warnings issued while reading
+ * @cost:           the cost model's totals, or NULL when it did not run
  */
 struct report_replay_in {
 	const char			*trace;
@@ -48,6 +50,7 @@ struct report_replay_in {
 	const struct report_schedstat	*schedstat;
 	uint64_t			warnings;
 	size_t				top_tasks;
+	const struct report_cost_in	*cost;
 };
 
 /**
