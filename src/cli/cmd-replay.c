@@ -17,9 +17,12 @@
 #include "cli.h"
 #include "replay-setup.h"
 #include "report/report.h"
+#include "report/report-cost.h"
 
 struct replay_run {
-	json_t			*decisions;	/* for --json */
+	json_t			**by_seq;	/* for --json: decisions by seq (priced out of order) */
+	size_t			nr_by_seq;
+	bool			json;
 	struct report_out	nd;		/* for --ndjson */
 	bool			nd_open;
 	uint64_t		disagreements;
@@ -45,29 +48,67 @@ static void replay_usage(FILE *out)
 		replay_opts_help(), cli_source_opts_help());
 }
 
-static int emit_decision(const struct engine_result *r, void *arg, struct err *err)
+static void release_json(void *user)
+{
+	json_decref(user);
+}
+
+/* Each decision's object goes to the ledger, which hands it back priced. */
+static int emit_decision(const struct engine_result *r, void *arg, struct err *err, void **user)
 {
 	struct replay_run *run = arg;
-	json_t *o;
 
 	if (r->disagree)
 		run->disagreements++;
-	if (!run->decisions && !run->nd_open)
+	if (!run->json && !run->nd_open)
 		return 0;
-	o = report_decision_json(r);
-	if (!o)
+	*user = report_decision_json(r);
+	if (!*user)
 		return err_set(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+/* A decision whose cost is known: add it, then write or keep the object. */
+static int cost_done(const struct cost_item *it, void *arg)
+{
+	struct replay_run *run = arg;
+	json_t *o = it->user, *c;
+
+	if (!o)
+		return 0;
+	c = report_cost_item_json(it);
+	if (!c || json_object_set_new(o, "cost", c) < 0) {
+		json_decref(o);
+		return -ENOMEM;
+	}
 	if (run->nd_open) {
-		if (json_dumpf(o, run->nd.f, JSON_SORT_KEYS | JSON_COMPACT) < 0 ||
+		if (json_dumpf(o, run->nd.f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) < 0 ||
 		    fputc('\n', run->nd.f) == EOF) {
 			json_decref(o);
-			return err_set(err, -EIO, "cannot write '%s'",
-				       run->nd.path ? run->nd.path : "stdout");
+			return -EIO;
 		}
 	}
-	if (run->decisions)
-		json_array_append(run->decisions, o);
-	json_decref(o);
+	if (!run->json) {
+		json_decref(o);
+		return 0;
+	}
+	if (it->seq >= run->nr_by_seq) {
+		size_t n = run->nr_by_seq ? run->nr_by_seq : 256;
+		json_t **a;
+
+		while (n <= it->seq)
+			n *= 2;
+		a = realloc(run->by_seq, n * sizeof(*a));
+		if (!a) {
+			json_decref(o);
+			return -ENOMEM;
+		}
+		memset(a + run->nr_by_seq, 0, (n - run->nr_by_seq) * sizeof(*a));
+		run->by_seq = a;
+		run->nr_by_seq = n;
+	}
+	json_decref(run->by_seq[it->seq]);
+	run->by_seq[it->seq] = o;
 	return 0;
 }
 
@@ -139,6 +180,7 @@ int cmd_replay(int argc, char **argv)
 	struct replay_run run = { 0 };
 	struct report_schedstat kstat;
 	struct report_task_counters tc;
+	struct report_cost_in cin;
 	struct report_replay_in ri;
 	struct report_out out = { 0 };
 	const char *trace = NULL;
@@ -162,16 +204,12 @@ int cmd_replay(int argc, char **argv)
 		}
 		run.nd_open = true;
 	}
-	if (o.json && !(run.decisions = json_array())) {
-		ret = CLI_EXIT_INTERNAL;
-		cli_error("out of memory");
-		goto out;
-	}
-	ret = replay_setup_run(&setup, emit_decision, &run);
+	run.json = o.json != NULL;
+	ret = replay_setup_run(&setup, emit_decision, &run, cost_done, release_json);
 	if (ret)
 		goto out;
 
-	replay_setup_report_in(&setup, &ri, &kstat, &tc, o.top);
+	replay_setup_report_in(&setup, &ri, &kstat, &tc, &cin, o.top);
 	doc = report_replay_build(&ri);
 	if (!doc) {
 		ret = CLI_EXIT_INTERNAL;
@@ -190,7 +228,19 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (o.json) {
-		json_object_set(doc, "decisions", run.decisions);
+		json_t *all = json_array();
+		size_t k;
+
+		for (k = 0; all && k < run.nr_by_seq; k++)
+			if (run.by_seq[k] && json_array_append(all, run.by_seq[k]) < 0) {
+				json_decref(all);
+				all = NULL;
+			}
+		if (!all || json_object_set_new(doc, "decisions", all) < 0) {
+			ret = CLI_EXIT_INTERNAL;
+			cli_error("out of memory");
+			goto out;
+		}
 		r = report_write_json(doc, o.json);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
@@ -217,7 +267,9 @@ out:
 	if (run.nd_open)
 		report_out_close(&run.nd, false);
 	json_decref(doc);
-	json_decref(run.decisions);
+	for (size_t k = 0; k < run.nr_by_seq; k++)
+		json_decref(run.by_seq[k]);
+	free(run.by_seq);
 	replay_setup_close(&setup);
 	return ret;
 }

@@ -148,7 +148,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 	return 0;
 }
 
-static int add_row(const struct engine_result *r, void *arg, struct err *err)
+static int add_row(const struct engine_result *r, void *arg, struct err *err, void **user)
 {
 	if (tui_store_add_result(arg, r) < 0)
 		return err_set(err, -ENOMEM, "out of memory");
@@ -162,15 +162,16 @@ static int load_trace(struct tui_store *store, const struct replay_opts *o, cons
 	struct replay_setup setup = { 0 };
 	struct report_schedstat kstat;
 	struct report_task_counters tc;
+	struct report_cost_in cin;
 	struct report_replay_in ri;
 	json_t *doc = NULL;
 	int ret;
 
 	ret = replay_setup_open(&setup, o, trace, so, "tui");
 	if (!ret)
-		ret = replay_setup_run(&setup, add_row, store);
+		ret = replay_setup_run(&setup, add_row, store, NULL, NULL);
 	if (!ret) {
-		replay_setup_report_in(&setup, &ri, &kstat, &tc, 0);
+		replay_setup_report_in(&setup, &ri, &kstat, &tc, &cin, 0);
 		doc = report_replay_build(&ri);
 		if (!doc || tui_store_set_header(store, doc) < 0) {
 			cli_error("out of memory");

@@ -34,7 +34,9 @@ const char *replay_opts_help(void)
 	       "                      that has K); repeatable\n"
 	       "  --plugin FILE.so    load a policy plugin (docs/plugin-abi.md); repeatable\n"
 	       "  --kernel-policy P[,P...]  model of the recording kernel for fidelity (default:\n"
-	       "                      from the kernel release; 'none' for no fidelity)\n";
+	       "                      from the kernel release; 'none' for no fidelity)\n"
+	       "  --scan-period-ms N  decay period of the NUMA fault model (default: the trace's\n"
+	       "                      scan_period_min_ms, else 1000; docs/cost-model.md)\n";
 }
 
 int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *i,
@@ -49,10 +51,20 @@ int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *
 		slot = &o->new_list;
 	else if (!strcmp(a, "--kernel-policy"))
 		slot = &o->kernel_policy;
-	else if (strcmp(a, "--param") && strcmp(a, "--plugin"))
+	else if (strcmp(a, "--param") && strcmp(a, "--plugin") && strcmp(a, "--scan-period-ms"))
 		return 0;
 	if (*i + 1 >= argc)
 		return -cli_usage_error(cmd, "option '%s' needs a value", a);
+	if (!strcmp(a, "--scan-period-ms")) {
+		char *end;
+		long v = strtol(argv[++*i], &end, 10);
+
+		if (*end || v < 1 || v > 3600 * 1000)
+			return -cli_usage_error(cmd, "--scan-period-ms takes milliseconds (1..3600000), not '%s'",
+						argv[*i]);
+		o->scan_period_ns = (uint64_t)v * 1000 * 1000;
+		return 1;
+	}
 	if (slot) {
 		*slot = argv[++*i];
 	} else if (!strcmp(a, "--param")) {
@@ -216,6 +228,7 @@ int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const
 	struct err e = { 0 };
 	int i, ret;
 
+	s->scan_period_ns = o->scan_period_ns;
 	for (i = 0; i < o->nr_plugins; i++) {
 		s->plugins[i] = replay_plugin_open(o->plugins[i], &e);
 		if (!s->plugins[i]) {
@@ -255,13 +268,34 @@ static int setup_emit(const struct decision *d, void *arg)
 	struct engine_result r;
 	int ret;
 
+	int node[COST__SIDES];
+	void *user = NULL;
+	int side;
+
 	ret = engine_evaluate(s->engine, d, &r, &s->err);
 	if (ret < 0)
 		return ret;
-	return s->fn(&r, s->arg, &s->err);
+	ret = s->fn(&r, s->arg, &s->err, &user);
+	if (ret < 0)
+		return ret;
+	for (side = 0; side < 2; side++)
+		node[side] = r.pol[side] ? cost_verdict_node(&d->snap, &r.v[side]) : -1;
+	node[COST_TRACE] = cost_trace_node(&d->snap);
+	ret = cost_ledger_decide(s->ledger, d, node, user);
+	if (ret < 0 && !s->err.code)
+		err_set(&s->err, ret, "%s", sr_strerror(ret));
+	return ret;
 }
 
-int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg)
+static int no_done(const struct cost_item *it, void *arg)
+{
+	(void)it;
+	(void)arg;
+	return 0;
+}
+
+int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost_done_fn done,
+		     cost_release_fn release)
 {
 	struct sr_event ev;
 	int r;
@@ -270,12 +304,17 @@ int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg)
 	s->arg = arg;
 	s->model = model_new(s->src.topo);
 	s->dec = decision_new(s->src.topo, setup_emit, s);
-	if (!s->model || !s->dec) {
+	s->ledger = cost_ledger_new(s->src.topo, done ? done : no_done, release, arg);
+	if (!s->model || !s->dec || !s->ledger) {
 		cli_error("out of memory");
 		return CLI_EXIT_INTERNAL;
 	}
+	if (s->scan_period_ns)
+		model_set_scan_period(s->model, s->scan_period_ns);
 	while ((r = cli_source_next(&s->src, &ev)) > 0) {
 		r = decision_feed(s->dec, s->model, &ev);
+		if (r >= 0)
+			r = cost_ledger_feed(s->ledger, s->model, &ev);
 		if (r >= 0)
 			r = model_feed(s->model, &ev);
 		if (r < 0)
@@ -283,6 +322,8 @@ int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg)
 	}
 	if (r == 0)
 		r = decision_finish(s->dec);
+	if (r == 0)
+		r = cost_ledger_finish(s->ledger, ingest_info(s->src.in)->last_ts_ns);
 	if (r < 0) {
 		char buf[1400];
 
@@ -321,9 +362,25 @@ static int sum_task_counters(const struct model_task *t, void *arg)
 	return 0;
 }
 
+/* The capture folder's vmstat-before.txt / vmstat-after.txt, for calibration. */
+static const char *vmstat_files(struct cost_ledger *l, const char *dir)
+{
+	char path[PATH_MAX + 32];
+	int64_t fb = 0, lb = 0, fa = 0, la = 0;
+
+	snprintf(path, sizeof(path), "%s/vmstat-before.txt", dir);
+	if (report_vmstat_read(path, &fb, &lb))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/vmstat-after.txt", dir);
+	if (report_vmstat_read(path, &fa, &la))
+		return NULL;
+	cost_ledger_set_vmstat(l, fb, lb, fa, la);
+	return "vmstat-before.txt/vmstat-after.txt";
+}
+
 void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
 			    struct report_schedstat *kstat, struct report_task_counters *tc,
-			    size_t top)
+			    struct report_cost_in *cin, size_t top)
 {
 	struct tc_arg tca = { .tc = tc, .engine = s->engine };
 	bool have_kstat = false;
@@ -348,6 +405,18 @@ void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
 	memset(tc, 0, sizeof(*tc));
 	model_for_each_task(s->model, sum_task_counters, &tca);
 	ri->task_counters = tc->tasks ? tc : NULL;
+
+	memset(cin, 0, sizeof(*cin));
+	if (cost_ledger_totals(s->ledger)->cal.windowed)
+		cin->vmstat_source = "schedreplay_vmstat";	/* the trace's own lines win */
+	else if (s->src.capture_dir[0])
+		cin->vmstat_source = vmstat_files(s->ledger, s->src.capture_dir);
+	cin->totals = cost_ledger_totals(s->ledger);
+	cin->ledger = s->ledger;
+	cin->fstats = model_fault_stats(s->model);
+	cin->scan_period_ns = model_scan_period(s->model);
+	cin->top_tasks = top;
+	ri->cost = cin;
 }
 
 void replay_setup_close(struct replay_setup *s)
@@ -355,6 +424,7 @@ void replay_setup_close(struct replay_setup *s)
 	int i;
 
 	decision_free(s->dec);
+	cost_ledger_free(s->ledger);
 	model_free(s->model);
 	engine_free(s->engine);
 	if (s->src_open)

@@ -19,6 +19,8 @@
 #include "model/model.h"
 #include "replay/engine.h"
 #include "report/report-replay.h"
+#include "report/report-cost.h"
+#include "cost/cost-ledger.h"
 
 #define REPLAY_MAX_PARAMS 64
 #define REPLAY_MAX_PLUGINS 8
@@ -42,6 +44,7 @@ struct replay_opts {
 	const char	*json;
 	const char	*ndjson;
 	size_t		top;
+	uint64_t	scan_period_ns;	/* --scan-period-ms, 0 for the trace's own */
 	bool		fail_on_disagree;
 };
 
@@ -70,12 +73,15 @@ const char *replay_opts_help(void);
 
 /**
  * typedef replay_setup_fn - receives each replayed decision, in trace order
- * @r:   borrowed for the call
- * @arg: replay_setup_run()'s @arg
- * @err: where to record a failure
+ * @r:    borrowed for the call
+ * @arg:  replay_setup_run()'s @arg
+ * @err:  where to record a failure
+ * @user: may be set to a pointer that comes back, with the decision's cost,
+ *        through replay_setup_run()'s @done once the cost is known
  * Return: 0, or a negative code that stops the replay.
  */
-typedef int (*replay_setup_fn)(const struct engine_result *r, void *arg, struct err *err);
+typedef int (*replay_setup_fn)(const struct engine_result *r, void *arg, struct err *err,
+			       void **user);
 
 /**
  * struct replay_setup - an open trace with its engine, ready to run
@@ -91,6 +97,8 @@ struct replay_setup {
 	struct engine		*engine;
 	struct model		*model;
 	struct decision_ctx	*dec;
+	struct cost_ledger	*ledger;
+	uint64_t		scan_period_ns;
 	replay_setup_fn		fn;
 	void			*arg;
 	struct err		err;
@@ -111,23 +119,29 @@ int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const
 		      const struct cli_source_opts *so, const char *cmd);
 
 /**
- * replay_setup_run() - read the whole trace, replaying each decision
- * @fn:  called once per decision
- * @arg: passed to @fn
+ * replay_setup_run() - read the whole trace, replaying and pricing each decision
+ * @fn:      called once per decision
+ * @arg:     passed to @fn and @done
+ * @done:    called once per decision when its cost is known (the task's
+ *           next decision, exit or the trace end), with @fn's user pointer;
+ *           NULL when the caller does not need it
+ * @release: frees a user pointer that never reaches @done
  * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
  */
-int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg);
+int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost_done_fn done,
+		     cost_release_fn release);
 
 /**
  * replay_setup_report_in() - what the report needs after a run
  * @ri:    filled; borrows from @s
  * @kstat: storage for the capture's kernel counters
  * @tc:    storage for the kernel's per-task counters (numa_sample lines)
- * @top:   tasks to list with most disagreements
+ * @cin:   storage for the cost block
+ * @top:   tasks to list with most disagreements (and costliest decisions)
  */
 void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
 			    struct report_schedstat *kstat, struct report_task_counters *tc,
-			    size_t top);
+			    struct report_cost_in *cin, size_t top);
 
 /** replay_setup_close() - free everything (safe on a zeroed struct) */
 void replay_setup_close(struct replay_setup *s);

@@ -232,6 +232,8 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 				s->group_faults[a] = task->group_faults[a];
 			s->known |= SR_SNAP_GROUP_FAULTS;
 		}
+		if (model_group_active(m, task, &s->group_active))
+			s->known |= SR_SNAP_GROUP_ACTIVE;
 		if (task->known & MODEL_KNOWN_STATE) {
 			s->task_running = task->state == MODEL_TASK_RUNNING && task->cpu == src;
 			s->known |= SR_SNAP_TASK_RUNNING;

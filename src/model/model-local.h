@@ -15,12 +15,64 @@
 #include "../ingest/marker.h"
 
 /**
+ * struct model_fstate - the fault model of one task (model-faults.c): the
+ * kernel's four regions, each nr_nodes x 2 (index 2 * node + priv, priv 0 =
+ * shared, 1 = private), carved from the arena on the task's first fault
+ * @mem, @membuf: decayed / current-window faults by memory node (pages)
+ * @cpu, @cpubuf: the same by the faulting CPU's node (not runtime-weighted)
+ * @epoch:        scan epoch (ts / scan period) of the last placement
+ * @placements:   placements (decays) run since the first fault seen
+ * @contrib_gid:  group whose totals hold this task's mem/cpu (0: none)
+ * @active:       the arrays hold this task's numbers (reset with the task)
+ * @base_known:   the task's fault history before its first traced fault is
+ *                known to be empty (born in the trace, or a sample said so)
+ * @sampled:      a numa_sample gave its faults: samples win, the fault model
+ *                no longer writes the public arrays
+ * @incomplete_in_group: counted in its group's incomplete members
+ */
+struct model_fstate {
+	uint64_t	*mem;
+	uint64_t	*membuf;
+	uint64_t	*cpu;
+	uint64_t	*cpubuf;
+	uint64_t	epoch;
+	uint32_t	placements;
+	int		contrib_gid;
+	bool		active;
+	bool		base_known;
+	bool		sampled;
+	bool		incomplete_in_group;
+};
+
+/**
+ * struct model_group - a NUMA group's fault totals as the fault model sums
+ * them from its members (the kernel adjusts them by each member's deltas)
+ * @gid:        the group id (the kernel's ngid), > 0
+ * @mem, @cpu:  per node, private + shared
+ * @incomplete: members whose history before the trace is not known
+ */
+struct model_group {
+	int		gid;
+	uint64_t	*mem;
+	uint64_t	*cpu;
+	int		members;
+	int		incomplete;
+};
+
+/* per CPU: a numa_misplaced page migration waiting for the fault that did it */
+struct model_misplaced {
+	int		pid;
+	uint64_t	pages;
+};
+
+/**
  * struct model_slot - a task as the table holds it
  * @pub: what model_task_lookup() hands out; model-only per-task fields go
  *       next to it
  */
 struct model_slot {
 	struct model_task	pub;
+	struct model_fstate	fs;
 };
 
 #define MODEL_CHUNK_TASKS 1024
@@ -58,7 +110,46 @@ struct model {
 	uint64_t		last_ts_ns;
 	bool			have_ts;
 	struct marker_sample	sample;		/* scratch for numa_sample lines */
+
+	/* the fault model (model-faults.c) */
+	uint64_t		scan_period_ns;
+	bool			scan_period_fixed;	/* set by the caller: sysctl lines do not change it */
+	struct model_group	*groups;		/* open addressing by gid */
+	size_t			groups_size;
+	size_t			groups_used;
+	struct model_misplaced	*misplaced;		/* per CPU, nr_cpus entries */
+	int			nr_misplaced;
+	struct model_fault_stats fstats;
 };
+
+/**
+ * model_arena_take() - @n zeroed uint64_t from the arena (freed with the model)
+ * Return: the entries, or NULL on allocation failure.
+ */
+uint64_t *model_arena_take(struct model *m, size_t n);
+
+/** model_feed_fault() - a NUMA hinting fault.  Return: 0 or -ENOMEM. */
+int model_feed_fault(struct model *m, const struct sr_event *ev);
+
+/** model_feed_misplaced() - mm_migrate_pages.  Return: 0 or -ENOMEM. */
+int model_feed_misplaced(struct model *m, const struct sr_event *ev);
+
+/** model_feed_sysctl() - a schedreplay_sysctl line: the scan period. */
+void model_feed_sysctl(struct model *m, const struct sr_event *ev);
+
+/**
+ * model_faults_sampled() - a numa_sample gave @s's faults (already in its
+ * public arrays): count the gap to the fault model and re-seed it
+ * @smp: the parsed sample
+ */
+void model_faults_sampled(struct model *m, struct model_slot *s, const struct marker_sample *smp,
+			  uint64_t ts_ns);
+
+/** model_faults_exit() - @s is gone: take its faults out of its group. */
+void model_faults_exit(struct model *m, struct model_slot *s);
+
+/** model_faults_free() - free the group table and the per-CPU array. */
+void model_faults_free(struct model *m);
 
 /** model_task_find() - the slot of @tid, or NULL. */
 struct model_slot *model_task_find(const struct model *m, int tid);

@@ -156,5 +156,6 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 	/* f= is empty until the first fault (the kernel's numa_faults is NULL) */
 	t->has_faults = nr > 0;
 	t->known |= MODEL_KNOWN_HAS_FAULTS;
+	model_faults_sampled(m, s, smp, ev->ts_ns);
 	return 0;
 }

@@ -110,8 +110,10 @@ void model_place(struct model *m, struct model_slot *s, int cpu, enum model_task
 
 	if (counted(m, t))
 		account(m, t, -1);
-	if (t->state != MODEL_TASK_DEAD && st == MODEL_TASK_DEAD)
+	if (t->state != MODEL_TASK_DEAD && st == MODEL_TASK_DEAD) {
 		m->stats.tasks_live--;
+		model_faults_exit(m, s);	/* the kernel's task_numa_free() */
+	}
 	else if (t->state == MODEL_TASK_DEAD && st != MODEL_TASK_DEAD)
 		m->stats.tasks_live++;
 	if (cpu >= 0 && cpu < m->nr_cpus) {
@@ -148,6 +150,14 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->has_faults = false;
 	t->born = false;
 	t->ks_seen = false;
+	model_faults_exit(m, s);
+	if (s->fs.mem)
+		memset(s->fs.mem, 0, 8 * (size_t)m->nr_nodes * sizeof(uint64_t));
+	s->fs.active = false;
+	s->fs.epoch = 0;
+	s->fs.placements = 0;
+	s->fs.base_known = false;
+	s->fs.sampled = false;
 	m->stats.tasks_seen++;
 }
 
@@ -183,28 +193,41 @@ struct model_slot *model_task_get(struct model *m, int tid, uint64_t ts_ns)
 	return s;
 }
 
-int model_task_faults(struct model *m, struct model_slot *s)
+uint64_t *model_arena_take(struct model *m, size_t n)
 {
-	size_t need = 2 * (size_t)m->nr_nodes;
 	struct model_arena *a = m->arena;
+	uint64_t *v;
 	size_t cap;
 
-	if (s->pub.faults)
-		return 0;
-	if (!a || a->cap - a->used < need) {
-		cap = need * MODEL_ARENA_TASKS;
+	if (!a || a->cap - a->used < n) {
+		cap = 2 * (size_t)(m->nr_nodes > 0 ? m->nr_nodes : 1) * MODEL_ARENA_TASKS;
+		if (cap < n)
+			cap = n;
 		a = malloc(sizeof(*a) + cap * sizeof(uint64_t));
 		if (!a)
-			return -ENOMEM;
+			return NULL;
 		a->used = 0;
 		a->cap = cap;
 		a->next = m->arena;
 		m->arena = a;
 	}
-	s->pub.faults = &a->vals[a->used];
-	s->pub.group_faults = &a->vals[a->used + (size_t)m->nr_nodes];
-	a->used += need;
-	memset(s->pub.faults, 0, need * sizeof(uint64_t));
+	v = &a->vals[a->used];
+	a->used += n;
+	memset(v, 0, n * sizeof(uint64_t));
+	return v;
+}
+
+int model_task_faults(struct model *m, struct model_slot *s)
+{
+	uint64_t *v;
+
+	if (s->pub.faults)
+		return 0;
+	v = model_arena_take(m, 2 * (size_t)m->nr_nodes);
+	if (!v)
+		return -ENOMEM;
+	s->pub.faults = v;
+	s->pub.group_faults = v + m->nr_nodes;
 	return 0;
 }
 

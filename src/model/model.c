@@ -28,6 +28,7 @@ struct model *model_new(const struct topo *topo)
 		return NULL;
 	m->topo = topo;
 	m->nr_nodes = topo->nr_nodes;
+	m->scan_period_ns = MODEL_SCAN_PERIOD_DEFAULT_NS;
 	if (topo->nr_cpus > 0 && !model_cpu_ensure(m, topo->nr_cpus - 1, &nomem)) {
 		free(m);
 		return NULL;
@@ -39,6 +40,7 @@ void model_free(struct model *m)
 {
 	if (!m)
 		return;
+	model_faults_free(m);
 	model_tasks_free(m);
 	free(m->cpus);
 	free(m);
@@ -264,6 +266,7 @@ static void exec_comm(struct model_task *t, const char *file, uint32_t len)
 static void exec_takeover(struct model *m, struct model_slot *old, struct model_slot *s)
 {
 	struct model_task keep = old->pub;
+	struct model_fstate fs = old->fs;
 	uint64_t *faults = s->pub.faults;
 	uint64_t *group_faults = s->pub.group_faults;
 
@@ -271,6 +274,8 @@ static void exec_takeover(struct model *m, struct model_slot *old, struct model_
 	model_place(m, old, old->pub.cpu, MODEL_TASK_DEAD);
 	old->pub.faults = faults;
 	old->pub.group_faults = group_faults;
+	old->fs = s->fs;
+	s->fs = fs;
 	s->pub = keep;
 	s->pub.state = MODEL_TASK_UNKNOWN;
 	s->pub.known &= ~(MODEL_KNOWN_CPU | MODEL_KNOWN_STATE);
@@ -351,6 +356,8 @@ static void feed_lost(struct model *m, const struct sr_event *ev)
 
 int model_feed(struct model *m, const struct sr_event *ev)
 {
+	int ret;
+
 	m->stats.events++;
 	if (m->have_ts && ev->ts_ns < m->last_ts_ns)
 		m->stats.unordered++;
@@ -377,10 +384,15 @@ int model_feed(struct model *m, const struct sr_event *ev)
 	case SR_EV_EXIT:
 		return feed_exit(m, ev);
 	case SR_EV_NUMA_FAULT:
-		return feed_fault(m, ev);
+		ret = model_feed_fault(m, ev);	/* before feed_fault() marks has_faults */
+		return ret ? ret : feed_fault(m, ev);
+	case SR_EV_MIGRATE_PAGES:
+		return model_feed_misplaced(m, ev);
 	case SR_EV_PRINT:
 		if (ev->marker == SR_MARK_NUMA_SAMPLE)
 			return model_feed_sample(m, ev);
+		if (ev->marker == SR_MARK_SYSCTL)
+			model_feed_sysctl(m, ev);
 		return 0;
 	case SR_EV_LOST:
 		feed_lost(m, ev);

@@ -43,6 +43,9 @@
 #include "../ingest/event.h"
 #include "../topo/topo.h"
 
+/* Nodes whose misplaced-page counts are kept (more are counted unattributed) */
+#define SR_MAX_NODES_MODEL	64
+
 /* Bits of model_task.known */
 #define MODEL_KNOWN_TGID	(1u << 0)
 #define MODEL_KNOWN_COMM	(1u << 1)
@@ -54,6 +57,23 @@
 #define MODEL_KNOWN_FAULTS	(1u << 7)
 #define MODEL_KNOWN_GROUP_FAULTS (1u << 8)
 #define MODEL_KNOWN_HAS_FAULTS	(1u << 9)
+/* faults / group_faults / pref_node come from the fault model, not a sample */
+#define MODEL_KNOWN_FAULTS_MODELLED (1u << 10)
+
+/* task_numa_fault() flags (kernel-policies.md section 4.1) */
+#define MODEL_TNF_MIGRATED	0x01
+#define MODEL_TNF_NO_GROUP	0x02
+#define MODEL_TNF_SHARED	0x04
+#define MODEL_TNF_FAULT_LOCAL	0x08
+#define MODEL_TNF_MIGRATE_FAIL	0x10
+
+/* The kernel's default numa_balancing_scan_period_min_ms, in ns */
+#define MODEL_SCAN_PERIOD_DEFAULT_NS	(1000ull * 1000 * 1000)
+/*
+ * Placements (decays) after which a task's faults from before the trace are
+ * at most 1/256 of what they were: its fault-model numbers count as known.
+ */
+#define MODEL_FAULT_SETTLE_EPOCHS	8
 
 /* Indices of model_task.ks_first / ks_last */
 enum model_ks {
@@ -145,6 +165,44 @@ struct model_stats {
 	uint64_t	fault_events;	/* SR_EV_NUMA_FAULT events applied */
 };
 
+/**
+ * struct model_fault_stats - the fault model against the samples, and the
+ * page migrations toward tasks
+ * @faults:            hinting faults applied (SR_EV_NUMA_FAULT with a task)
+ * @fault_pages:       their pages (512 for a THP fault)
+ * @private_faults:    of @faults, private as the kernel judges (last_cpupid
+ *                     unset or of the same pid), before group merging
+ * @flag_local:        of @faults, TNF_FAULT_LOCAL
+ * @flag_migrated:     of @faults, TNF_MIGRATED
+ * @placements:        decays run (task_numa_placement epochs)
+ * @samples_compared:  numa_sample lines for a task the fault model also had
+ * @pref_mismatch:     of those, the preferred node differed (both known)
+ * @gap_faults:        sum over them of |fault model - sample| total task faults
+ * @sample_faults:     sum over them of the sample's total task faults
+ * @modelled_tasks:    tasks whose snapshot faults came from the fault model
+ * @misplaced_pages:   pages moved by mm_migrate_pages reason numa_misplaced
+ * @misplaced_by_node: of them, per destination node (a following TNF_MIGRATED
+ *                     fault of the same task on the same CPU names it);
+ *                     model_fault_node_pages() reads it
+ * @misplaced_unattributed: of them, not attributed to a node
+ */
+struct model_fault_stats {
+	uint64_t	faults;
+	uint64_t	fault_pages;
+	uint64_t	private_faults;
+	uint64_t	flag_local;
+	uint64_t	flag_migrated;
+	uint64_t	placements;
+	uint64_t	samples_compared;
+	uint64_t	pref_mismatch;
+	uint64_t	gap_faults;
+	uint64_t	sample_faults;
+	uint64_t	modelled_tasks;
+	uint64_t	misplaced_pages;
+	uint64_t	misplaced_unattributed;
+	uint64_t	misplaced_by_node[SR_MAX_NODES_MODEL];
+};
+
 struct model;
 
 /**
@@ -185,5 +243,34 @@ int model_nr_cpus(const struct model *m);
  */
 int model_for_each_task(const struct model *m,
 			int (*fn)(const struct model_task *t, void *arg), void *arg);
+
+/** model_fault_stats() - the fault model's counters.  Return: borrowed. */
+const struct model_fault_stats *model_fault_stats(const struct model *m);
+
+/**
+ * model_set_scan_period() - the scan period the fault model decays by
+ * @ns: > 0; from then on schedreplay_sysctl lines do not change it
+ *
+ * Default: the trace's scan_period_min_ms when a schedreplay_sysctl line
+ * says it, else MODEL_SCAN_PERIOD_DEFAULT_NS.
+ */
+void model_set_scan_period(struct model *m, uint64_t ns);
+
+/** model_scan_period() - the scan period in force, ns. */
+uint64_t model_scan_period(const struct model *m);
+
+/**
+ * model_group_active() - the active nodes of a task's NUMA group, by the
+ * v4.6+ rule (numa_is_active_node(): group CPU faults * 3 > the maximum),
+ * from the fault model's CPU-side group faults
+ * @t:    the task (from model_task_lookup())
+ * @mask: set to bit n for each active node n (0 when the task is in no group)
+ *
+ * Return: true when known: the task's group is known, and it is no group,
+ * or the fault model has CPU faults for it and every member's history is
+ * known or settled (MODEL_FAULT_SETTLE_EPOCHS).  Approximate: the kernel
+ * weights CPU faults by runtime (section 4.4); this does not.
+ */
+bool model_group_active(const struct model *m, const struct model_task *t, uint64_t *mask);
 
 #endif

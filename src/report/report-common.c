@@ -141,7 +141,7 @@ int report_write_json(const json_t *root, const char *path)
 	ret = report_out_open(&o, path);
 	if (ret < 0)
 		return ret;
-	ret = json_dumpf(root, o.f, JSON_SORT_KEYS | JSON_INDENT(2)) < 0 ||
+	ret = json_dumpf(root, o.f, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12)) < 0 ||
 	      fputc('\n', o.f) == EOF ? -EIO : 0;
 	if (ret < 0) {
 		report_out_close(&o, false);

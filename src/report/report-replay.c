@@ -250,6 +250,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 		json_object_set_new(tc, "replay", r);
 		json_object_set_new(sum, "task_counters", tc);
 	}
+	if (in->cost)
+		json_object_set_new(sum, "cost", report_cost_json(in->cost));
 	return sum;
 }
 
@@ -286,7 +288,8 @@ json_t *report_replay_build(const struct report_replay_in *in)
 	json_object_set_new(doc, "assumptions", json_string(
 		"nr_balance_failed is a parameter (default 0: no failed balance attempts); "
 		"cfs buddies, SMT siblings and PELT loads are not traced and taken as absent; "
-		"the numa_migrate_on claim lasts from sched_move_numa/sched_swap_numa to its migration"));
+		"the numa_migrate_on claim lasts from sched_move_numa/sched_swap_numa to its migration; "
+		REPORT_COST_ASSUMPTIONS));
 	json_object_set_new(doc, "summary", summary_json(in));
 	return doc;
 }
@@ -420,6 +423,8 @@ int report_replay_text(FILE *out, const json_t *doc)
 			"  (nr_failed_migrations_hot: refused; moves the kernel made that its model refuses as hot)\n",
 			gi(kn, "failed_hot"), gi(r, "resisted_hot"));
 	}
+	if (json_object_get(sum, "cost"))
+		report_cost_text(out, json_object_get(sum, "cost"));
 	if (fflush(out) == EOF || ferror(out))
 		return -EIO;
 	return 0;

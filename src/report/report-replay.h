@@ -14,6 +14,7 @@
 #include "ingest/ingest.h"
 #include "replay/engine.h"
 #include "topo/topo.h"
+#include "report/report-cost.h"
 
 #define REPORT_REPLAY_SCHEMA 1
 
@@ -51,6 +52,7 @@ struct report_task_counters {
  * @dstats:         the classifier's counters
  * @schedstat:      kernel counters, or NULL when the capture has none
  * @warnings:       damage warnings issued while reading
+ * @cost:           the cost model's totals, or NULL when it did not run
  */
 struct report_replay_in {
 	const char			*trace;
@@ -64,6 +66,7 @@ struct report_replay_in {
 	uint64_t			warnings;
 	size_t				top_tasks;
 	const struct report_task_counters *task_counters;	/* NULL when no sample had them */
+	const struct report_cost_in	*cost;
 };
 
 /**

@@ -76,7 +76,7 @@ check "--param P:K=V sets one policy" test "$(jq '.policies.old[0].params.NUMA' 
 check "--ndjson: a line per decision" test "$(wc -l <"$T/d.nd")" = "$(jq '.decisions | length' "$T/n1.json")"
 check "--ndjson lines validate" $VALIDATE --ndjson "$SCHEMA" "$T/d.nd"
 check "--ndjson and --json say the same" \
-	diff <(jq -c '.decisions[]' "$T/n1.json") <(jq -c . "$T/d.nd")
+	diff <(jq -c '.decisions[]' "$T/n1.json") <(jq -s -c 'sort_by(.seq)[]' "$T/d.nd")
 "$SR_BIN" replay --quiet --ndjson - "$FIX/numa02-2n" >"$T/stdout.nd"
 check "--ndjson - streams to stdout without the summary" \
 	test "$(jq -s length "$T/stdout.nd")" = "$(wc -l <"$T/stdout.nd")"

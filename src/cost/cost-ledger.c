@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cost-ledger.c - per-task intervals between decisions, priced with the
+ * functions of cost.c; see cost-ledger.h for the flow.
+ *
+ * Per task: a short array of intervals in time order.  The last one is
+ * open (accumulating the task's faults) unless the task exited; earlier
+ * ones are closed and wait for their decision (the classifier emits a
+ * decision up to DECISION_NUMA_WINDOW_NS after it happened).  An interval
+ * starts at a sched_migrate_task or sched_stick_numa of the task: exactly
+ * the events decisions are made of, so a decision finds its interval by
+ * its timestamp.  The task table is open addressing by tid.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost-ledger.h"
+#include "ingest/marker.h"
+
+struct interval {
+	uint64_t		start_ns;
+	uint64_t		end_ns;
+	bool			closed;
+	bool			decided;
+	bool			by_decision;	/* opened by cost_ledger_decide() before its event */
+	int			end;
+	double			priced;
+	double			unpriced;
+	struct cost_item	item;
+	double			*acc;		/* nr_nodes */
+};
+
+struct ltask {
+	int			tid;
+	bool			used;
+	struct interval		*iv;
+	int			nr;
+	int			cap;
+	struct cost_task	sum;
+};
+
+struct cost_ledger {
+	const struct topo	*topo;
+	int			nr_nodes;
+	int			*dist;
+	cost_done_fn		done;
+	cost_release_fn		release;
+	void			*arg;
+	struct cost_totals	tot;
+	struct ltask		*tasks;
+	size_t			tasks_cap;
+	size_t			tasks_used;
+	bool			in_window;	/* between vmstat start and end (or no lines) */
+	double			*shares;	/* scratch */
+};
+
+static const char *const unknown_names[COST_UNKNOWN__COUNT] = {
+	[COST_UNKNOWN_NONE]		= "none",
+	[COST_UNKNOWN_NO_FAULTS]	= "no-fault-events",
+	[COST_UNKNOWN_PLACEMENT]	= "placement-unknown",
+	[COST_UNKNOWN_INTERVAL]		= "no-interval",
+};
+
+const char *cost_unknown_name(int why)
+{
+	return why >= 0 && why < COST_UNKNOWN__COUNT ? unknown_names[why] : "invalid";
+}
+
+const char *cost_end_name(int end)
+{
+	switch (end) {
+	case COST_END_NEXT:
+		return "next-decision";
+	case COST_END_EXIT:
+		return "exit";
+	case COST_END_TRACE:
+		return "trace-end";
+	default:
+		return "invalid";
+	}
+}
+
+int cost_verdict_node(const struct sr_snapshot *s, const struct sr_verdict *v)
+{
+	switch (v->verdict) {
+	case SR_VERDICT_ALLOW:
+		return (s->known & SR_SNAP_DST_NODE) ? s->dst_node : -1;
+	case SR_VERDICT_RESIST:
+		if (v->target_node >= 0)
+			return v->target_node;
+		return (s->known & SR_SNAP_SRC_NODE) ? s->src_node : -1;
+	default:
+		return -1;
+	}
+}
+
+int cost_trace_node(const struct sr_snapshot *s)
+{
+	if (s->decision_class == SR_DECISION_CLASS_NUMA_STICK)
+		return (s->known & SR_SNAP_SRC_NODE) ? s->src_node : -1;
+	return (s->known & SR_SNAP_DST_NODE) ? s->dst_node : -1;
+}
+
+struct cost_ledger *cost_ledger_new(const struct topo *topo, cost_done_fn done,
+				    cost_release_fn release, void *arg)
+{
+	struct cost_ledger *l = calloc(1, sizeof(*l));
+	int n = topo->nr_nodes > 0 ? topo->nr_nodes : 1, a, b, s;
+
+	if (!l)
+		return NULL;
+	if (n > 64)
+		n = 64;	/* cost_of() prices at most 64 nodes, as snapshots hold */
+	l->topo = topo;
+	l->nr_nodes = n;
+	l->done = done;
+	l->release = release;
+	l->arg = arg;
+	l->in_window = true;
+	l->tot.nr_nodes = n;
+	l->dist = calloc((size_t)n * n, sizeof(*l->dist));
+	l->shares = calloc((size_t)n, sizeof(*l->shares));
+	l->tot.actual = calloc((size_t)n * n, sizeof(double));
+	for (s = 0; s < COST__SIDES; s++)
+		l->tot.matrix[s] = calloc((size_t)n * n, sizeof(double));
+	if (!l->dist || !l->shares || !l->tot.actual || !l->tot.matrix[0] || !l->tot.matrix[1] ||
+	    !l->tot.matrix[2]) {
+		cost_ledger_free(l);
+		return NULL;
+	}
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			l->dist[a * n + b] = topo->nr_nodes > 0 ? topo_distance(topo, a, b) :
+						 COST_LOCAL_DISTANCE;
+	return l;
+}
+
+static void task_clear(struct cost_ledger *l, struct ltask *t)
+{
+	int i;
+
+	for (i = 0; i < t->nr; i++) {
+		if (t->iv[i].decided && t->iv[i].item.user && l->release)
+			l->release(t->iv[i].item.user);
+		free(t->iv[i].acc);
+	}
+	free(t->iv);
+	t->iv = NULL;
+	t->nr = t->cap = 0;
+}
+
+void cost_ledger_free(struct cost_ledger *l)
+{
+	size_t i;
+	int s;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->tasks_cap; i++)
+		if (l->tasks[i].used)
+			task_clear(l, &l->tasks[i]);
+	free(l->tasks);
+	free(l->dist);
+	free(l->shares);
+	free(l->tot.actual);
+	for (s = 0; s < COST__SIDES; s++)
+		free(l->tot.matrix[s]);
+	free(l);
+}
+
+const struct cost_totals *cost_ledger_totals(const struct cost_ledger *l)
+{
+	return &l->tot;
+}
+
+void cost_ledger_set_vmstat(struct cost_ledger *l, int64_t faults_before, int64_t local_before,
+			    int64_t faults_after, int64_t local_after)
+{
+	struct cost_calibration *c = &l->tot.cal;
+
+	if (c->have_start || c->have_end)
+		return;	/* the trace's own lines are closer to the events */
+	c->have_start = c->have_end = true;
+	c->vm_faults_start = faults_before;
+	c->vm_local_start = local_before;
+	c->vm_faults_end = faults_after;
+	c->vm_local_end = local_after;
+}
+
+/* ---- the task table ------------------------------------------------------ */
+
+static uint64_t hash_tid(int tid)
+{
+	return (uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ull;
+}
+
+static struct ltask *task_get(struct cost_ledger *l, int tid)
+{
+	size_t i;
+
+	if ((l->tasks_used + 1) * 2 > l->tasks_cap) {
+		size_t cap = l->tasks_cap ? l->tasks_cap * 2 : 256, j;
+		struct ltask *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (j = 0; j < l->tasks_cap; j++) {
+			if (!l->tasks[j].used)
+				continue;
+			i = (hash_tid(l->tasks[j].tid) >> 20) & (cap - 1);
+			while (n[i].used)
+				i = (i + 1) & (cap - 1);
+			n[i] = l->tasks[j];
+		}
+		free(l->tasks);
+		l->tasks = n;
+		l->tasks_cap = cap;
+	}
+	i = (hash_tid(tid) >> 20) & (l->tasks_cap - 1);
+	while (l->tasks[i].used && l->tasks[i].tid != tid)
+		i = (i + 1) & (l->tasks_cap - 1);
+	if (!l->tasks[i].used) {
+		l->tasks[i].used = true;
+		l->tasks[i].tid = tid;
+		l->tasks[i].sum.tid = tid;
+		l->tasks_used++;
+	}
+	return &l->tasks[i];
+}
+
+static struct interval *open_iv(struct ltask *t)
+{
+	return t->nr && !t->iv[t->nr - 1].closed ? &t->iv[t->nr - 1] : NULL;
+}
+
+static struct interval *iv_push(struct cost_ledger *l, struct ltask *t, uint64_t ts)
+{
+	struct interval *iv;
+
+	if (t->nr == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 2;
+
+		iv = realloc(t->iv, (size_t)cap * sizeof(*iv));
+		if (!iv)
+			return NULL;
+		t->iv = iv;
+		t->cap = cap;
+	}
+	iv = &t->iv[t->nr];
+	memset(iv, 0, sizeof(*iv));
+	iv->acc = calloc((size_t)l->nr_nodes, sizeof(double));
+	if (!iv->acc)
+		return NULL;
+	iv->start_ns = ts;
+	t->nr++;
+	return iv;
+}
+
+static void iv_remove(struct ltask *t, int i)
+{
+	free(t->iv[i].acc);
+	memmove(&t->iv[i], &t->iv[i + 1], (size_t)(t->nr - i - 1) * sizeof(t->iv[0]));
+	t->nr--;
+}
+
+/* ---- pricing ------------------------------------------------------------- */
+
+static void add_totals(struct cost_ledger *l, struct ltask *t, const struct interval *iv,
+		       const struct cost_item *it)
+{
+	struct cost_totals *tot = &l->tot;
+	struct cost_class_totals *ct = NULL;
+	int s, k, n = l->nr_nodes;
+
+	tot->decisions++;
+	tot->unknown[it->unknown]++;
+	if (it->cls >= 0 && it->cls < SR_DECISION_CLASS__COUNT)
+		ct = &tot->cls[it->cls];
+	if (ct)
+		ct->decisions++;
+	t->sum.decisions++;
+	for (s = 0; s < COST__SIDES; s++) {
+		if (!it->v[s].known)
+			continue;
+		tot->side_known[s]++;
+		cost_add(&tot->side[s], &it->v[s]);
+		cost_add(&t->sum.v[s], &it->v[s]);
+		if (ct) {
+			ct->known[s]++;
+			cost_add(&ct->v[s], &it->v[s]);
+		}
+		if (iv)
+			for (k = 0; k < n; k++)
+				tot->matrix[s][it->node[s] * n + k] += iv->acc[k];
+	}
+}
+
+static int finalize(struct cost_ledger *l, struct ltask *t, int i)
+{
+	struct interval *iv = &t->iv[i];
+	struct cost_item it = iv->item;
+	int s, ret;
+
+	it.start_ns = iv->start_ns;
+	it.end_ns = iv->end_ns;
+	it.end = iv->end;
+	it.unpriced = iv->unpriced;
+	if (!l->tot.fault_events)
+		it.unknown = COST_UNKNOWN_NO_FAULTS;
+	else if (iv->priced == 0 && iv->unpriced > 0)
+		it.unknown = COST_UNKNOWN_PLACEMENT;
+	for (s = 0; s < COST__SIDES; s++) {
+		if (it.unknown)
+			memset(&it.v[s], 0, sizeof(it.v[s]));
+		else
+			cost_of(iv->acc, l->nr_nodes, l->dist, it.node[s], &it.v[s]);
+	}
+	add_totals(l, t, it.unknown ? NULL : iv, &it);
+	iv_remove(t, i);
+	ret = l->done(&it, l->arg);
+	return ret < 0 ? ret : 0;
+}
+
+static void iv_close(struct interval *iv, uint64_t ts, int end)
+{
+	iv->closed = true;
+	iv->end_ns = ts >= iv->start_ns ? ts : iv->start_ns;
+	iv->end = end;
+}
+
+/*
+ * Hand back every closed interval that has its decision; at the end of the
+ * trace (@final) drop the closed ones that never got one.
+ */
+static int settle(struct cost_ledger *l, struct ltask *t, bool final)
+{
+	int i = 0, ret;
+
+	while (i < t->nr) {
+		if (t->iv[i].closed && t->iv[i].decided) {
+			ret = finalize(l, t, i);
+			if (ret)
+				return ret;
+		} else if (t->iv[i].closed && final) {
+			l->tot.dropped_intervals++;
+			iv_remove(t, i);
+		} else {
+			i++;
+		}
+	}
+	return 0;
+}
+
+static int task_close(struct cost_ledger *l, struct ltask *t, uint64_t ts, int end)
+{
+	struct interval *iv = open_iv(t);
+
+	if (iv)
+		iv_close(iv, ts, end);
+	return settle(l, t, end == COST_END_TRACE);
+}
+
+/* A new interval starts at @ts for @tid (its migration or stick event). */
+static int task_boundary(struct cost_ledger *l, int tid, uint64_t ts)
+{
+	struct ltask *t = task_get(l, tid);
+	struct interval *iv;
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	iv = open_iv(t);
+	if (iv && iv->by_decision && iv->start_ns == ts) {
+		iv->by_decision = false;	/* its decision came first */
+		return 0;
+	}
+	ret = task_close(l, t, ts, COST_END_NEXT);
+	if (ret)
+		return ret;
+	return iv_push(l, t, ts) ? 0 : -ENOMEM;
+}
+
+static int feed_fault(struct cost_ledger *l, const struct model *m, const struct sr_event *ev)
+{
+	const struct model_task *mt = model_task_lookup(m, ev->pid);
+	struct cost_calibration *c = &l->tot.cal;
+	int cnode = topo_cpu_node(l->topo, ev->cpu), n = l->nr_nodes, k;
+	struct ltask *t;
+	struct interval *iv;
+	bool priced;
+
+	l->tot.fault_events++;
+	if (ev->pid <= 0)
+		return 0;
+	priced = mt && (mt->known & MODEL_KNOWN_FAULTS) && mt->faults &&
+		 cost_shares(mt->faults, n, l->shares) == 0;
+	t = task_get(l, ev->pid);
+	if (!t)
+		return -ENOMEM;
+	iv = open_iv(t);
+	if (!iv && !(iv = iv_push(l, t, ev->ts_ns)))	/* before its first decision */
+		return -ENOMEM;
+	if (priced) {
+		cost_accumulate(iv->acc, l->shares, n, 1.0);
+		iv->priced += 1;
+	} else {
+		iv->unpriced += 1;
+		l->tot.unpriced_faults++;
+	}
+	if (!l->in_window)
+		return 0;
+	c->faults++;
+	if (ev->u.fault.flags & MODEL_TNF_FAULT_LOCAL)
+		c->flag_local++;
+	if (!priced || cnode < 0 || cnode >= n)
+		return 0;
+	c->priced++;
+	c->est_local += l->shares[cnode];
+	for (k = 0; k < n; k++)
+		l->tot.actual[cnode * n + k] += l->shares[k];
+	return 0;
+}
+
+static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
+{
+	struct cost_calibration *c = &l->tot.cal;
+	const char *phase;
+	size_t plen;
+	int64_t f, loc;
+
+	if (!marker_get(ev->str, ev->str_len, "phase", &phase, &plen) ||
+	    !marker_get_i64(ev->str, ev->str_len, "numa_hint_faults", &f) ||
+	    !marker_get_i64(ev->str, ev->str_len, "numa_hint_faults_local", &loc))
+		return;
+	if (plen == 5 && !memcmp(phase, "start", 5) && !c->have_start) {
+		if (c->have_end)
+			return;
+		c->have_start = true;
+		c->vm_faults_start = f;
+		c->vm_local_start = loc;
+		c->windowed = true;
+		/* only the faults from here on are in the kernel's difference */
+		c->faults = c->flag_local = c->priced = 0;
+		c->est_local = 0;
+		memset(l->tot.actual, 0, (size_t)l->nr_nodes * l->nr_nodes * sizeof(double));
+		l->in_window = true;
+	} else if (plen == 3 && !memcmp(phase, "end", 3) && c->have_start && !c->have_end) {
+		c->have_end = true;
+		c->vm_faults_end = f;
+		c->vm_local_end = loc;
+		l->in_window = false;
+	}
+}
+
+int cost_ledger_feed(struct cost_ledger *l, const struct model *m, const struct sr_event *ev)
+{
+	struct ltask *t;
+
+	switch (ev->kind) {
+	case SR_EV_NUMA_FAULT:
+		return feed_fault(l, m, ev);
+	case SR_EV_MIGRATE:
+		return ev->u.mig.pid > 0 ? task_boundary(l, ev->u.mig.pid, ev->ts_ns) : 0;
+	case SR_EV_STICK_NUMA:
+		return ev->u.numa.src_pid > 0 ? task_boundary(l, ev->u.numa.src_pid, ev->ts_ns) : 0;
+	case SR_EV_EXIT:
+		if (ev->u.exit.pid <= 0)
+			return 0;
+		t = task_get(l, ev->u.exit.pid);
+		if (!t)
+			return -ENOMEM;
+		return task_close(l, t, ev->ts_ns, COST_END_EXIT);
+	case SR_EV_PRINT:
+		if (ev->marker == SR_MARK_VMSTAT && ev->str)
+			feed_vmstat(l, ev);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
+		       const int node[COST__SIDES], void *user)
+{
+	const struct sr_snapshot *s = &d->snap;
+	struct ltask *t = task_get(l, s->tid);
+	struct interval *iv;
+	struct cost_item it = { 0 };
+	int i, side, ret;
+
+	if (!t) {
+		if (user && l->release)
+			l->release(user);
+		return -ENOMEM;
+	}
+	if (s->known & SR_SNAP_COMM)
+		memcpy(t->sum.comm, s->comm, sizeof(t->sum.comm) - 1);
+	it.seq = d->seq;
+	it.tid = s->tid;
+	it.cls = s->decision_class;
+	it.user = user;
+	for (side = 0; side < COST__SIDES; side++)
+		it.node[side] = node[side] >= 0 && node[side] < l->nr_nodes ? node[side] : -1;
+
+	for (i = 0; i < t->nr; i++)
+		if (!t->iv[i].decided && t->iv[i].start_ns == s->ts_ns)
+			break;
+	if (i == t->nr) {
+		iv = open_iv(t);
+		if (iv && iv->start_ns > s->ts_ns) {
+			/* its interval is gone (or never was): no cost */
+			it.unknown = COST_UNKNOWN_INTERVAL;
+			it.start_ns = it.end_ns = s->ts_ns;
+			add_totals(l, t, NULL, &it);
+			ret = l->done(&it, l->arg);
+			return ret < 0 ? ret : 0;
+		}
+		/* emitted before the ledger saw its event: open it now */
+		ret = task_close(l, t, s->ts_ns, COST_END_NEXT);
+		iv = ret ? NULL : iv_push(l, t, s->ts_ns);
+		if (!iv) {
+			if (user && l->release)
+				l->release(user);
+			return ret ? ret : -ENOMEM;
+		}
+		iv->by_decision = true;
+		i = t->nr - 1;
+	}
+	/* earlier intervals of the task that never got a decision never will */
+	while (i > 0 && t->iv[0].closed && !t->iv[0].decided) {
+		l->tot.dropped_intervals++;
+		iv_remove(t, 0);
+		i--;
+	}
+	iv = &t->iv[i];
+	iv->decided = true;
+	iv->item = it;
+	return iv->closed ? settle(l, t, false) : 0;
+}
+
+int cost_ledger_finish(struct cost_ledger *l, uint64_t end_ns)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < l->tasks_cap; i++) {
+		if (!l->tasks[i].used)
+			continue;
+		ret = task_close(l, &l->tasks[i], end_ns, COST_END_TRACE);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static double delta_w(const struct cost_task *t)
+{
+	if (!t->v[COST_OLD].known || !t->v[COST_NEW].known)
+		return 0;
+	return fabs(t->v[COST_NEW].weighted - t->v[COST_OLD].weighted);
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct cost_task *x = a, *y = b;
+	double dx = delta_w(x), dy = delta_w(y);
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	if (x->v[COST_TRACE].weighted != y->v[COST_TRACE].weighted)
+		return x->v[COST_TRACE].weighted < y->v[COST_TRACE].weighted ? 1 : -1;
+	return x->tid - y->tid;
+}
+
+struct cost_task *cost_ledger_top_tasks(const struct cost_ledger *l, size_t *n)
+{
+	struct cost_task *out;
+	size_t i, k = 0;
+
+	if (!l->tasks_used || !*n) {
+		*n = 0;
+		return NULL;
+	}
+	out = malloc(l->tasks_used * sizeof(*out));
+	if (!out) {
+		*n = 0;
+		return NULL;
+	}
+	for (i = 0; i < l->tasks_cap; i++)
+		if (l->tasks[i].used && l->tasks[i].sum.decisions &&
+		    (l->tasks[i].sum.v[COST_OLD].known || l->tasks[i].sum.v[COST_TRACE].known))
+			out[k++] = l->tasks[i].sum;
+	qsort(out, k, sizeof(*out), cmp_task);
+	if (k < *n)
+		*n = k;
+	if (!k) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

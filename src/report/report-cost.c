@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-cost.c - the cost model's JSON and text: per decision, the cost
+ * under old, new and what the kernel did, and their difference; in the
+ * summary, totals per side, per class and per task, node x node matrices,
+ * the calibration against /proc/vmstat and the fault model's counters.
+ * Costs are reals rounded to 1/1000 of a fault (they are expectations).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report-cost.h"
+#include "replay/replay.h"
+#include "util/escape.h"
+
+static const char *const side_names[COST__SIDES] = { "old", "new", "trace" };
+
+static json_t *jint(int64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *jreal(double v)
+{
+	if (!isfinite(v))
+		return json_null();
+	return json_real(round(v * 1000.0) / 1000.0);
+}
+
+static json_t *value_json(const struct cost_value *v, int node, bool with_node)
+{
+	json_t *o;
+
+	if (!v->known)
+		return json_null();
+	o = json_object();
+	if (with_node)
+		json_object_set_new(o, "node", jint(node));
+	json_object_set_new(o, "accesses", jreal(v->accesses));
+	json_object_set_new(o, "remote_accesses", jreal(v->remote));
+	json_object_set_new(o, "weighted", jreal(v->weighted));
+	return o;
+}
+
+static json_t *delta_json(const struct cost_value *old, const struct cost_value *new)
+{
+	json_t *o;
+
+	if (!old->known || !new->known)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "remote_accesses", jreal(new->remote - old->remote));
+	json_object_set_new(o, "weighted", jreal(new->weighted - old->weighted));
+	return o;
+}
+
+json_t *report_cost_item_json(const struct cost_item *it)
+{
+	json_t *o = json_object();
+	int s;
+
+	if (!o)
+		return NULL;
+	for (s = 0; s < COST__SIDES; s++)
+		json_object_set_new(o, side_names[s], value_json(&it->v[s], it->node[s], true));
+	json_object_set_new(o, "delta", delta_json(&it->v[COST_OLD], &it->v[COST_NEW]));
+	json_object_set_new(o, "interval_ns", jint((int64_t)(it->end_ns - it->start_ns)));
+	json_object_set_new(o, "interval_end", json_string(cost_end_name(it->end)));
+	json_object_set_new(o, "unpriced_faults", jreal(it->unpriced));
+	json_object_set_new(o, "unknown", it->unknown ? json_string(cost_unknown_name(it->unknown)) :
+				json_null());
+	return o;
+}
+
+static json_t *sides_json(const struct cost_value *v, const uint64_t *known, uint64_t decisions)
+{
+	json_t *o = json_object();
+	int s;
+
+	for (s = 0; s < COST__SIDES; s++) {
+		json_t *x = value_json(&v[s], 0, false);
+
+		if (json_is_object(x))
+			json_object_set_new(x, "decisions_priced", jint((int64_t)known[s]));
+		json_object_set_new(o, side_names[s], x);
+	}
+	json_object_set_new(o, "delta", delta_json(&v[COST_OLD], &v[COST_NEW]));
+	json_object_set_new(o, "decisions", jint((int64_t)decisions));
+	return o;
+}
+
+static json_t *matrix_json(const double *m, int n)
+{
+	json_t *rows = json_array();
+	int a, b;
+
+	for (a = 0; a < n; a++) {
+		json_t *row = json_array();
+
+		for (b = 0; b < n; b++)
+			json_array_append_new(row, jreal(m[a * n + b]));
+		json_array_append_new(rows, row);
+	}
+	return rows;
+}
+
+static json_t *calibration_json(const struct report_cost_in *in)
+{
+	const struct cost_calibration *c = &in->totals->cal;
+	json_t *o = json_object();
+	bool have = c->have_start && c->have_end;
+	int64_t vf = c->vm_faults_end - c->vm_faults_start, vl = c->vm_local_end - c->vm_local_start;
+	double meas = have && vf > 0 ? (double)vl / (double)vf : NAN;
+	double est = c->priced ? c->est_local / (double)c->priced : NAN;
+
+	json_object_set_new(o, "measured_local_share", jreal(meas));
+	json_object_set_new(o, "estimated_local_share", jreal(est));
+	json_object_set_new(o, "difference", jreal(est - meas));
+	json_object_set_new(o, "source", have && in->vmstat_source ?
+			    json_string(in->vmstat_source) : json_null());
+	json_object_set_new(o, "vmstat_hint_faults", have ? jint(vf) : json_null());
+	json_object_set_new(o, "vmstat_hint_faults_local", have ? jint(vl) : json_null());
+	json_object_set_new(o, "fault_events", jint((int64_t)c->faults));
+	json_object_set_new(o, "fault_events_local", jint((int64_t)c->flag_local));
+	json_object_set_new(o, "fault_events_minus_vmstat", have ? jint((int64_t)c->faults - vf) :
+			    json_null());
+	json_object_set_new(o, "fault_events_local_minus_vmstat",
+			    have ? jint((int64_t)c->flag_local - vl) : json_null());
+	json_object_set_new(o, "priced_faults", jint((int64_t)c->priced));
+	json_object_set_new(o, "counted_local_share",
+			    jreal(c->faults ? (double)c->flag_local / (double)c->faults : NAN));
+	return o;
+}
+
+static json_t *fault_model_json(const struct report_cost_in *in)
+{
+	const struct model_fault_stats *f = in->fstats;
+	const struct cost_totals *t = in->totals;
+	json_t *o = json_object(), *by = json_array();
+	int n;
+
+	for (n = 0; n < t->nr_nodes && n < SR_MAX_NODES_MODEL; n++)
+		json_array_append_new(by, jint((int64_t)f->misplaced_by_node[n]));
+	json_object_set_new(o, "scan_period_ns", jint((int64_t)in->scan_period_ns));
+	json_object_set_new(o, "faults", jint((int64_t)f->faults));
+	json_object_set_new(o, "fault_pages", jint((int64_t)f->fault_pages));
+	json_object_set_new(o, "private_faults", jint((int64_t)f->private_faults));
+	json_object_set_new(o, "migrated_faults", jint((int64_t)f->flag_migrated));
+	json_object_set_new(o, "placements", jint((int64_t)f->placements));
+	json_object_set_new(o, "modelled_tasks", jint((int64_t)f->modelled_tasks));
+	json_object_set_new(o, "samples_compared", jint((int64_t)f->samples_compared));
+	json_object_set_new(o, "sample_pref_mismatch", jint((int64_t)f->pref_mismatch));
+	json_object_set_new(o, "sample_gap_faults", jint((int64_t)f->gap_faults));
+	json_object_set_new(o, "sample_faults", jint((int64_t)f->sample_faults));
+	json_object_set_new(o, "misplaced_pages", jint((int64_t)f->misplaced_pages));
+	json_object_set_new(o, "misplaced_pages_by_node", by);
+	json_object_set_new(o, "misplaced_pages_unattributed",
+			    jint((int64_t)f->misplaced_unattributed));
+	json_object_set_new(o, "unpriced_faults", jint((int64_t)t->unpriced_faults));
+	json_object_set_new(o, "dropped_intervals", jint((int64_t)t->dropped_intervals));
+	return o;
+}
+
+json_t *report_cost_json(const struct report_cost_in *in)
+{
+	const struct cost_totals *t = in->totals;
+	json_t *o = json_object(), *unk = json_object(), *cls = json_object();
+	json_t *mat = json_object(), *tasks = json_array();
+	struct cost_task *top;
+	size_t n = in->top_tasks, i;
+	int c, s;
+
+	if (!o)
+		return NULL;
+	for (c = 1; c < COST_UNKNOWN__COUNT; c++)
+		if (t->unknown[c])
+			json_object_set_new(unk, cost_unknown_name(c), jint((int64_t)t->unknown[c]));
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++)
+		if (t->cls[c].decisions)
+			json_object_set_new(cls, replay_class_name(c),
+					    sides_json(t->cls[c].v, t->cls[c].known, t->cls[c].decisions));
+	for (s = 0; s < COST__SIDES; s++)
+		json_object_set_new(mat, side_names[s], matrix_json(t->matrix[s], t->nr_nodes));
+	json_object_set_new(mat, "actual", matrix_json(t->actual, t->nr_nodes));
+	json_object_set_new(mat, "rows", json_string("node the task ran on"));
+	json_object_set_new(mat, "columns", json_string("memory node"));
+	top = cost_ledger_top_tasks(in->ledger, &n);
+	for (i = 0; i < n; i++) {
+		json_t *x = sides_json(top[i].v, (uint64_t[COST__SIDES]){ 0 }, top[i].decisions);
+		int k;
+
+		for (k = 0; k < COST__SIDES; k++)
+			if (json_is_object(json_object_get(x, side_names[k])))
+				json_object_del(json_object_get(x, side_names[k]), "decisions_priced");
+		json_object_set_new(x, "tid", jint(top[i].tid));
+		json_object_set_new(x, "comm", report_json_str(top[i].comm,
+							       strnlen(top[i].comm, sizeof(top[i].comm))));
+		json_array_append_new(tasks, x);
+	}
+	free(top);
+
+	json_object_set_new(o, "assumptions", json_string(REPORT_COST_ASSUMPTIONS));
+	json_object_set_new(o, "unit", json_string("NUMA hinting faults (sampled accesses)"));
+	json_object_set_new(o, "totals", sides_json(t->side, t->side_known, t->decisions));
+	json_object_set_new(o, "unknown", unk);
+	json_object_set_new(o, "fill_with", t->unknown[COST_UNKNOWN_NO_FAULTS] ?
+			    json_string("per-fault events: a kprobe on task_numa_fault() "
+					"(docs/cost-model.md); numa_sample lines give the placement") :
+			    t->unknown[COST_UNKNOWN_PLACEMENT] ?
+			    json_string("numa_sample lines (the kernel's per-node faults) for the "
+					"tasks whose fault history began before the trace") :
+			    json_null());
+	json_object_set_new(o, "by_class", cls);
+	json_object_set_new(o, "top_tasks", tasks);
+	json_object_set_new(o, "matrix", mat);
+	json_object_set_new(o, "calibration", calibration_json(in));
+	json_object_set_new(o, "fault_model", fault_model_json(in));
+	return o;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static double gr(const json_t *o, const char *k)
+{
+	const json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void side_line(FILE *out, const char *label, const json_t *v)
+{
+	if (!json_is_object(v)) {
+		fprintf(out, "  %-10s %12s\n", label, "unknown");
+		return;
+	}
+	fprintf(out, "  %-10s %12.1f %12.1f %12.1f", label, gr(v, "accesses"),
+		gr(v, "remote_accesses"), gr(v, "weighted"));
+	if (json_object_get(v, "decisions_priced"))
+		fprintf(out, " %9" PRId64, (int64_t)json_integer_value(
+				json_object_get(v, "decisions_priced")));
+	fputc('\n', out);
+}
+
+static void matrix_text(FILE *out, const char *title, const json_t *m)
+{
+	size_t a, b, n = json_array_size(m);
+	const json_t *row;
+
+	fprintf(out, "  %s:\n  %8s", title, "");
+	for (b = 0; b < n; b++)
+		fprintf(out, " %10s%zu", "mem", b);
+	fputc('\n', out);
+	json_array_foreach(m, a, row) {
+		fprintf(out, "  %6s%zu", "node", a);
+		for (b = 0; b < json_array_size(row); b++)
+			fprintf(out, " %11.1f", json_number_value(json_array_get(row, b)));
+		fputc('\n', out);
+	}
+}
+
+/* a number with one decimal (a sign when @sign), or "-" when unknown */
+static void num_or_dash(FILE *out, int width, bool sign, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %*s", width - 1, "-");
+	else if (sign)
+		fprintf(out, "%+*.1f", width, v);
+	else
+		fprintf(out, "%*.1f", width, v);
+}
+
+static void pct_or_unknown(FILE *out, double v)
+{
+	if (isnan(v))
+		fprintf(out, "unknown");
+	else
+		fprintf(out, "%.1f%%", 100.0 * v);
+}
+
+int report_cost_text(FILE *out, const json_t *cost)
+{
+	const json_t *tot = json_object_get(cost, "totals"), *cal = json_object_get(cost, "calibration");
+	const json_t *fm = json_object_get(cost, "fault_model"), *v, *d, *o;
+	const char *k;
+	size_t i;
+
+	fprintf(out, "\nremote-access cost (unit: hinting faults; weighted: x distance / 10):\n");
+	fprintf(out, "  %-10s %12s %12s %12s %9s\n", "policy", "accesses", "remote", "weighted",
+		"decisions");
+	side_line(out, "old", json_object_get(tot, "old"));
+	side_line(out, "new", json_object_get(tot, "new"));
+	side_line(out, "trace", json_object_get(tot, "trace"));
+	d = json_object_get(tot, "delta");
+	if (json_is_object(d))
+		fprintf(out, "  %-10s %12s %+12.1f %+12.1f\n", "new - old", "", gr(d, "remote_accesses"),
+			gr(d, "weighted"));
+	if (json_object_size(json_object_get(cost, "unknown"))) {
+		fprintf(out, "  unknown costs:");
+		json_object_foreach((json_t *)json_object_get(cost, "unknown"), k, v)
+			fprintf(out, " %" PRId64 " %s", (int64_t)json_integer_value(v), k);
+		fputc('\n', out);
+		if (json_is_string(json_object_get(cost, "fill_with")))
+			fprintf(out, "  would be filled by: %s\n",
+				json_string_value(json_object_get(cost, "fill_with")));
+	}
+	if (json_object_size(json_object_get(cost, "by_class"))) {
+		fprintf(out, "  %-11s %9s %12s %12s %12s\n", "by class", "decisions", "old-weighted",
+			"new-weighted", "delta");
+		json_object_foreach((json_t *)json_object_get(cost, "by_class"), k, o) {
+			const json_t *ov = json_object_get(o, "old"), *nv = json_object_get(o, "new");
+
+			fprintf(out, "  %-11s %9" PRId64, k,
+				(int64_t)json_integer_value(json_object_get(o, "decisions")));
+			num_or_dash(out, 12, false, gr(ov, "weighted"));
+			num_or_dash(out, 12, false, gr(nv, "weighted"));
+			num_or_dash(out, 12, true, gr(json_object_get(o, "delta"), "weighted"));
+			fputc('\n', out);
+		}
+	}
+	if (json_array_size(json_object_get(cost, "top_tasks"))) {
+		char esc[4 * 16 + 1];
+
+		fprintf(out, "  tasks whose decisions cost most (|new - old| weighted):\n");
+		json_array_foreach(json_object_get(cost, "top_tasks"), i, o) {
+			fputs("    ", out);
+			num_or_dash(out, 10, true, gr(json_object_get(o, "delta"), "weighted"));
+			fputs("  trace ", out);
+			num_or_dash(out, 10, false, gr(json_object_get(o, "trace"), "weighted"));
+			fprintf(out, "  %s [%" PRId64 "]\n",
+				escape_text(esc, sizeof(esc),
+					    json_string_value(json_object_get(o, "comm")), SIZE_MAX),
+				(int64_t)json_integer_value(json_object_get(o, "tid")));
+		}
+	}
+	fprintf(out, "\nnode x node accesses (row: node the task ran on, column: memory node):\n");
+	matrix_text(out, "what the kernel did, every fault", json_object_get(json_object_get(cost, "matrix"), "actual"));
+	matrix_text(out, "old policy, decision intervals", json_object_get(json_object_get(cost, "matrix"), "old"));
+	matrix_text(out, "new policy, decision intervals", json_object_get(json_object_get(cost, "matrix"), "new"));
+
+	fprintf(out, "\ncalibration (the kernel's own choices through the cost model vs /proc/vmstat):\n");
+	fprintf(out, "  measured local share   ");
+	pct_or_unknown(out, gr(cal, "measured_local_share"));
+	if (json_is_integer(json_object_get(cal, "vmstat_hint_faults")))
+		fprintf(out, " (numa_hint_faults_local %" PRId64 " of %" PRId64 ", %s)",
+			(int64_t)json_integer_value(json_object_get(cal, "vmstat_hint_faults_local")),
+			(int64_t)json_integer_value(json_object_get(cal, "vmstat_hint_faults")),
+			json_string_value(json_object_get(cal, "source")));
+	fprintf(out, "\n  estimated local share  ");
+	pct_or_unknown(out, gr(cal, "estimated_local_share"));
+	fprintf(out, " (%" PRId64 " faults priced)\n  difference             ",
+		(int64_t)json_integer_value(json_object_get(cal, "priced_faults")));
+	if (isnan(gr(cal, "difference")))
+		fprintf(out, "unknown\n");
+	else
+		fprintf(out, "%+.1f percentage points\n", 100.0 * gr(cal, "difference"));
+	fprintf(out, "  fault events %" PRId64 ", with TNF_FAULT_LOCAL %" PRId64,
+		(int64_t)json_integer_value(json_object_get(cal, "fault_events")),
+		(int64_t)json_integer_value(json_object_get(cal, "fault_events_local")));
+	if (json_is_integer(json_object_get(cal, "fault_events_minus_vmstat")))
+		fprintf(out, " (minus vmstat: %+" PRId64 ", %+" PRId64 ")",
+			(int64_t)json_integer_value(json_object_get(cal, "fault_events_minus_vmstat")),
+			(int64_t)json_integer_value(json_object_get(cal, "fault_events_local_minus_vmstat")));
+	fputc('\n', out);
+	fprintf(out, "  fault model: %" PRId64 " faults, %" PRId64 " decays (scan period %.0f ms), "
+		"%" PRId64 " tasks modelled; vs %" PRId64 " samples: %" PRId64
+		" preferred-node mismatches, gap %" PRId64 " of %" PRId64 " faults\n",
+		(int64_t)json_integer_value(json_object_get(fm, "faults")),
+		(int64_t)json_integer_value(json_object_get(fm, "placements")),
+		gr(fm, "scan_period_ns") / 1e6,
+		(int64_t)json_integer_value(json_object_get(fm, "modelled_tasks")),
+		(int64_t)json_integer_value(json_object_get(fm, "samples_compared")),
+		(int64_t)json_integer_value(json_object_get(fm, "sample_pref_mismatch")),
+		(int64_t)json_integer_value(json_object_get(fm, "sample_gap_faults")),
+		(int64_t)json_integer_value(json_object_get(fm, "sample_faults")));
+	fprintf(out, "  misplaced pages moved %" PRId64 " (by node:",
+		(int64_t)json_integer_value(json_object_get(fm, "misplaced_pages")));
+	json_array_foreach(json_object_get(fm, "misplaced_pages_by_node"), i, v)
+		fprintf(out, " %" PRId64, (int64_t)json_integer_value(v));
+	fprintf(out, "; unattributed %" PRId64 ")\n",
+		(int64_t)json_integer_value(json_object_get(fm, "misplaced_pages_unattributed")));
+	return 0;
+}
+
+int report_vmstat_read(const char *path, int64_t *faults, int64_t *local)
+{
+	char line[256], name[128];
+	FILE *f = fopen(path, "r");
+	bool hf = false, hl = false;
+	long long v;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %lld", name, &v) != 2)
+			continue;
+		if (!strcmp(name, "numa_hint_faults")) {
+			*faults = v;
+			hf = true;
+		} else if (!strcmp(name, "numa_hint_faults_local")) {
+			*local = v;
+			hl = true;
+		}
+	}
+	fclose(f);
+	return hf && hl ? 0 : -SR_EBADTEXT;
+}

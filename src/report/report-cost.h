@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report-cost.h - the cost model's part of the replay report: the
+ * per-decision "cost" object, the summary's "cost" block (totals per
+ * policy, per class, per task, node x node matrices, calibration, fault
+ * model counters) and its text (docs/json-schema.md, docs/cost-model.md).
+ */
+#ifndef SR_REPORT_REPORT_COST_H
+#define SR_REPORT_REPORT_COST_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "cost/cost-ledger.h"
+#include "model/model.h"
+
+/* The cost model's assumptions in one line: every report prints it. */
+#define REPORT_COST_ASSUMPTIONS \
+	"cost: first-order; accesses = the task's NUMA hinting faults, memory placement = its " \
+	"decayed per-node fault shares, price = shares x node distance / 10, each decision " \
+	"priced until the task's next decision, exit or trace end; later decisions are not " \
+	"re-simulated"
+
+/**
+ * struct report_cost_in - what the cost block is built from
+ * @totals:         the ledger's sums (NULL: no cost model ran)
+ * @ledger:         for the top-N tasks
+ * @fstats:         the fault model's counters
+ * @scan_period_ns: the period the fault model decayed by
+ * @vmstat_source:  "schedreplay_vmstat", "vmstat-before.txt/vmstat-after.txt" or NULL
+ * @top_tasks:      how many tasks to list
+ */
+struct report_cost_in {
+	const struct cost_totals	*totals;
+	const struct cost_ledger	*ledger;
+	const struct model_fault_stats	*fstats;
+	uint64_t			scan_period_ns;
+	const char			*vmstat_source;
+	size_t				top_tasks;
+};
+
+/**
+ * report_cost_item_json() - a decision's "cost" object
+ * Return: owned, or NULL on allocation failure.
+ */
+json_t *report_cost_item_json(const struct cost_item *it);
+
+/**
+ * report_cost_json() - the summary's "cost" block
+ * Return: owned, or NULL on allocation failure.
+ */
+json_t *report_cost_json(const struct report_cost_in *in);
+
+/**
+ * report_cost_text() - the text of a "cost" block (report_cost_json())
+ * Return: 0 (write errors are the caller's to check on @out).
+ */
+int report_cost_text(FILE *out, const json_t *cost);
+
+/**
+ * report_vmstat_read() - numa_hint_faults and numa_hint_faults_local from a
+ * /proc/vmstat copy (a capture folder's vmstat-before.txt / -after.txt)
+ * Return: 0, -errno when unreadable, -SR_EBADTEXT when either is missing.
+ */
+int report_vmstat_read(const char *path, int64_t *faults, int64_t *local);
+
+#endif

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The cost model end to end: the same trace as trace.dat and as
+# `trace-cmd report` text gives the same fault counts and the same costs;
+# the calibration on the bundled 4-node traces (exact fault counts against
+# /proc/vmstat, the estimated local share next to the measured one); a trace
+# without fault data has unknown costs and says what would fill them; the
+# JSON and NDJSON validate against docs/replay-schema.json.
+. "$(dirname "$0")/lib.sh"
+SCHEMA=$SR_SOURCE_DIR/docs/replay-schema.json
+VALIDATE=$SR_SOURCE_DIR/tests/e2e/validate-json.py
+N1=$FIX/numa01-4n
+
+expect_exit 0 "replay numa01-4n --json" "$SR_BIN" replay --quiet --json "$T/dat.json" "$N1"
+check "the JSON validates" python3 "$VALIDATE" "$SCHEMA" "$T/dat.json"
+expect_exit 0 "replay numa01-4n --ndjson" "$SR_BIN" replay --quiet --ndjson "$T/dat.ndjson" "$N1"
+check "the NDJSON validates" python3 "$VALIDATE" --ndjson "$SCHEMA" "$T/dat.ndjson"
+check "every decision is in the NDJSON once" \
+	test "$(jq -s 'map(.seq) | unique | length' "$T/dat.ndjson")" = "$(jq '.summary.decisions' "$T/dat.json")"
+
+# per-task fault counts from trace-cmd's own reading of the file
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -i "$N1/trace.dat" 2>/dev/null >"$T/n1.txt"
+	awk '/ numa_fault:/ { split($1, a, "-"); c[a[length(a)]]++ } END { for (t in c) print t, c[t] }' \
+		"$T/n1.txt" | sort >"$T/want-tasks"
+	expect_exit 0 "replay the report text" "$SR_BIN" replay --quiet --json "$T/txt.json" \
+		--topology "$N1/numactl-H.txt" "$T/n1.txt"
+	for f in dat txt; do
+		jq -r '.summary.cost.fault_model.faults' "$T/$f.json" >"$T/$f.faults"
+		# per task: faults priced or not, from every decision interval and the whole-trace matrix
+		# what follows from the fault data alone (the old/new verdicts may differ
+		# between formats where the model's other inputs do)
+		jq -S '.summary.cost | {fault_model, trace: .totals.trace, actual: .matrix.actual,
+			trace_matrix: .matrix.trace, cal: (.calibration | {fault_events, fault_events_local,
+			priced_faults, estimated_local_share})}' "$T/$f.json" >"$T/$f.cost"
+		jq -S '[.decisions[] | {seq, tid, trace: .cost.trace, unknown: .cost.unknown}]' \
+			"$T/$f.json" >"$T/$f.dcost"
+	done
+	check "total faults: trace.dat = trace-cmd's count" \
+		test "$(cat "$T/dat.faults")" = "$(awk '{ s += $2 } END { print s }' "$T/want-tasks")"
+	check "total faults: text = trace.dat" cmp -s "$T/dat.faults" "$T/txt.faults"
+	check "fault model, calibration, kernel-side totals and matrices: text = trace.dat" \
+		cmp -s "$T/dat.cost" "$T/txt.cost"
+	check "per-decision cost of what the kernel did: text = trace.dat" cmp -s "$T/dat.dcost" "$T/txt.dcost"
+else
+	fail "trace-cmd is not installed (Makefile DEB_PACKAGES)"
+fi
+
+# calibration: exact counts against the kernel's counters, and both shares
+calib() {
+	local json=$1 name=$2 dir=$3 vf vl
+	vf=$(($(awk '$1 == "numa_hint_faults" { print $2 }' "$dir/vmstat-after.txt") -
+		$(awk '$1 == "numa_hint_faults" { print $2 }' "$dir/vmstat-before.txt")))
+	vl=$(($(awk '$1 == "numa_hint_faults_local" { print $2 }' "$dir/vmstat-after.txt") -
+		$(awk '$1 == "numa_hint_faults_local" { print $2 }' "$dir/vmstat-before.txt")))
+	# the trace's schedreplay_vmstat lines are read a moment after/before the files
+	check "$name: vmstat faults within 0.01% of the capture's files" \
+		jq -e --argjson f "$vf" '(.summary.cost.calibration.vmstat_hint_faults - $f | fabs) * 10000 <= $f' "$json"
+	check "$name: TNF_FAULT_LOCAL faults = numa_hint_faults_local exactly" \
+		jq -e '.summary.cost.calibration.fault_events_local_minus_vmstat == 0' "$json"
+	check "$name: fault events within 0.1% of numa_hint_faults" \
+		jq -e '.summary.cost.calibration | (.fault_events_minus_vmstat | fabs) * 1000 <= .vmstat_hint_faults' "$json"
+	check "$name: measured share = local / faults" \
+		jq -e --argjson f "$vf" --argjson l "$vl" \
+		'(.summary.cost.calibration.measured_local_share - ($l / $f) | fabs) < 0.001' "$json"
+	check "$name: estimated share in (0, 1), difference = estimated - measured" \
+		jq -e '.summary.cost.calibration | .estimated_local_share > 0 and .estimated_local_share < 1 and
+			((.difference - (.estimated_local_share - .measured_local_share)) | fabs) < 0.002' "$json"
+	jq -r --arg n "$name" '.summary.cost.calibration |
+		"# \($n): measured \(.measured_local_share) estimated \(.estimated_local_share) difference \(.difference)"' "$json"
+}
+calib "$T/dat.json" numa01-4n "$N1"
+SHM=$SR_SHARED_DIR/traces/numa01-shm-4n
+if [ -d "$SHM" ]; then
+	expect_exit 0 "replay numa01-shm-4n" "$SR_BIN" replay --quiet --json "$T/shm.json" "$SHM"
+	calib "$T/shm.json" numa01-shm-4n "$SHM"
+fi
+
+# costs per policy, and the matrix, in the text summary
+expect_exit 0 "text summary" "$SR_BIN" replay --quiet "$N1"
+check "text: cost totals" grep -q '^remote-access cost' "$T/out"
+check "text: node x node matrix" grep -q '^node x node accesses' "$T/out"
+check "text: calibration" grep -q 'measured local share' "$T/out"
+check "text: the cost assumptions" grep -q 'cost: first-order' "$T/out"
+
+# no fault data: costs unknown, counted, and what would fill them
+expect_exit 0 "replay a trace without fault data" "$SR_BIN" replay --quiet --json "$T/h.json" "$FIX/host-baseline-1n"
+check "no fault data: every cost unknown" \
+	jq -e '.summary.cost.unknown["no-fault-events"] == .summary.decisions and .summary.cost.totals.old == null' "$T/h.json"
+check "no fault data: says what would fill them" \
+	jq -e '.summary.cost.fill_with | test("task_numa_fault")' "$T/h.json"
+check "no fault data: JSON validates" python3 "$VALIDATE" "$SCHEMA" "$T/h.json"
+
+expect_exit 2 "a bad --scan-period-ms" "$SR_BIN" replay --scan-period-ms 0 "$N1"
+finish

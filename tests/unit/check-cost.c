@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check-cost.c - the cost model's functions on hand-computed examples (a
+ * two-node machine, a four-node one with equal remote distances, and the
+ * seed 002 `numactl -H` matrix), and the ledger: a decision priced over
+ * the interval until the task's next decision, with the faults in it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "check-common.h"
+#include "cost/cost-ledger.h"
+#include "model/model.h"
+#include "topo/topo.h"
+
+#define EPS 1e-9
+
+static const int dist2[4] = { 10, 20, 20, 10 };
+/* seed 002 (/work/shared/seeds/002_...txt, "node distances") */
+static const int seed002[16] = {
+	10, 20, 40, 40,
+	20, 10, 40, 40,
+	40, 40, 10, 20,
+	40, 40, 20, 10,
+};
+static const int direct4[16] = {
+	10, 20, 20, 20,
+	20, 10, 20, 20,
+	20, 20, 10, 20,
+	20, 20, 20, 10,
+};
+
+START_TEST(shares_normalise)
+{
+	uint64_t f[2] = { 300, 100 };
+	uint64_t z[3] = { 0, 0, 0 };
+	double s[3] = { 9, 9, 9 };
+
+	ck_assert_int_eq(cost_shares(f, 2, s), 0);
+	ck_assert_double_eq_tol(s[0], 0.75, EPS);
+	ck_assert_double_eq_tol(s[1], 0.25, EPS);
+	ck_assert_int_eq(cost_shares(z, 3, s), -ENODATA);
+	ck_assert_double_eq(s[0] + s[1] + s[2], 0);
+	ck_assert_int_eq(cost_shares(f, 0, s), -EINVAL);
+}
+END_TEST
+
+START_TEST(price_two_nodes)
+{
+	double s[2] = { 0.75, 0.25 }, r, w;
+
+	/* on node 0: 1/4 remote; 0.75 * 10/10 + 0.25 * 20/10 = 1.25 */
+	ck_assert_int_eq(cost_price(s, 2, dist2, 0, &r, &w), 0);
+	ck_assert_double_eq_tol(r, 0.25, EPS);
+	ck_assert_double_eq_tol(w, 1.25, EPS);
+	/* on node 1: 3/4 remote; 0.75 * 2 + 0.25 * 1 = 1.75 */
+	ck_assert_int_eq(cost_price(s, 2, dist2, 1, &r, &w), 0);
+	ck_assert_double_eq_tol(r, 0.75, EPS);
+	ck_assert_double_eq_tol(w, 1.75, EPS);
+	ck_assert_int_eq(cost_price(s, 2, dist2, 2, &r, &w), -EINVAL);
+	ck_assert_int_eq(cost_price(s, 2, dist2, -1, &r, &w), -EINVAL);
+}
+END_TEST
+
+START_TEST(price_seed002)
+{
+	uint64_t f[4] = { 10, 20, 30, 40 };
+	double s[4], r, w;
+
+	ck_assert_int_eq(cost_shares(f, 4, s), 0);
+	/* node 0: 0.1*1 + 0.2*2 + 0.3*4 + 0.4*4 = 3.3, remote 0.9 */
+	ck_assert_int_eq(cost_price(s, 4, seed002, 0, &r, &w), 0);
+	ck_assert_double_eq_tol(w, 3.3, EPS);
+	ck_assert_double_eq_tol(r, 0.9, EPS);
+	/* node 3: 0.1*4 + 0.2*4 + 0.3*2 + 0.4*1 = 2.2, remote 0.6 */
+	ck_assert_int_eq(cost_price(s, 4, seed002, 3, &r, &w), 0);
+	ck_assert_double_eq_tol(w, 2.2, EPS);
+	ck_assert_double_eq_tol(r, 0.6, EPS);
+	/* node 2: 0.1*4 + 0.2*4 + 0.3*1 + 0.4*2 = 2.3 */
+	ck_assert_int_eq(cost_price(s, 4, seed002, 2, &r, &w), 0);
+	ck_assert_double_eq_tol(w, 2.3, EPS);
+	/* equal remote distances: node 2 is 0.1*2 + 0.2*2 + 0.3 + 0.4*2 = 1.7 */
+	ck_assert_int_eq(cost_price(s, 4, direct4, 2, &r, &w), 0);
+	ck_assert_double_eq_tol(w, 1.7, EPS);
+	ck_assert_double_eq_tol(r, 0.7, EPS);
+}
+END_TEST
+
+START_TEST(cost_of_accumulated)
+{
+	double acc[4] = { 0 }, s[4] = { 0.5, 0.5, 0, 0 };
+	struct cost_value v;
+	int bad[4] = { 10, 0, 0, 10 };
+
+	/* 40 accesses, 3/4 on node 0 */
+	cost_accumulate(acc, (double[]){ 0.75, 0.25 }, 2, 40);
+	cost_of(acc, 2, dist2, 1, &v);
+	ck_assert(v.known);
+	ck_assert_double_eq_tol(v.accesses, 40, EPS);
+	ck_assert_double_eq_tol(v.remote, 30, EPS);
+	ck_assert_double_eq_tol(v.weighted, 30 * 2 + 10, EPS);
+	cost_of(acc, 2, dist2, 0, &v);
+	ck_assert_double_eq_tol(v.remote, 10, EPS);
+	ck_assert_double_eq_tol(v.weighted, 30 + 10 * 2, EPS);
+	cost_of(acc, 2, dist2, -1, &v);
+	ck_assert(!v.known);
+	cost_of(acc, 2, bad, 0, &v);	/* a distance it needs is missing */
+	ck_assert(!v.known);
+
+	/* seed 002: 10 accesses half on 0, half on 1, run on node 2: all remote at 40 */
+	memset(acc, 0, sizeof(acc));
+	cost_accumulate(acc, s, 4, 10);
+	cost_of(acc, 4, seed002, 2, &v);
+	ck_assert_double_eq_tol(v.remote, 10, EPS);
+	ck_assert_double_eq_tol(v.weighted, 40, EPS);
+	cost_of(acc, 4, seed002, 1, &v);
+	ck_assert_double_eq_tol(v.remote, 5, EPS);
+	ck_assert_double_eq_tol(v.weighted, 5 * 2 + 5, EPS);
+	/* no accesses: a known zero */
+	memset(acc, 0, sizeof(acc));
+	cost_of(acc, 4, seed002, 1, &v);
+	ck_assert(v.known);
+	ck_assert_double_eq(v.weighted, 0);
+}
+END_TEST
+
+START_TEST(rate_and_share)
+{
+	/* decayed sum 2000 = 2N: N = 1000 per 200 ms = 5000/s */
+	ck_assert_double_eq_tol(cost_rate_from_decayed(2000, 200ull * 1000 * 1000), 5000, EPS);
+	ck_assert_double_eq(cost_rate_from_decayed(2000, 0), 0);
+	ck_assert_double_eq_tol(cost_share(1, 4), 0.25, EPS);
+	ck_assert_double_eq(cost_share(1, 0), -1);
+}
+END_TEST
+
+/* ---- the ledger ----------------------------------------------------------- */
+
+static struct cost_item items[16];
+static int nr_items;
+
+static int take(const struct cost_item *it, void *arg)
+{
+	(void)arg;
+	ck_assert_int_lt(nr_items, 16);
+	items[nr_items++] = *it;
+	return 0;
+}
+
+static struct topo *topo2(void)
+{
+	struct topo *t = topo_new(2, 4);
+
+	ck_assert_ptr_nonnull(t);
+	t->cpu_node[0] = t->cpu_node[1] = 0;
+	t->cpu_node[2] = t->cpu_node[3] = 1;
+	t->distance[1] = t->distance[2] = 20;
+	return t;
+}
+
+static void step(struct cost_ledger *l, struct model *m, struct sr_event *ev)
+{
+	ev->name = sr_event_kind_name(ev->kind);
+	ck_assert_int_eq(cost_ledger_feed(l, m, ev), 0);
+	ck_assert_int_eq(model_feed(m, ev), 0);
+}
+
+static void sample(struct cost_ledger *l, struct model *m, uint64_t ts, const char *txt)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = 0, .pid = 50, .kind = SR_EV_PRINT,
+			       .marker = SR_MARK_NUMA_SAMPLE, .str = txt,
+			       .str_len = (uint32_t)strlen(txt) };
+
+	step(l, m, &ev);
+}
+
+static void fault(struct cost_ledger *l, struct model *m, uint64_t ts, int cpu, int node,
+		  int flags)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = 100, .kind = SR_EV_NUMA_FAULT };
+
+	ev.u.fault.mem_node = node;
+	ev.u.fault.pages = 1;
+	ev.u.fault.flags = flags;
+	ev.u.fault.last_cpupid = -1;
+	step(l, m, &ev);
+}
+
+static void migrate(struct cost_ledger *l, struct model *m, uint64_t ts, int from, int to)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = from, .pid = 0, .kind = SR_EV_MIGRATE };
+
+	ev.u.mig.pid = 100;
+	ev.u.mig.orig_cpu = from;
+	ev.u.mig.dest_cpu = to;
+	strcpy(ev.u.mig.comm, "t");
+	step(l, m, &ev);
+}
+
+static void decide(struct cost_ledger *l, uint64_t seq, uint64_t ts, int src_node, int dst_node,
+		   int old_node, int new_node)
+{
+	struct decision d = { 0 };
+	int node[COST__SIDES] = { old_node, new_node, dst_node };
+
+	d.seq = seq;
+	d.snap.ts_ns = ts;
+	d.snap.tid = 100;
+	d.snap.decision_class = SR_DECISION_CLASS_LB_PULL;
+	d.snap.src_node = src_node;
+	d.snap.dst_node = dst_node;
+	d.snap.known = SR_SNAP_SRC_NODE | SR_SNAP_DST_NODE | SR_SNAP_CLASS;
+	ck_assert_int_eq(cost_ledger_decide(l, &d, node, NULL), 0);
+}
+
+START_TEST(ledger_prices_interval)
+{
+	struct topo *t = topo2();
+	struct model *m = model_new(t);
+	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
+	const struct cost_totals *tot;
+
+	nr_items = 0;
+	/* the kernel's numbers: 3/4 of the task's memory on node 0 */
+	sample(l, m, 1000, "numa_sample t=1 seq=0 pid=100 tid=100 comm=t cpu=0 pref=0 node=0 "
+		"grp=0 tf=400 mig=0 scan=1 f=0:300/0/0/0,1:100/0/0/0");
+	fault(l, m, 2000, 0, 0, MODEL_TNF_FAULT_LOCAL);		/* before any decision */
+	migrate(l, m, 10000, 0, 2);				/* node 0 -> node 1 */
+	fault(l, m, 11000, 2, 0, 0);
+	fault(l, m, 12000, 2, 0, 0);
+	/* the decision arrives late, as the classifier emits it */
+	decide(l, 0, 10000, 0, 1, 0, 1);
+	ck_assert_int_eq(nr_items, 0);		/* its interval is still open */
+	fault(l, m, 13000, 2, 1, MODEL_TNF_FAULT_LOCAL);
+	fault(l, m, 14000, 2, 0, 0);
+	migrate(l, m, 20000, 2, 0);				/* the next decision: closes it */
+	ck_assert_int_eq(nr_items, 1);
+	ck_assert_uint_eq(items[0].seq, 0);
+	ck_assert_uint_eq(items[0].end_ns - items[0].start_ns, 10000);
+	ck_assert_int_eq(items[0].unknown, COST_UNKNOWN_NONE);
+	/* 4 faults, each 3/4 node 0: from node 0 (old) 1 remote, weighted 3 + 2 = 5 */
+	ck_assert(items[0].v[COST_OLD].known);
+	ck_assert_double_eq_tol(items[0].v[COST_OLD].accesses, 4, EPS);
+	ck_assert_double_eq_tol(items[0].v[COST_OLD].remote, 1, EPS);
+	ck_assert_double_eq_tol(items[0].v[COST_OLD].weighted, 5, EPS);
+	/* from node 1 (new and what the kernel did): 3 remote, 3 * 2 + 1 = 7 */
+	ck_assert_double_eq_tol(items[0].v[COST_NEW].remote, 3, EPS);
+	ck_assert_double_eq_tol(items[0].v[COST_NEW].weighted, 7, EPS);
+	ck_assert_double_eq_tol(items[0].v[COST_TRACE].weighted, 7, EPS);
+
+	/* the faults before the first decision, and the last interval: no decision */
+	ck_assert_int_eq(cost_ledger_finish(l, 30000), 0);
+	tot = cost_ledger_totals(l);
+	ck_assert_uint_eq(tot->decisions, 1);
+	ck_assert_uint_eq(tot->dropped_intervals, 2);
+	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * 2 + 0], 3, EPS);
+	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * 2 + 1], 1, EPS);
+	/* calibration: 5 faults priced, local shares 3/4 (node 0) + 4 x 1/4 (node 1) */
+	ck_assert_uint_eq(tot->cal.faults, 5);
+	ck_assert_uint_eq(tot->cal.flag_local, 2);
+	ck_assert_uint_eq(tot->cal.priced, 5);
+	ck_assert_double_eq_tol(tot->cal.est_local, 0.75 + 4 * 0.25, EPS);
+	cost_ledger_free(l);
+	model_free(m);
+	topo_free(t);
+}
+END_TEST
+
+START_TEST(ledger_without_faults)
+{
+	struct topo *t = topo2();
+	struct model *m = model_new(t);
+	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
+
+	nr_items = 0;
+	migrate(l, m, 10000, 0, 2);
+	decide(l, 0, 10000, 0, 1, 0, 1);
+	/* the task exits: the interval ends there */
+	{
+		struct sr_event ev = { .ts_ns = 15000, .cpu = 2, .pid = 100, .kind = SR_EV_EXIT };
+
+		ev.u.exit.pid = 100;
+		step(l, m, &ev);
+	}
+	ck_assert_int_eq(nr_items, 1);
+	ck_assert_int_eq(items[0].unknown, COST_UNKNOWN_NO_FAULTS);
+	ck_assert_int_eq(items[0].end, COST_END_EXIT);
+	ck_assert(!items[0].v[COST_OLD].known);
+	ck_assert_uint_eq(cost_ledger_totals(l)->unknown[COST_UNKNOWN_NO_FAULTS], 1);
+	cost_ledger_free(l);
+	model_free(m);
+	topo_free(t);
+}
+END_TEST
+
+static Suite *cost_suite(void)
+{
+	Suite *s = suite_create("cost");
+	TCase *tc = tcase_create("functions");
+
+	tcase_add_test(tc, shares_normalise);
+	tcase_add_test(tc, price_two_nodes);
+	tcase_add_test(tc, price_seed002);
+	tcase_add_test(tc, cost_of_accumulated);
+	tcase_add_test(tc, rate_and_share);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ledger");
+	tcase_add_test(tc, ledger_prices_interval);
+	tcase_add_test(tc, ledger_without_faults);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+SR_CHECK_MAIN(cost_suite)
