@@ -190,7 +190,7 @@ int record_cleanup_stale(struct err *e)
 	int removed = 0;
 	int i;
 
-	names = tracefs_instances("^" RECORD_INSTANCE_PREFIX "[0-9]+$");
+	names = tracefs_instances("^" RECORD_INSTANCE_PREFIX "[0-9][0-9]*$");
 	for (i = 0; names && names[i]; i++) {
 		struct tracefs_instance *inst;
 		pid_t pid = pid_of(names[i], RECORD_INSTANCE_PREFIX);
