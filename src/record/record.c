@@ -90,26 +90,52 @@ struct record *record_new(const struct record_opts *opts, struct err *e)
 	return r;
 }
 
+/* the first tracefs mount point in /proc/mounts, or false */
+static bool find_tracefs(char *dir, size_t len)
+{
+	char line[1024];
+	char mnt[512];
+	char type[64];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/mounts", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %511s %63s", mnt, type) == 2 && !strcmp(type, "tracefs")) {
+			snprintf(dir, len, "%s", mnt);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Not tracefs_tracing_dir_is_mounted(): libtracefs 1.6.4 leaks the path it
+ * returns.  /proc/mounts is read here, and libtracefs finds the same mount.
+ */
 int record_check_access(struct record *r)
 {
-	const char *dir = NULL;
+	const char *dir;
 	char path[PATH_MAX + 16];
 	int ret;
 
-	ret = tracefs_tracing_dir_is_mounted(false, &dir);
-	if (ret == 0) {
+	if (!find_tracefs(r->tracing_dir, sizeof(r->tracing_dir))) {
 		/* not mounted: mount it ourselves, and unmount it when done */
 		if (geteuid() != 0)
 			return err_set(r->e, -EPERM,
 				       "tracefs is not mounted and only root may mount it");
-		ret = tracefs_tracing_dir_is_mounted(true, &dir);
-		if (ret < 0 || !dir)
+		if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0)
 			return err_set(r->e, -ENODEV, "no tracefs: mounting it failed (%s)",
 				       strerror(errno));
 		r->mounted = true;
-	} else if (ret < 0 || !dir) {
-		return err_set(r->e, -ENODEV, "no tracefs on this system");
+		snprintf(r->tracing_dir, sizeof(r->tracing_dir), "/sys/kernel/tracing");
 	}
+	dir = tracefs_tracing_dir();
+	if (!dir)
+		return err_set(r->e, -ENODEV, "no tracefs on this system");
 	snprintf(r->tracing_dir, sizeof(r->tracing_dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/instances", r->tracing_dir);
 	if (access(path, W_OK) < 0) {
@@ -190,7 +216,8 @@ int record_cleanup_stale(struct err *e)
 	int removed = 0;
 	int i;
 
-	names = tracefs_instances("^" RECORD_INSTANCE_PREFIX "[0-9][0-9]*$");
+	/* all names, filtered here: libtracefs 1.6.4 leaks the regex it is given */
+	names = tracefs_instances(NULL);
 	for (i = 0; names && names[i]; i++) {
 		struct tracefs_instance *inst;
 		pid_t pid = pid_of(names[i], RECORD_INSTANCE_PREFIX);
