@@ -446,6 +446,8 @@ static void read_clock(struct record *r)
 	free(c);
 }
 
+static int flush_all(struct record *r);
+
 int record_create(struct record *r, pid_t child)
 {
 	int ret;
@@ -488,6 +490,9 @@ int record_create(struct record *r, pid_t child)
 	r->tracing = true;
 	r->t_on_ns = record_now_ns();
 	ret = record_meta_start(r);
+	if (ret < 0)
+		return ret;
+	ret = flush_all(r);
 	if (ret < 0)
 		return ret;
 	return record_sampler_start(r, child);
@@ -590,6 +595,24 @@ static int drain_cpu(struct record *r, int i, bool flush)
 				       "writing the CPU %d data next to it: %s", i, strerror(-ret));
 		}
 	}
+}
+
+/*
+ * Take every page now, partial ones too: called right after the metadata
+ * lines so that a ring buffer overrun early in a busy recording cannot
+ * overwrite them (they hold the topology).
+ */
+static int flush_all(struct record *r)
+{
+	int i;
+	int ret;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		ret = drain_cpu(r, i, true);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 int record_poll(struct record *r)

@@ -81,6 +81,16 @@ check "trace-cmd report --stat shows per-cpu buffer stats" grep -q '^overrun: ' 
 expect_exit 0 "replay runs on it" "$SR_BIN" replay "$T/x.dat"
 check "no instance of ours left" test "$(ours)" -eq 0
 
+# --- a tiny buffer under a flood: lost events reported, stored, read back ------
+expect_exit 0 "record --buffer-kb 64 under sched-pingpong" \
+	"$SR_BIN" record -o "$T/lost.dat" --buffer-kb 64 -- "$PINGPONG" 4 60000
+check "lost events reported at the end" grep -q "events lost: raise --buffer-kb" "$T/err"
+expect_exit 0 "info on the lossy file" "$SR_BIN" info --json "$T/lost.dat"
+check "info sees the lost events the pages carry" test "$(jq .lost_events.total "$T/out")" -gt 0
+check "the metadata lines survived the overrun" test "$(jq -r .topology.source "$T/out")" = trace
+check "lost counts stored in the file" grep -aqE 'schedreplay_lost cpu=[0-9]+ lost=[1-9]' "$T/lost.dat"
+expect_exit 0 "replay runs on the lossy file" "$SR_BIN" replay "$T/lost.dat"
+
 # --- -p: only that process's threads are sampled; -d bounds the time -----------
 "$PINGPONG" 2 400000 >/dev/null &
 wl=$!
