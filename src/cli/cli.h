@@ -16,6 +16,7 @@ enum cli_exit {
 	CLI_EXIT_USAGE		= 2,	/* bad command line */
 	CLI_EXIT_BADINPUT	= 3,	/* unreadable or malformed input */
 	CLI_EXIT_INTERNAL	= 4,	/* out of memory, I/O error on output, bug */
+	CLI_EXIT_NOTRACE	= 5,	/* record: cannot trace here (not root, no tracefs) */
 };
 
 /**
@@ -37,6 +38,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /**
  * cli_error() - print "schedreplay: error: ..." on stderr

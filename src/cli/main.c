@@ -17,6 +17,8 @@ static const struct cli_cmd commands[] = {
 	  cmd_replay },
 	{ "policies",	NULL,	"list the policies, their parameters and provenance", cmd_policies },
 	{ "compare",	NULL,	"compare repeated runs: real change or noise", cmd_compare },
+	{ "record",	NULL,	"record a trace.dat on this host (root; private tracefs instance)",
+	  cmd_record },
 	{ "tui",	NULL,	"browse the decisions of a replay in the terminal", cmd_tui },
 };
 
@@ -39,7 +41,7 @@ static void usage(FILE *out)
 		"\n"
 		"'schedreplay COMMAND --help' describes a command; 'man schedreplay' has it all.\n"
 		"exit codes: 0 ok, 1 policies disagree (when asked), 2 usage, 3 bad input,\n"
-		"4 internal error\n");
+		"4 internal error, 5 cannot trace here (record)\n");
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.h - `schedreplay record`: record the scheduler events the replay
+ * reads into a trace.dat (version 6) through a private tracefs instance.
+ *
+ * The recorder owns exactly one tracefs instance ("schedreplay-<pid>") and,
+ * where the kernel has kprobe events, one probe group ("schedreplay_<pid>");
+ * it changes nothing else.  Lifecycle:
+ *
+ *	record_new()      options, no side effects
+ *	record_create()   remove stale instances of dead recorders, create ours,
+ *	                  enable events, add the probe, write the metadata marker
+ *	                  lines, start the sampler thread, turn tracing on
+ *	record_poll()     move full ring-buffer pages to the per-CPU temp files
+ *	record_stop()     end marker lines, tracing off, drain every CPU
+ *	record_finish()   assemble trace.dat under a temporary name and rename it
+ *	record_destroy()  remove the instance and the probe (every exit path)
+ *	record_free()     also calls record_destroy(); unlinks anything temporary
+ *
+ * Library code: nothing here prints or exits.  Failures are in the struct
+ * err passed to record_new().
+ */
+#ifndef SR_RECORD_RECORD_H
+#define SR_RECORD_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/err.h"
+
+#define RECORD_INSTANCE_PREFIX	"schedreplay-"
+#define RECORD_PROBE_PREFIX	"schedreplay_"
+#define RECORD_DEFAULT_SAMPLE_MS	1000
+#define RECORD_DEFAULT_BUFFER_KB	8192
+
+/**
+ * struct record_opts - what to record and where
+ * @output:	the trace.dat to write (replaced whole at the end)
+ * @pids:	processes whose threads are sampled (borrowed)
+ * @nr_pids:	entries in @pids
+ * @comms:	process names whose threads are sampled (borrowed)
+ * @nr_comms:	entries in @comms
+ * @sample_ms:	numa_sample period in milliseconds (0: no sampler)
+ * @buffer_kb:	ring buffer per CPU, KiB
+ * @cmdline:	the recorder's own options as one line, stored as metadata
+ *
+ * With no @pids, @comms or child (record_create()), every user-space
+ * thread is sampled.  Events are always recorded system-wide: the replay
+ * needs every CPU's runqueue.
+ */
+struct record_opts {
+	const char		*output;
+	const pid_t		*pids;
+	int			nr_pids;
+	const char *const	*comms;
+	int			nr_comms;
+	unsigned int		sample_ms;
+	unsigned int		buffer_kb;
+	const char		*cmdline;
+};
+
+/**
+ * struct record_cpu_stats - what one CPU's ring buffer gave
+ * @pages:	ring-buffer pages written to the file
+ * @bytes:	their size in bytes
+ * @lost:	events the kernel reported lost inside the pages (missed-events
+ *		counts in page headers; a page flagged without a count adds 1)
+ * @lost_pages:	pages carrying a missed-events flag
+ * @overrun:	the kernel's "overrun" counter at the end (events overwritten
+ *		before they were read), -1 when unknown
+ * @dropped:	the kernel's "dropped events" counter, -1 when unknown
+ */
+struct record_cpu_stats {
+	uint64_t	pages;
+	uint64_t	bytes;
+	uint64_t	lost;
+	uint64_t	lost_pages;
+	int64_t		overrun;
+	int64_t		dropped;
+};
+
+/**
+ * struct record_summary - the result, for the caller to print
+ * @nr_cpus:	entries in @cpu
+ * @cpu:	per-CPU statistics (owned by the record)
+ * @samples:	numa_sample lines written
+ * @kprobe:	"added", or why the numa_fault probe is absent (static text)
+ * @stale_removed: stale instances and probe groups of dead recorders removed
+ * @file_bytes:	size of the trace.dat written
+ * @duration_ns: time tracing was on
+ */
+struct record_summary {
+	int				nr_cpus;
+	const struct record_cpu_stats	*cpu;
+	uint64_t			samples;
+	const char			*kprobe;
+	int				stale_removed;
+	uint64_t			file_bytes;
+	uint64_t			duration_ns;
+};
+
+struct record;
+
+/**
+ * record_new() - check options and allocate a recorder
+ * @opts: options; copied, the strings and arrays are borrowed until
+ *        record_free()
+ * @e:    error slot, used for the recorder's whole life
+ *
+ * Context: no side effects on tracing or files.
+ * Return: the recorder, or NULL with @e set.
+ */
+struct record *record_new(const struct record_opts *opts, struct err *e);
+
+/**
+ * record_check_access() - can this process record at all?
+ * @r: the recorder
+ *
+ * Mounts tracefs when it is not mounted (remembering to unmount it at
+ * record_destroy()), then checks it may create instances.
+ *
+ * Return: 0; -EPERM/-EACCES when not allowed (not root); -ENODEV when
+ * there is no tracefs.
+ */
+int record_check_access(struct record *r);
+
+/**
+ * record_create() - start recording
+ * @r:     the recorder (record_check_access() done)
+ * @child: a process whose descendants are sampled (a started command), or 0
+ *
+ * Removes stale instances and probe groups whose recorder died, creates the
+ * instance, sizes its buffers, enables the events, adds the kprobe where
+ * possible, opens the output's temporary files (so an unwritable folder is
+ * found before anything runs), writes the schedreplay_* marker lines,
+ * starts the sampler and turns tracing on in the instance.
+ *
+ * Return: 0 or a negative code; on failure record_destroy() undoes it all.
+ */
+int record_create(struct record *r, pid_t child);
+
+/**
+ * record_poll() - move the pages ready in the ring buffers to disk
+ * @r: the recorder
+ *
+ * Call a few times a second while recording.
+ * Return: 0 or a negative code (-ENOSPC when the disk is full).
+ */
+int record_poll(struct record *r);
+
+/**
+ * record_stop() - stop recording and drain the buffers
+ * @r: the recorder
+ *
+ * Writes the end marker lines, stops the sampler, turns tracing off in the
+ * instance, drains every CPU and reads the kernel's per-CPU counters.
+ * Return: 0 or a negative code.
+ */
+int record_stop(struct record *r);
+
+/**
+ * record_finish() - write the trace.dat and move it into place
+ * @r: the recorder (record_stop() done)
+ *
+ * Reads the event formats, cmdlines and printk formats, writes the file
+ * under a temporary name in the output's folder, fsyncs and renames it.
+ * Return: 0 or a negative code; on failure nothing is left at the output
+ * path (an earlier file there is untouched).
+ */
+int record_finish(struct record *r);
+
+/**
+ * record_destroy() - remove the instance and the probe; unmount tracefs
+ * when record_check_access() mounted it
+ * @r: the recorder (NULL allowed)
+ *
+ * Safe to call at any point and more than once.
+ */
+void record_destroy(struct record *r);
+
+/**
+ * record_summary() - statistics of a run
+ * @r: the recorder
+ *
+ * Return: borrowed, valid until record_free().
+ */
+const struct record_summary *record_summary(const struct record *r);
+
+/** record_free() - record_destroy(), unlink temporary files, free. NULL allowed. */
+void record_free(struct record *r);
+
+/**
+ * record_cleanup_stale() - remove instances and probe groups of dead
+ * recorders
+ * @e: error slot
+ *
+ * An instance "schedreplay-<pid>" is stale when no process <pid> runs
+ * schedreplay.  Done by record_create() too.
+ * Return: the number removed, or a negative code.
+ */
+int record_cleanup_stale(struct err *e);
+
+/* ---- the parts below are pure functions, tested without tracefs ---- */
+
+/**
+ * struct record_task_sched - the fields of /proc/PID/task/TID/sched the
+ * numa_sample line carries; -1 where the kernel did not print one
+ */
+struct record_task_sched {
+	int64_t	pref;
+	int64_t	node;
+	int64_t	grp;
+	int64_t	tf;
+	int64_t	mig;
+	int64_t	scan;
+	int64_t	nmig;
+	int64_t	forced;
+	int64_t	fhot;
+	int64_t	frun;
+	int64_t	faff;
+	/* f=: "node:tp/ts/gp/gs,..." already formatted, "" before any fault */
+	char	faults[2048];
+};
+
+/**
+ * record_parse_sched() - read the text of a /proc/.../sched file
+ * @text: the file's bytes
+ * @len:  their count
+ * @out:  filled; every field -1 unless found
+ */
+void record_parse_sched(const char *text, size_t len, struct record_task_sched *out);
+
+/**
+ * record_format_sample() - one numa_sample line (no newline)
+ * @buf, @len: destination; the line is cut at a field boundary when short
+ * @t_ns:   CLOCK_MONOTONIC time of the reading
+ * @seq:    sampling round
+ * @tgid, @tid: the task
+ * @comm:   its name (untrusted: blanks and control bytes become '_')
+ * @cpu:    the CPU it last ran on, -1 if unknown
+ * @s:      the parsed sched file
+ *
+ * Return: the line's length.
+ */
+size_t record_format_sample(char *buf, size_t len, uint64_t t_ns, uint64_t seq, int tgid,
+			    int tid, const char *comm, int cpu, const struct record_task_sched *s);
+
+#endif

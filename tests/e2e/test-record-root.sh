@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# `schedreplay record` for real, through tracefs (labelled "root"): a
+# multi-threaded workload recorded, read back by trace-cmd and by info with
+# the same per-event counts, replayed; SIGINT and -d; SIGKILL and the stale
+# instance removed by the next run; refusal when not root, when the output
+# folder is read-only and when the disk fills, with no file left behind.
+# Tracing must be exactly as found at the end.  Skips (exit 77, loudly)
+# only when not root or when tracefs cannot be had at all.
+. "$(dirname "$0")/lib.sh"
+
+skip() {
+	echo "#"
+	echo "# SKIP: $* -- the recorder tests did NOT run"
+	echo "#"
+	exit 77
+}
+
+[ "$(id -u)" -eq 0 ] || skip "not root"
+TR=/sys/kernel/tracing
+mounted_here=0
+if ! grep -q " $TR tracefs " /proc/mounts; then
+	mount -t tracefs nodev "$TR" 2>/dev/null || skip "no tracefs on this kernel"
+	mounted_here=1
+fi
+PINGPONG=$(dirname "$SR_BIN")/bench/sched-pingpong
+[ -x "$PINGPONG" ] || { fail "workload $PINGPONG not built"; finish; exit 1; }
+
+tracing_state() {
+	ls "$TR/instances"
+	cat "$TR/tracing_on" "$TR/current_tracer" "$TR/set_event" "$TR/buffer_size_kb"
+	[ -r "$TR/kprobe_events" ] && cat "$TR/kprobe_events"
+	cat "$TR/dynamic_events" 2>/dev/null
+	return 0
+}
+cleanup_mounts() {
+	for m in "$T/ro" "$T/full"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+	[ "$mounted_here" -eq 1 ] && umount "$TR"
+	rm -rf "$T"
+}
+trap cleanup_mounts EXIT
+tracing_state >"$T/state-before"
+ours() { ls "$TR/instances" | grep -c '^schedreplay-' || true; }
+
+# --- a multi-threaded workload, read back by trace-cmd, info and replay -------
+expect_exit 0 "record -- sched-pingpong" \
+	"$SR_BIN" record -o "$T/x.dat" --sample-ms 100 -- "$PINGPONG" 4 20000
+cp "$T/err" "$T/record-err"
+check "the file exists" test -s "$T/x.dat"
+check "no temporary left next to it" test -z "$(ls -A "$T" | grep -E '^\.schedreplay|\.tmp-' || true)"
+check "summary names the file" grep -q "wrote '$T/x.dat'" "$T/record-err"
+check "summary reports lost events per cpu" grep -q "cpu 0: .* lost events" "$T/record-err"
+check "kprobe status reported" grep -q "numa_fault kprobe: " "$T/record-err"
+trace-cmd report -i "$T/x.dat" >"$T/report" 2>"$T/report-err"
+check "trace-cmd report reads it (exit 0)" test $? -eq 0
+check "trace-cmd report: no error or warning" \
+	test -z "$(grep -iE 'error|warn|fail|unknown|bad' "$T/report-err" || true)"
+report_counts <"$T/report" >"$T/want"
+expect_exit 0 "info --json" "$SR_BIN" info --json "$T/x.dat"
+cp "$T/out" "$T/info.json"
+json_counts <"$T/info.json" >"$T/got"
+check "per-event counts: trace-cmd report = schedreplay info" diff -u "$T/want" "$T/got"
+check "thousands of sched_switch" test "$(jq '.events.sched_switch // 0' "$T/info.json")" -gt 1000
+check "file version 6" test "$(jq -r '"\(.format) \(.file_version)"' "$T/info.json")" = "trace.dat 6"
+check "kernel release in the file" test "$(jq -r .kernel_release "$T/info.json")" = "$(uname -r)"
+check "topology from the trace's own lines" test "$(jq -r .topology.source "$T/info.json")" = trace
+check "cpus = this host's" test "$(jq .cpus "$T/info.json")" = "$(getconf _NPROCESSORS_CONF)"
+check "metadata lines in trace-cmd report" grep -q 'tracing_mark_write: schedreplay_meta release=' "$T/report"
+check "vmstat at start and end" \
+	test "$(grep -cE 'schedreplay_vmstat phase=(start|end)' "$T/report")" -ge 2
+grep -o 'numa_sample .*' "$T/report" | grep 'comm=sched-pingpong' >"$T/samples"
+check "numa_sample lines of the workload's threads" test -s "$T/samples"
+check "more than one thread sampled" \
+	test "$(grep -o ' tid=[0-9]*' "$T/samples" | sort -u | wc -l)" -gt 1
+check "samples parse as info counts them" test "$(jq '.numa_samples // .samples // 0' "$T/info.json")" -gt 0
+check "schedreplay option stored in the file" grep -aq 'schedreplay-metadata 1' "$T/x.dat"
+check "lost events per cpu stored in the file" grep -aq 'schedreplay_lost cpu=0 lost=' "$T/x.dat"
+check "the recorder's options stored" grep -aq 'schedreplay_record options=.*--sample-ms,100' "$T/x.dat"
+trace-cmd report --stat -i "$T/x.dat" >"$T/stat" 2>&1
+check "trace-cmd report --stat shows per-cpu buffer stats" grep -q '^overrun: ' "$T/stat"
+expect_exit 0 "replay runs on it" "$SR_BIN" replay "$T/x.dat"
+check "no instance of ours left" test "$(ours)" -eq 0
+
+# --- a tiny buffer under a flood: lost events reported, stored, read back ------
+expect_exit 0 "record --buffer-kb 64 under sched-pingpong" \
+	"$SR_BIN" record -o "$T/lost.dat" --buffer-kb 64 -- "$PINGPONG" 4 60000
+check "lost events reported at the end" grep -q "events lost: raise --buffer-kb" "$T/err"
+expect_exit 0 "info on the lossy file" "$SR_BIN" info --json "$T/lost.dat"
+check "info sees the lost events the pages carry" test "$(jq .lost_events.total "$T/out")" -gt 0
+check "the metadata lines survived the overrun" test "$(jq -r .topology.source "$T/out")" = trace
+check "lost counts stored in the file" grep -aqE 'schedreplay_lost cpu=[0-9]+ lost=[1-9]' "$T/lost.dat"
+expect_exit 0 "replay runs on the lossy file" "$SR_BIN" replay "$T/lost.dat"
+
+# --- -p: only that process's threads are sampled; -d bounds the time -----------
+"$PINGPONG" 2 400000 >/dev/null &
+wl=$!
+start=$(date +%s)
+expect_exit 0 "record -p PID -d 1" "$SR_BIN" record -q -o "$T/p.dat" -p "$wl" -d 1 --sample-ms 200
+check "-d 1 stops in time" test $(($(date +%s) - start)) -le 6
+trace-cmd report -i "$T/p.dat" 2>/dev/null | grep -o 'numa_sample .*' >"$T/psamples"
+check "-p: samples taken" test -s "$T/psamples"
+check "-p: only pid=$wl sampled" test -z "$(grep -v " pid=$wl " "$T/psamples" || true)"
+kill "$wl" 2>/dev/null
+wait "$wl" 2>/dev/null
+
+# --- SIGINT stops cleanly ------------------------------------------------------
+"$SR_BIN" record -q -o "$T/int.dat" -d 60 2>"$T/int-err" &
+rec=$!
+for _ in $(seq 50); do [ "$(ours)" -gt 0 ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$rec"
+wait "$rec"
+check "SIGINT: exit 0" test $? -eq 0
+expect_exit 0 "SIGINT: the file reads" "$SR_BIN" info --json "$T/int.dat"
+check "SIGINT: no instance left" test "$(ours)" -eq 0
+
+# --- SIGKILL leaves a stale instance; the next start removes it ----------------
+"$SR_BIN" record -q -o "$T/kill.dat" -d 60 2>/dev/null &
+rec=$!
+for _ in $(seq 50); do [ -d "$TR/instances/schedreplay-$rec" ] && break; sleep 0.1; done
+sleep 0.5
+kill -KILL "$rec"
+wait "$rec" 2>/dev/null
+check "SIGKILL: its instance is left behind" test -d "$TR/instances/schedreplay-$rec"
+check "SIGKILL: no output file, no named temporary" \
+	test -z "$(ls -A "$T" | grep -E '^kill\.dat|^\.schedreplay' || true)"
+expect_exit 0 "the next run" "$SR_BIN" record -o "$T/next.dat" -d 0.3
+check "the next run says it removed the stale instance" grep -q "removed 1 stale" "$T/err"
+check "SIGKILL: stale instance gone" test ! -d "$TR/instances/schedreplay-$rec"
+check "no instance of ours left" test "$(ours)" -eq 0
+
+# --- refusals -------------------------------------------------------------------
+if command -v setpriv >/dev/null; then
+	mkdir -p "$T/nobody" && chmod 777 "$T/nobody" && chmod 755 "$T"
+	expect_exit 5 "not root: refused" setpriv --reuid nobody --regid nogroup --clear-groups \
+		"$SR_BIN" record -o "$T/nobody/n.dat" -d 1
+	check "not root: says root is needed" grep -q "root" "$T/err"
+	check "not root: no file" test -z "$(ls -A "$T/nobody")"
+	chmod 700 "$T"
+else
+	fail "setpriv missing: the not-root refusal was not tested"
+fi
+mkdir -p "$T/ro" && mount -t tmpfs -o ro,size=1m tmpfs "$T/ro"
+expect_exit 4 "read-only output folder: refused" "$SR_BIN" record -o "$T/ro/x.dat" -d 1
+check "read-only: names the folder" grep -q "output folder '$T/ro'" "$T/err"
+check "read-only: no instance left" test "$(ours)" -eq 0
+umount "$T/ro"
+mkdir -p "$T/full" && mount -t tmpfs -o size=192k tmpfs "$T/full"
+expect_exit 4 "disk full: fails" "$SR_BIN" record -o "$T/full/x.dat" --sample-ms 50 -- \
+	"$PINGPONG" 4 100000
+check "disk full: says so" grep -q "disk full" "$T/err"
+check "disk full: nothing left in the folder" test -z "$(ls -A "$T/full")"
+check "disk full: no instance left" test "$(ours)" -eq 0
+umount "$T/full"
+expect_exit 2 "--buffer-kb too small" "$SR_BIN" record --buffer-kb 1 -d 1
+expect_exit 2 "-o a folder" "$SR_BIN" record -o "$T" -d 1
+expect_exit 2 "unknown option" "$SR_BIN" record --bogus
+expect_exit 0 "record --help" "$SR_BIN" record --help
+
+# --- tracing exactly as found -----------------------------------------------------
+tracing_state >"$T/state-after"
+check "tracing state unchanged (instances, tracing_on, tracer, events, buffer, probes)" \
+	diff -u "$T/state-before" "$T/state-after"
+finish
