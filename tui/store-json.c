@@ -10,6 +10,7 @@
  * Per-decision "cost" ({"old", "new", "delta"}) is read when present.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,23 @@ int tui_store_set_header(struct tui_store *s, const json_t *doc)
 		h->fid_decisions += (uint64_t)jnum(f, "decisions", 0);
 	}
 	return 0;
+}
+
+/*
+ * One side of a decision's "cost": the distance-weighted figure of
+ * {"accesses", "remote_accesses", "weighted", "node"} (docs/json-schema.md),
+ * or a plain number; rounded to an integer for the list.
+ */
+static bool cost_side(const json_t *cost, const char *side, int64_t *out)
+{
+	const json_t *v = json_object_get(cost, side);
+
+	if (json_is_object(v))
+		v = json_object_get(v, "weighted");
+	if (!json_is_number(v))
+		return false;
+	*out = llround(json_number_value(v));
+	return true;
 }
 
 static int verdict_from_json(struct tui_store *s, const json_t *o, uint32_t *out,
@@ -245,11 +263,10 @@ int tui_store_add_json(struct tui_store *s, const json_t *o, struct err *err)
 			row->flags |= TUI_ROW_STATE_GUESS;
 	}
 	cost = json_object_get(o, "cost");
-	if (json_is_object(cost) && json_is_number(json_object_get(cost, "old")) &&
-	    json_is_number(json_object_get(cost, "new"))) {
-		row->cost_old = jnum(cost, "old", 0);
-		row->cost_new = jnum(cost, "new", 0);
-		row->cost_delta = jnum(cost, "delta", row->cost_new - row->cost_old);
+	if (json_is_object(cost) && cost_side(cost, "old", &row->cost_old) &&
+	    cost_side(cost, "new", &row->cost_new)) {
+		if (!cost_side(cost, "delta", &row->cost_delta))
+			row->cost_delta = row->cost_new - row->cost_old;
 		row->flags |= TUI_ROW_COST;
 	}
 	if (json_is_string(json_object_get(o, "evidence"))) {

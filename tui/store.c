@@ -290,6 +290,28 @@ void tui_store_commit(struct tui_store *s)
 	}
 }
 
+int tui_store_set_cost(struct tui_store *s, size_t i, int64_t cost_old, int64_t cost_new)
+{
+	struct tui_row *r;
+
+	if (i >= s->nr_rows)
+		return -EINVAL;
+	r = &s->rows[i];
+	if (r->flags & TUI_ROW_COST) {
+		s->hdr.cost_old -= r->cost_old;
+		s->hdr.cost_new -= r->cost_new;
+		s->hdr.nr_cost--;
+	}
+	r->cost_old = cost_old;
+	r->cost_new = cost_new;
+	r->cost_delta = cost_new - cost_old;
+	r->flags |= TUI_ROW_COST;
+	s->hdr.cost_old += cost_old;
+	s->hdr.cost_new += cost_new;
+	s->hdr.nr_cost++;
+	return 0;
+}
+
 struct tui_snap *tui_store_append_snap(struct tui_store *s, struct tui_row *row, int nr_nodes)
 {
 	struct tui_snap *sn;

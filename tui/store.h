@@ -196,10 +196,18 @@ int tui_store_set_header(struct tui_store *s, const json_t *doc);
  * @r: the engine's result, borrowed for the call
  *
  * Keeps the snapshot fields the detail view shows.  The cost fields stay
- * empty: the engine does not compute cost yet.
+ * empty until tui_store_set_cost() fills them (the cost model knows a
+ * decision's cost only at the task's next decision, exit or trace end).
  * Return: 0, or -ENOMEM.
  */
 int tui_store_add_result(struct tui_store *s, const struct engine_result *r);
+
+/**
+ * tui_store_set_cost() - give row @i its cost (old and new, distance-weighted,
+ * rounded), once the cost model knows it
+ * Return: 0, or -EINVAL when @i is not a row.
+ */
+int tui_store_set_cost(struct tui_store *s, size_t i, int64_t cost_old, int64_t cost_new);
 
 /**
  * tui_store_add_json() - append one decision object of a report

@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <locale.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +154,20 @@ static int add_row(const struct engine_result *r, void *arg, struct err *err, vo
 {
 	if (tui_store_add_result(arg, r) < 0)
 		return err_set(err, -ENOMEM, "out of memory");
+	/* the row's index, +1 so that row 0 is not NULL: its cost comes later */
+	*user = (void *)(uintptr_t)tui_store_count(arg);
 	return 0;
+}
+
+/* The cost model priced a decision: put its cost on its row. */
+static int row_cost(const struct cost_item *it, void *arg)
+{
+	size_t row = (size_t)(uintptr_t)it->user;
+
+	if (!row || !it->v[COST_OLD].known || !it->v[COST_NEW].known)
+		return 0;
+	return tui_store_set_cost(arg, row - 1, llround(it->v[COST_OLD].weighted),
+				  llround(it->v[COST_NEW].weighted));
 }
 
 /* Replay TRACE into @store, with the report's header. */
@@ -169,7 +184,7 @@ static int load_trace(struct tui_store *store, const struct replay_opts *o, cons
 
 	ret = replay_setup_open(&setup, o, trace, so, "tui");
 	if (!ret)
-		ret = replay_setup_run(&setup, add_row, store, NULL, NULL);
+		ret = replay_setup_run(&setup, add_row, store, row_cost, NULL);
 	if (!ret) {
 		replay_setup_report_in(&setup, &ri, &kstat, &tc, &cin, 0);
 		doc = report_replay_build(&ri);
