@@ -241,3 +241,30 @@ void replay_lb_tristate_tail(struct replay_eval *ev, int exceeded, bool active,
 		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_TASK_HOT, hot_why,
 				   deg.why);
 }
+
+bool replay_numa_common(struct replay_eval *ev, struct sr_verdict *out, int64_t numa_balancing)
+{
+	const struct sr_snapshot *snap = ev->snap;
+
+	if (!(snap->known & SR_SNAP_CLASS) ||
+	    (snap->decision_class != SR_DECISION_CLASS_NUMA_MOVE &&
+	     snap->decision_class != SR_DECISION_CLASS_NUMA_SWAP &&
+	     snap->decision_class != SR_DECISION_CLASS_NUMA_STICK)) {
+		replay_verdict_set(out, ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_CLASS_NOT_HANDLED,
+				   0, 0);
+		return true;
+	}
+	if (!numa_balancing) {
+		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_NUMA_FEATURE_OFF, 0, 0);
+		return true;
+	}
+	if (!replay_need(ev, SR_SNAP_BIT_DST_CPU)) {
+		replay_verdict_unknown(out, ev);
+		return true;
+	}
+	if (snap->dst_cpu < 0) {
+		replay_verdict_set(out, ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_NO_CANDIDATE, 0, 0);
+		return true;
+	}
+	return false;
+}

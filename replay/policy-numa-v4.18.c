@@ -44,27 +44,8 @@ static int numa_v418_evaluate(const void *priv, const struct sr_snapshot *snap,
 		return -EINVAL;
 	ev.param = vals->v;
 
-	if (!(snap->known & SR_SNAP_CLASS) ||
-	    (snap->decision_class != SR_DECISION_CLASS_NUMA_MOVE &&
-	     snap->decision_class != SR_DECISION_CLASS_NUMA_SWAP &&
-	     snap->decision_class != SR_DECISION_CLASS_NUMA_STICK)) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE,
-				   SR_REASON_CLASS_NOT_HANDLED, 0, 0);
+	if (replay_numa_common(&ev, out, ev.param[P_NUMA_BALANCING]))
 		return 0;
-	}
-	if (!ev.param[P_NUMA_BALANCING]) {
-		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_NUMA_FEATURE_OFF, 0, 0);
-		return 0;
-	}
-	if (!replay_need(&ev, SR_SNAP_BIT_DST_CPU)) {
-		replay_verdict_unknown(out, &ev);
-		return 0;
-	}
-	if (snap->dst_cpu < 0) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_NO_CANDIDATE,
-				   0, 0);
-		return 0;
-	}
 	/* task_numa_compare() has no per-runqueue claim to test */
 	replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_NUMA_CONCURRENT_ALLOWED,
 			   (snap->known & SR_SNAP_NUMA_INFLIGHT) && snap->numa_inflight > 0 ?

@@ -216,6 +216,19 @@ int replay_lb_evaluate(const void *priv, const struct sr_snapshot *snap,
 		       struct sr_verdict *out, replay_lb_body_fn body);
 
 /**
+ * replay_numa_common() - the checks every NUMA-balancer policy makes first
+ * @ev:             the evaluation (snapshot, parameters)
+ * @out:            the verdict, set when the checks decide
+ * @numa_balancing: the policy's kernel.numa_balancing parameter
+ *
+ * Not a NUMA class: not applicable; balancing off: resist; destination CPU
+ * unknown: unknown; no candidate CPU (a v5.7+ stick): not applicable.
+ * Context: pure, called from evaluate().
+ * Return: true when @out is decided, false when the policy goes on.
+ */
+bool replay_numa_common(struct replay_eval *ev, struct sr_verdict *out, int64_t numa_balancing);
+
+/**
  * replay_check_args() - the argument checks of every built-in evaluate()
  * @priv: parameter values
  * @snap: snapshot
