@@ -446,6 +446,8 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	ret = replay_setup_open(&setup, op, trace, &c->so, "replay");
 	if (ret)
 		goto out;
+	if (batch)
+		setup.src.progress = false;	/* workers would overwrite each other's line */
 	if (c->flat && (batch ? rows != NULL : op->ndjson != NULL)) {
 		ret = row_header(c, &setup, &run.row_header);
 		if (ret)
