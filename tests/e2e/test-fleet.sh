@@ -127,7 +127,12 @@ expect_exit 3 "a bad trace among good ones" flat --ndjson "$T/bad.rows" "$N2" "$
 check "its error names the file" grep -q "bad.dat" "$T/err"
 check "no half-written rows file" test ! -e "$T/bad.rows"
 check "the good traces are still summarised" grep -q "batch:    3 traces, 1 failed" "$T/out"
-expect_exit 1 "--fail-on-disagree over several traces" flat --fail-on-disagree --ndjson /dev/null "$N1" "$H1"
+expect_exit 1 "--fail-on-disagree over several traces" flat --fail-on-disagree --ndjson "$T/fail.rows" "$N1" "$H1"
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.rows" &
+expect_exit 0 "--ndjson to a FIFO is written in place" flat --ndjson "$T/fifo" "$H1"
+wait
+check "a FIFO stays a FIFO" test -p "$T/fifo" -a "$(wc -l <"$T/fifo.rows")" = "$(wc -l <"$T/h1.rows")"
 expect_exit 2 "several traces with nested --ndjson" "$SR_BIN" replay --ndjson - "$N1" "$H1"
 expect_exit 2 "several traces with --json" "$SR_BIN" replay --json - "$N1" "$H1"
 expect_exit 2 "--jobs 0" flat --ndjson - -j 0 "$N1" "$H1"
