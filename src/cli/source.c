@@ -132,19 +132,28 @@ static bool is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The third word of `uname -a`, or of any one-line file holding it. */
+/*
+ * The third word of `uname -a`, or of any one-line file holding it, when
+ * the trace did not say; and its second word (the host name) likewise.
+ */
 static void read_uname(struct cli_source *src)
 {
-	char path[PATH_MAX + 16], line[512], rel[128];
+	char path[PATH_MAX + 16], line[512], host[128], rel[128];
+	int n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/uname.txt", src->capture_dir);
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	if (fgets(line, sizeof(line), f) && sscanf(line, "%*s %*s %127s", rel) == 1) {
-		escape_text(src->kernel_release, sizeof(src->kernel_release), rel, strlen(rel));
-		src->release_origin = "uname.txt";
+	if (fgets(line, sizeof(line), f)) {
+		n = sscanf(line, "%*s %127s %127s", host, rel);
+		if (n == 2 && !src->kernel_release[0]) {
+			escape_text(src->kernel_release, sizeof(src->kernel_release), rel, strlen(rel));
+			src->release_origin = "uname.txt";
+		}
+		if (n >= 1 && !src->hostname[0] && strcmp(host, "(none)"))
+			escape_text(src->hostname, sizeof(src->hostname), host, strlen(host));
 	}
 	fclose(f);
 }
@@ -205,6 +214,9 @@ static int prescan(struct cli_source *src, struct topo **from_trace)
 			    ingest_info(in)->kernel_release, sizeof(ingest_info(in)->kernel_release));
 		src->release_origin = "trace.dat";
 	}
+	if (ingest_info(in)->hostname[0])
+		escape_text(src->hostname, sizeof(src->hostname), ingest_info(in)->hostname,
+			    strlen(ingest_info(in)->hostname));
 	b = topo_builder_new();
 	if (!b) {
 		ingest_close(in);
@@ -333,7 +345,7 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 	ret = prescan(src, &from_trace);
 	if (ret)
 		return ret;
-	if (!src->kernel_release[0] && src->capture_dir[0])
+	if ((!src->kernel_release[0] || !src->hostname[0]) && src->capture_dir[0])
 		read_uname(src);
 	ret = find_topology(src, from_trace);
 	if (ret)

@@ -30,6 +30,8 @@ struct cli_source_opts {
  * @capture_dir:     the capture folder, "" when TRACE was a file
  * @kernel_release:  "" when nothing said it
  * @release_origin:  "trace.dat", "schedreplay_meta", "uname.txt" or ""
+ * @hostname:        uname's nodename from trace.dat, else uname.txt; "" when
+ *                   neither says (or says the kernel's "(none)"); escaped
  * @topo:            owned; never NULL once open
  * @warnings:        damage warnings printed (or suppressed by --quiet)
  */
@@ -38,6 +40,7 @@ struct cli_source {
 	char			capture_dir[PATH_MAX];
 	char			kernel_release[128];
 	const char		*release_origin;
+	char			hostname[128];
 	struct topo		*topo;
 	struct ingest		*in;
 	struct ingest_opts	iopts;

@@ -672,7 +672,10 @@ static int select_buffers(struct ingest *in, struct dat *d)
 		       want, list);
 }
 
-/* the third word of a `uname -a` line */
+/*
+ * The second and third words of a `uname -a` line: the host name (the
+ * kernel's "(none)" when nobody set one counts as unsaid) and the release.
+ */
 static void set_release(struct ingest *in, const char *uname)
 {
 	const char *p = uname;
@@ -687,6 +690,9 @@ static void set_release(struct ingest *in, const char *uname)
 			return;
 		while (*p == ' ')
 			p++;
+		n = strcspn(p, " \n");
+		if (i == 0 && n && n < sizeof(in->info.hostname) && !(n == 6 && !strncmp(p, "(none)", 6)))
+			snprintf(in->info.hostname, sizeof(in->info.hostname), "%.*s", (int)n, p);
 	}
 	n = strcspn(p, " \n");
 	snprintf(in->info.kernel_release, sizeof(in->info.kernel_release), "%.*s", (int)n, p);

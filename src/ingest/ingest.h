@@ -56,6 +56,7 @@ struct ingest_info {
 	int			file_version;	/* trace.dat version, 0 for text */
 	char			compression[32];/* "zstd", "zlib", "" (none) */
 	char			kernel_release[128]; /* "" when the file does not say */
+	char			hostname[65];	/* uname's nodename; "" when unsaid or "(none)" */
 	char			clock[32];	/* trace clock, "" when unknown */
 	int			nr_cpus;	/* highest CPU seen + 1, or the file's count */
 	uint64_t		first_ts_ns;

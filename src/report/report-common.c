@@ -84,6 +84,7 @@ out_free:
 
 int report_out_open(struct report_out *o, const char *path)
 {
+	struct stat st;
 	mode_t mask;
 	int fd, ret;
 
@@ -93,6 +94,11 @@ int report_out_open(struct report_out *o, const char *path)
 		return 0;
 	}
 	o->path = path;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device or a FIFO (/dev/null): written in place, never renamed over */
+		o->f = fopen(path, "w");
+		return o->f ? 0 : -errno;
+	}
 	if (snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(o->tmp))
 		return -ENAMETOOLONG;
 	fd = mkstemp(o->tmp);
@@ -126,6 +132,8 @@ int report_out_close(struct report_out *o, bool ok)
 	if (fclose(o->f) == EOF && !ret)
 		ret = errno ? -errno : -EIO;
 	o->f = NULL;
+	if (!o->tmp[0])
+		return ret;	/* written in place */
 	if (ok && !ret && rename(o->tmp, o->path) < 0)
 		ret = -errno;
 	if (!ok || ret)

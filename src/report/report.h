@@ -73,7 +73,7 @@ json_t *report_topology(const struct topo *t);
  * struct report_out - an output that appears whole or not at all
  * @f:    where to write
  * @path: the final name, NULL for stdout
- * @tmp:  the temporary name in the same folder
+ * @tmp:  the temporary name in the same folder, "" when written in place
  */
 struct report_out {
 	FILE		*f;
@@ -83,7 +83,8 @@ struct report_out {
 
 /**
  * report_out_open() - start writing @path ("-" or NULL = stdout) under a
- * temporary name in the same folder
+ * temporary name in the same folder (a @path that exists and is not a
+ * regular file, such as /dev/null or a FIFO, is written in place)
  * Return: 0, or a negative errno.
  */
 int report_out_open(struct report_out *o, const char *path);
