@@ -99,6 +99,7 @@ struct record {
 	bool			out_deferred;	/* no O_TMPFILE: named at the end */
 	char			out_tmp[PATH_MAX + 32];
 	int			stale_removed;
+	int			stale_probes;
 	struct record_summary	sum;
 };
 

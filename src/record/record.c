@@ -210,12 +210,15 @@ static int cleanup_stale_probes(void)
 	return removed;
 }
 
-int record_cleanup_stale(struct err *e)
+int record_cleanup_stale(struct err *e, int *nr_probes)
 {
 	char **names;
 	int removed = 0;
+	int probes = 0;
 	int i;
 
+	if (nr_probes)
+		*nr_probes = 0;
 	/* all names, filtered here: libtracefs 1.6.4 leaks the regex it is given */
 	names = tracefs_instances(NULL);
 	for (i = 0; names && names[i]; i++) {
@@ -239,7 +242,9 @@ int record_cleanup_stale(struct err *e)
 	}
 	tracefs_list_free(names);
 	if (tracefs_file_exists(NULL, "kprobe_events"))
-		removed += cleanup_stale_probes();
+		probes = cleanup_stale_probes();
+	if (nr_probes)
+		*nr_probes = probes;
 	return removed;
 }
 
@@ -477,7 +482,7 @@ int record_create(struct record *r, pid_t child)
 {
 	int ret;
 
-	ret = record_cleanup_stale(r->e);
+	ret = record_cleanup_stale(r->e, &r->stale_probes);
 	if (ret < 0)
 		return ret;
 	r->stale_removed = ret;
@@ -698,6 +703,7 @@ int record_stop(struct record *r)
 	r->sum.cpu = r->stats;
 	r->sum.samples = r->smp.samples;
 	r->sum.stale_removed = r->stale_removed;
+	r->sum.stale_probes = r->stale_probes;
 	r->sum.duration_ns = r->t_off_ns > r->t_on_ns ? r->t_off_ns - r->t_on_ns : 0;
 	return ret;
 }

@@ -129,7 +129,8 @@ check "run 3: SIGKILL: no named temporary in /out" test -z "$(ls -A $O | grep -E
 schedreplay record -o $O/next.dat -d 2 > /dev/null 2> $O/next-err.txt
 rc=$?
 check "run 4: the next run exits 0 (rc=$rc)" test $rc -eq 0
-check "run 4: it says it removed the stale instance and probe" grep -q "removed 2 stale" $O/next-err.txt
+check "run 4: it says it removed the stale instance and probe" \
+	grep -q "removed 1 stale instance(s) and 1 stale probe group(s)" $O/next-err.txt
 check "run 4: the stale instance is gone" test ! -d $T/instances/schedreplay-$REC
 check "run 4: the stale probe is gone" test "$(probes)" -eq 0
 check "run 4: no instance left" test "$(ours)" -eq 0
