@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A thin wrapper around CMake so the README's two commands stay short.
 #   make deps     install missing Debian packages (as root, apt-get)
+#   make lab-deps the packages of the manual numa-lab test (tests/lab/README.md)
 #   make          build build/schedreplay
 #   make demo     deps + build + the main job on a bundled real trace
 #   make check    deps + build + every test, then again under ASan+UBSan
@@ -11,8 +12,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
 	python3 python3-jsonschema time clickhouse-server clickhouse-client
+# only for the manual numa-lab test, tests/lab/ (not installed by deps/CI)
+LAB_DEB_PACKAGES = qemu-system-x86 busybox-static numactl cpio kmod trace-cmd jq
 
-.PHONY: all deps build demo check test test-asan install clean
+.PHONY: all deps lab-deps build demo check test test-asan install clean
 
 all: build
 
@@ -24,6 +27,9 @@ deps:
 		echo "installing:" $$missing; \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
+
+lab-deps:
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(LAB_DEB_PACKAGES)
 
 build:
 	cmake -S . -B build -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DSR_WERROR=ON

@@ -263,9 +263,9 @@ static void print_summary(const struct record_args *ra, const struct record_summ
 		"%llu numa_sample lines\n", ra->output, (unsigned long long)s->file_bytes,
 		s->duration_ns / 1e9, (unsigned long long)s->samples);
 	fprintf(stderr, "schedreplay record: numa_fault kprobe: %s\n", s->kprobe);
-	if (s->stale_removed)
-		fprintf(stderr, "schedreplay record: removed %d stale instance(s) of dead recorders\n",
-			s->stale_removed);
+	if (s->stale_removed || s->stale_probes)
+		fprintf(stderr, "schedreplay record: removed %d stale instance(s) and %d stale "
+			"probe group(s) of dead recorders\n", s->stale_removed, s->stale_probes);
 	for (i = 0; i < s->nr_cpus; i++) {
 		const struct record_cpu_stats *c = &s->cpu[i];
 

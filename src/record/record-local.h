@@ -96,8 +96,10 @@ struct record {
 	bool			stopped;
 	int			out_fd;		/* the output's temporary file */
 	bool			out_tmpfile;	/* O_TMPFILE: no name until linked */
+	bool			out_deferred;	/* no O_TMPFILE: named at the end */
 	char			out_tmp[PATH_MAX + 32];
 	int			stale_removed;
+	int			stale_probes;
 	struct record_summary	sum;
 };
 

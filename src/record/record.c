@@ -210,12 +210,15 @@ static int cleanup_stale_probes(void)
 	return removed;
 }
 
-int record_cleanup_stale(struct err *e)
+int record_cleanup_stale(struct err *e, int *nr_probes)
 {
 	char **names;
 	int removed = 0;
+	int probes = 0;
 	int i;
 
+	if (nr_probes)
+		*nr_probes = 0;
 	/* all names, filtered here: libtracefs 1.6.4 leaks the regex it is given */
 	names = tracefs_instances(NULL);
 	for (i = 0; names && names[i]; i++) {
@@ -239,7 +242,9 @@ int record_cleanup_stale(struct err *e)
 	}
 	tracefs_list_free(names);
 	if (tracefs_file_exists(NULL, "kprobe_events"))
-		removed += cleanup_stale_probes();
+		probes = cleanup_stale_probes();
+	if (nr_probes)
+		*nr_probes = probes;
 	return removed;
 }
 
@@ -331,34 +336,50 @@ static void add_probe(struct record *r)
 		 "unavailable: task_numa_fault() cannot be probed on this kernel");
 }
 
-/* an anonymous file in the output's folder; *named when it has a name */
-static int open_tmp(struct record *r, const char *dir, char *named, size_t named_len)
+/* an anonymous file in @dir (O_TMPFILE); -EOPNOTSUPP where the file system has none */
+static int open_anon(const char *dir)
 {
 	int fd;
 
-	if (named)
-		named[0] = '\0';
 	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		return fd;
-	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT)
-		return -errno;
-	/* no O_TMPFILE on this file system: a hidden name, unlinked at once for CPU data */
-	{
-		char path[PATH_MAX];
+	if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL || errno == ENOENT)
+		return -EOPNOTSUPP;
+	return -errno;
+}
 
-		if ((size_t)snprintf(path, sizeof(path), "%s/.schedreplay-%d.XXXXXX", dir,
-				     (int)getpid()) >= sizeof(path))
-			return -ENAMETOOLONG;
-		fd = mkostemp(path, O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		fchmod(fd, 0644);
-		if (named)
-			snprintf(named, named_len, "%s", path);
-		else
-			unlink(path);
+/* a new hidden file "<dir>/.schedreplay-<pid>.XXXXXX", its path in @named */
+static int open_named(const char *dir, char *named, size_t named_len)
+{
+	int fd;
+
+	if ((size_t)snprintf(named, named_len, "%s/.schedreplay-%d.XXXXXX", dir,
+			     (int)getpid()) >= named_len) {
+		named[0] = '\0';
+		return -ENAMETOOLONG;
 	}
+	fd = mkostemp(named, O_CLOEXEC);
+	if (fd < 0) {
+		named[0] = '\0';
+		return -errno;
+	}
+	fchmod(fd, 0644);
+	return fd;
+}
+
+/* an anonymous file for CPU data: O_TMPFILE, else a hidden name unlinked at once */
+static int open_cpu_tmp(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	fd = open_anon(dir);
+	if (fd != -EOPNOTSUPP)
+		return fd;
+	fd = open_named(dir, path, sizeof(path));
+	if (fd >= 0)
+		unlink(path);
 	return fd;
 }
 
@@ -374,32 +395,41 @@ static void output_dir(const char *out, char *dir, size_t len)
 		snprintf(dir, len, "%.*s", (int)(slash - out), out);
 }
 
+/*
+ * The output is written into an anonymous file that record_finish() names
+ * and renames into place.  Where the file system has no O_TMPFILE (9p,
+ * NFS, older FUSE), the output's named temporary is only created by
+ * record_finish(): a recorder killed while recording leaves no file behind
+ * there either (the CPU files are unlinked at once, and the first one
+ * proves the folder writable).
+ */
 static int open_outputs(struct record *r)
 {
 	char dir[PATH_MAX];
+	int ret;
 	int i;
 
 	output_dir(r->opts.output, dir, sizeof(dir));
-	r->out_fd = open_tmp(r, dir, r->out_tmp, sizeof(r->out_tmp));
-	if (r->out_fd < 0) {
-		int ret = r->out_fd;
-
-		r->out_fd = -1;
+	ret = open_anon(dir);
+	if (ret < 0 && ret != -EOPNOTSUPP) {
 		err_set_file(r->e, r->opts.output);
 		return err_set(r->e, ret, "cannot write in the output folder '%s': %s", dir,
 			       strerror(-ret));
 	}
-	r->out_tmpfile = !r->out_tmp[0];
+	r->out_fd = ret >= 0 ? ret : -1;
+	r->out_tmpfile = ret >= 0;
+	r->out_deferred = ret < 0;
 	for (i = 0; i < r->nr_cpus; i++) {
-		r->cpus[i].fd = open_tmp(r, dir, NULL, 0);
-		if (r->cpus[i].fd < 0) {
-			int ret = r->cpus[i].fd;
-
-			r->cpus[i].fd = -1;
+		ret = open_cpu_tmp(dir);
+		if (ret < 0) {
 			err_set_file(r->e, r->opts.output);
+			if (!i && !r->out_tmpfile)
+				return err_set(r->e, ret, "cannot write in the output folder '%s': %s",
+					       dir, strerror(-ret));
 			return err_set(r->e, ret, "cannot create a temporary file in '%s': %s",
 				       dir, strerror(-ret));
 		}
+		r->cpus[i].fd = ret;
 	}
 	return 0;
 }
@@ -452,7 +482,7 @@ int record_create(struct record *r, pid_t child)
 {
 	int ret;
 
-	ret = record_cleanup_stale(r->e);
+	ret = record_cleanup_stale(r->e, &r->stale_probes);
 	if (ret < 0)
 		return ret;
 	r->stale_removed = ret;
@@ -673,6 +703,7 @@ int record_stop(struct record *r)
 	r->sum.cpu = r->stats;
 	r->sum.samples = r->smp.samples;
 	r->sum.stale_removed = r->stale_removed;
+	r->sum.stale_probes = r->stale_probes;
 	r->sum.duration_ns = r->t_off_ns > r->t_on_ns ? r->t_off_ns - r->t_on_ns : 0;
 	return ret;
 }
@@ -684,9 +715,20 @@ int record_finish(struct record *r)
 	struct stat st;
 	int ret;
 
+	err_set_file(r->e, r->opts.output);
+	if (r->out_fd < 0 && r->out_deferred) {
+		/* no O_TMPFILE here: the named temporary, from now until the rename */
+		char dir[PATH_MAX];
+
+		output_dir(r->opts.output, dir, sizeof(dir));
+		ret = open_named(dir, r->out_tmp, sizeof(r->out_tmp));
+		if (ret < 0)
+			return err_set(r->e, ret, "cannot write in the output folder '%s': %s", dir,
+				       strerror(-ret));
+		r->out_fd = ret;
+	}
 	if (r->out_fd < 0)
 		return err_set(r->e, -EINVAL, "no output file open");
-	err_set_file(r->e, r->opts.output);
 	ret = record_dat_write(r, r->out_fd);
 	if (ret < 0)
 		return ret;

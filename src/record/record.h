@@ -87,7 +87,8 @@ struct record_cpu_stats {
  * @cpu:	per-CPU statistics (owned by the record)
  * @samples:	numa_sample lines written
  * @kprobe:	"added", or why the numa_fault probe is absent (static text)
- * @stale_removed: stale instances and probe groups of dead recorders removed
+ * @stale_removed: stale instances of dead recorders removed
+ * @stale_probes: stale probe groups of dead recorders removed
  * @file_bytes:	size of the trace.dat written
  * @duration_ns: time tracing was on
  */
@@ -97,6 +98,7 @@ struct record_summary {
 	uint64_t			samples;
 	const char			*kprobe;
 	int				stale_removed;
+	int				stale_probes;
 	uint64_t			file_bytes;
 	uint64_t			duration_ns;
 };
@@ -195,12 +197,13 @@ void record_free(struct record *r);
  * record_cleanup_stale() - remove instances and probe groups of dead
  * recorders
  * @e: error slot
+ * @nr_probes: set to the number of probe groups removed (NULL: not wanted)
  *
- * An instance "schedreplay-<pid>" is stale when no process <pid> runs
- * schedreplay.  Done by record_create() too.
- * Return: the number removed, or a negative code.
+ * An instance "schedreplay-<pid>" or a probe group "schedreplay_<pid>" is
+ * stale when no process <pid> runs schedreplay.  Done by record_create() too.
+ * Return: the number of instances removed, or a negative code.
  */
-int record_cleanup_stale(struct err *e);
+int record_cleanup_stale(struct err *e, int *nr_probes);
 
 /* ---- the parts below are pure functions, tested without tracefs ---- */
 

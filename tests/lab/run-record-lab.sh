@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run-record-lab.sh -- `schedreplay record` on a real multi-node kernel.
+#
+# Boots Debian's stock 6.1 kernel (unpacked as in the numa-lab README) under
+# qemu (software emulation) on an emulated 4-node or 2-node machine, runs
+# `schedreplay record -o /out/x.dat -- numabench shared ...` inside it plus a
+# SIGINT, a SIGKILL and a follow-up run (guest/record-scenario.sh), powers
+# off, and checks the result on the host:
+#   - every check the guest made (instance and kprobe present while
+#     recording, nothing left after each run, the SIGKILL'd run's leftovers
+#     removed by the next one, tracing state as before);
+#   - trace-cmd report reads x.dat without error;
+#   - per-event counts of trace-cmd report = schedreplay info --json;
+#   - the numa_fault kprobe events are there and their count matches the
+#     numa_hint_faults delta of the trace's schedreplay_vmstat lines;
+#   - info shows the nodes and distances of the emulated machine, taken
+#     from the trace's own lines;
+#   - replay runs, shows NUMA decisions and a calibration figure.
+# Manual and slow (a few minutes of emulation): not part of CTest or
+# `make check`.  See tests/lab/README.md.
+#
+# usage: tests/lab/run-record-lab.sh [-t 4n|2n] [-s SECS] [-o OUTDIR] [-B BUILD_DIR]
+#   -t  topology (default 4n: 8 CPUs, 4 nodes x 512 MiB, distances 10/20/40;
+#       2n: 4 CPUs, 2 nodes x 512 MiB, distance 20)
+#   -s  seconds the workload runs (default 40)
+#   -o  output folder (default /tmp/lab/record-out/TOPO); emptied first
+#   -B  the build folder holding schedreplay (default build)
+# environment: KVER (default 6.1.0-57-amd64), LAB (default /tmp/lab: the
+# kernel is in $LAB/kernel), TIMEOUT (qemu's limit in s, default 1500).
+# exit: 0 all checks passed, 1 a check failed, 2 usage or missing set-up.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+NUMALAB=${NUMALAB:-/work/shared/numa-lab}
+LAB=${LAB:-/tmp/lab}
+KVER=${KVER:-6.1.0-57-amd64}
+KDIR=$LAB/kernel
+TOPO=4n
+SECS=40
+OUT=
+BUILD=$SRC/build
+while getopts "t:s:o:B:h" opt; do
+	case $opt in
+	t) TOPO=$OPTARG ;;
+	s) SECS=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	B) BUILD=$(cd "$OPTARG" && pwd) ;;
+	*) sed -n '/^# usage:/,/^# exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	esac
+done
+OUT=${OUT:-$LAB/record-out/$TOPO}
+SR=$BUILD/schedreplay
+die() { echo "run-record-lab: $*" >&2; exit 2; }
+
+# ---- set-up checks --------------------------------------------------------------
+[ -x "$SR" ] || die "no $SR: build first (cmake --build build)"
+[ -r "$KDIR/boot/vmlinuz-$KVER" ] || die "no kernel in $KDIR: see tests/lab/README.md (set-up)"
+[ -r "$NUMALAB/src/numabench.c" ] || die "no $NUMALAB/src/numabench.c"
+for t in qemu-system-x86_64 cpio gzip gcc trace-cmd jq ldd; do
+	command -v $t >/dev/null || die "$t missing: see tests/lab/README.md (set-up)"
+done
+[ -x /bin/busybox ] || die "/bin/busybox missing (apt-get install busybox-static)"
+case $TOPO in 4n | 2n) ;; *) die "unknown topology '$TOPO' (4n or 2n)" ;; esac
+case $SECS in '' | *[!0-9]*) die "-s wants whole seconds" ;; esac
+
+# ---- the initramfs: busybox, numabench, schedreplay and its libraries ------------
+W=$LAB/record-lab
+R=$W/rootfs
+rm -rf "$R"
+mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,out,lib/modules,lib64,lib/x86_64-linux-gnu}
+cp /bin/busybox "$R/bin/busybox"
+for a in sh mount umount insmod sed cat echo ls mkdir sleep poweroff tee sync awk grep date \
+	 dmesg cp kill true nproc setsid cttyhack basename wc head tail ps uptime env diff cut tr; do
+	ln -sf busybox "$R/bin/$a"
+done
+gcc -static -O2 -pthread -Wall -o "$R/bin/numabench" "$NUMALAB/src/numabench.c" ||
+	die "cannot build numabench"
+for b in "$SR" "$(command -v numactl || true)"; do
+	[ -n "$b" ] || continue
+	cp "$b" "$R/bin/"
+	for l in $(ldd "$b" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }'); do
+		cp -L "$l" "$R/lib/x86_64-linux-gnu/" || die "cannot copy $l"
+	done
+done
+cp -L /lib64/ld-linux-x86-64.so.2 "$R/lib64/"
+if [ -d /usr/lib/x86_64-linux-gnu/traceevent/plugins ]; then
+	mkdir -p "$R/usr/lib/x86_64-linux-gnu/traceevent"
+	cp -r /usr/lib/x86_64-linux-gnu/traceevent/plugins "$R/usr/lib/x86_64-linux-gnu/traceevent/"
+fi
+MODS="drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko drivers/virtio/virtio_pci_legacy_dev.ko
+      drivers/virtio/virtio_pci_modern_dev.ko drivers/virtio/virtio_pci.ko net/9p/9pnet.ko
+      net/9p/9pnet_virtio.ko fs/netfs/netfs.ko fs/fscache/fscache.ko fs/9p/9p.ko"
+: >"$R/etc/modules.load"
+for m in $MODS; do
+	cp "$KDIR/lib/modules/$KVER/kernel/$m" "$R/lib/modules/" || die "no module $m"
+	basename "$m" >>"$R/etc/modules.load"
+done
+cp "$HERE/guest/init" "$R/init"
+cp "$HERE/guest/record-scenario.sh" "$R/record-scenario.sh"
+chmod +x "$R/init"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1 >"$W/initramfs.cpio.gz") ||
+	die "cannot build the initramfs"
+
+# ---- boot -----------------------------------------------------------------------
+rm -rf "$OUT"
+mkdir -p "$OUT"
+NUMA=()
+case $TOPO in
+4n)
+	SMP="8,sockets=4,cores=2,threads=1"
+	MEM=2G
+	NODES=4
+	for n in 0 1 2 3; do
+		NUMA+=(-object memory-backend-ram,id=m$n,size=512M
+		       -numa node,nodeid=$n,cpus=$((2 * n))-$((2 * n + 1)),memdev=m$n)
+	done
+	NUMA+=(-numa dist,src=0,dst=1,val=20 -numa dist,src=2,dst=3,val=20
+	       -numa dist,src=0,dst=2,val=40 -numa dist,src=0,dst=3,val=40
+	       -numa dist,src=1,dst=2,val=40 -numa dist,src=1,dst=3,val=40)
+	WANT_DIST='[[10,20,40,40],[20,10,40,40],[40,40,10,20],[40,40,20,10]]'
+	WANT_CPUS='["0-1","2-3","4-5","6-7"]'
+	;;
+2n)
+	SMP="4,sockets=2,cores=2,threads=1"
+	MEM=1G
+	NODES=2
+	for n in 0 1; do
+		NUMA+=(-object memory-backend-ram,id=m$n,size=512M
+		       -numa node,nodeid=$n,cpus=$((2 * n))-$((2 * n + 1)),memdev=m$n)
+	done
+	NUMA+=(-numa dist,src=0,dst=1,val=20)
+	WANT_DIST='[[10,20],[20,10]]'
+	WANT_CPUS='["0-1","2-3"]'
+	;;
+esac
+APPEND="console=ttyS0 numa_balancing=enable mitigations=off nowatchdog tsc=reliable"
+APPEND="$APPEND rcupdate.rcu_cpu_stall_suppress=1 loglevel=4 lab.secs=$SECS"
+echo "$(date -Is) boot $TOPO: qemu -smp $SMP -m $MEM, workload $SECS s -> $OUT"
+start=$(date +%s)
+timeout "${TIMEOUT:-1500}" nice -n 10 qemu-system-x86_64 -accel tcg,thread=multi -machine pc \
+	-cpu qemu64 -smp "$SMP" -m "$MEM" "${NUMA[@]}" \
+	-kernel "$KDIR/boot/vmlinuz-$KVER" -initrd "$W/initramfs.cpio.gz" -append "$APPEND" \
+	-display none -monitor none -serial "file:$OUT/console.log" -no-reboot \
+	-virtfs local,path="$OUT",mount_tag=out,security_model=none,id=out \
+	</dev/null >"$OUT/qemu.log" 2>&1
+rc=$?
+echo "$(date -Is) qemu rc=$rc, $(($(date +%s) - start)) s"
+
+# ---- checks on the host -----------------------------------------------------------
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+fail() { failed=$((failed + 1)); echo "not ok - $*"; }
+check() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else fail "$d"; fi
+}
+exec > >(tee "$OUT/host-checks.txt") 2>&1
+check "qemu exited 0 (powered off)" test "$rc" -eq 0
+check "the guest ran its checks" test -s "$OUT/guest-checks.txt"
+if [ -s "$OUT/guest-checks.txt" ]; then
+	sed 's/^/guest: /' "$OUT/guest-checks.txt"
+	check "every guest check passed ($(grep -c '^ok' "$OUT/guest-checks.txt") ok)" \
+		test "$(grep -c '^not ok' "$OUT/guest-checks.txt")" -eq 0
+fi
+X=$OUT/x.dat
+if [ ! -s "$X" ]; then
+	fail "no x.dat: see $OUT/record-err.txt and $OUT/console.log"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+echo "--- record summary (guest stderr):"
+cat "$OUT/record-err.txt"
+echo "---"
+trace-cmd report -i "$X" >"$OUT/report.txt" 2>"$OUT/report-err.txt"
+check "trace-cmd report reads x.dat (exit 0)" test $? -eq 0
+check "trace-cmd report: no error or warning" \
+	test -z "$(grep -iE 'error|warn|fail|unknown|bad' "$OUT/report-err.txt" || true)"
+awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { n = $(i + 1); sub(/:$/, "", n); c[n]++; break } }
+     END { for (n in c) print n, c[n] }' "$OUT/report.txt" | sort >"$OUT/counts-report.txt"
+"$SR" info --json "$X" >"$OUT/info.json" 2>"$OUT/info-err.txt"
+check "schedreplay info --json exits 0" test $? -eq 0
+jq -r '.events | to_entries[] | "\(.key) \(.value)"' "$OUT/info.json" | sort >"$OUT/counts-info.txt"
+check "per-event counts: trace-cmd report = schedreplay info" \
+	diff -u "$OUT/counts-report.txt" "$OUT/counts-info.txt"
+"$SR" info "$X" >"$OUT/info.txt" 2>&1
+
+# the numa_fault kprobe against the numa_hint_faults delta of the trace's own lines
+nf=$(awk '$1 == "numa_fault" { print $2 }' "$OUT/counts-report.txt")
+nf=${nf:-0}
+vm() { # vm PHASE KEY: the value in the schedreplay_vmstat line of that phase
+	grep -o "schedreplay_vmstat phase=$1 .*" "$OUT/report.txt" | head -1 |
+		tr ' ' '\n' | awk -F= -v k="$2" '$1 == k { print $2 }'
+}
+hs=$(vm start numa_hint_faults)
+he=$(vm end numa_hint_faults)
+ls_=$(vm start numa_hint_faults_local)
+le=$(vm end numa_hint_faults_local)
+check "schedreplay_vmstat start and end lines in the trace" test -n "$hs" -a -n "$he"
+hd=$((${he:-0} - ${hs:-0}))
+ld=$((${le:-0} - ${ls_:-0}))
+# faults between the two vmstat lines (by timestamp), and TNF_FAULT_LOCAL (0x08) ones
+read -r inwin local_ev < <(awk '
+	/tracing_mark_write: schedreplay_vmstat phase=start/ { s = 1; next }
+	/tracing_mark_write: schedreplay_vmstat phase=end/ { s = 0; next }
+	/ numa_fault: / { if (s) w++; if (match($0, /flags=[0-9-]+/)) {
+		f = substr($0, RSTART + 6, RLENGTH - 6) + 0; if (int(f / 8) % 2) l++ } }
+	END { print w + 0, l + 0 }' "$OUT/report.txt")
+check "numa_fault kprobe events recorded ($nf)" test "$nf" -gt 0
+check "the kprobe event is schedreplay_<pid>:numa_fault with its 4 arguments" \
+	grep -qE 'numa_fault: +\([0-9a-f]+\) last_cpupid=-?[0-9]+ mem_node=[0-9]+ pages=[0-9]+ flags=[0-9]+' \
+	"$OUT/report.txt"
+diffc=$((nf - hd))
+adiff=${diffc#-}
+# the vmstat lines are read a moment after tracing starts and before it stops:
+# a few faults may fall outside their window (the bundled traces: 3 of 28587)
+tol=$((hd / 1000 + 5))
+check "numa_fault count $nf = numa_hint_faults delta $hd (diff $diffc, allowed +-$tol)" \
+	test "$adiff" -le "$tol"
+check "numa_fault between the vmstat lines $inwin = delta $hd (allowed +-$tol)" \
+	test "$(( inwin > hd ? inwin - hd : hd - inwin ))" -le "$tol"
+check "TNF_FAULT_LOCAL faults $local_ev = numa_hint_faults_local delta $ld (allowed +-$tol)" \
+	test "$(( local_ev > ld ? local_ev - ld : ld - local_ev ))" -le "$tol"
+
+# topology from the trace's own lines
+check "info: $NODES nodes" test "$(jq .nodes "$OUT/info.json")" = "$NODES"
+check "info: topology from the trace's own lines" test "$(jq -r .topology.source "$OUT/info.json")" = trace
+check "info: the distance matrix of the emulated machine" \
+	test "$(jq -c '[.topology.nodes[].distance]' "$OUT/info.json")" = "$WANT_DIST"
+check "info: the CPUs of each node" \
+	test "$(jq -c '[.topology.nodes[].cpus]' "$OUT/info.json")" = "$WANT_CPUS"
+check "info: cpus $(jq .cpus "$OUT/info.json")" test "$(jq .cpus "$OUT/info.json")" = "$((NODES * 2))"
+check "info: kernel release $KVER" test "$(jq -r .kernel_release "$OUT/info.json")" = "$KVER"
+check "info: numa_sample lines read" test "$(jq '.numa_samples // 0' "$OUT/info.json")" -gt 0
+check "info: no lost events" test "$(jq .lost_events.total "$OUT/info.json")" = 0
+check "kprobe=numa_fault in schedreplay_meta" \
+	grep -q 'schedreplay_meta release=.* kprobe=numa_fault' "$OUT/report.txt"
+check "schedreplay_node lines: $NODES" \
+	test "$(grep -c 'tracing_mark_write: schedreplay_node ' "$OUT/report.txt")" -eq "$NODES"
+check "debugfs NUMA knobs in schedreplay_sysctl" \
+	grep -q 'schedreplay_sysctl.* numa_balancing.scan_delay_ms=200' "$OUT/report.txt"
+
+# replay
+"$SR" replay --json "$OUT/replay.json" "$X" >"$OUT/replay.txt" 2>"$OUT/replay-err.txt"
+check "schedreplay replay exits 0" test $? -eq 0
+numa=$(jq '.summary.classes | [.["numa-move"], .["numa-swap"], .["numa-stick"]] |
+	map(.decisions) | add' "$OUT/replay.json")
+check "replay: NUMA decisions ($numa)" test "${numa:-0}" -gt 0
+check "replay: a calibration figure from schedreplay_vmstat" \
+	test "$(jq -r .summary.cost.calibration.source "$OUT/replay.json")" = schedreplay_vmstat
+check "replay: calibration's fault count = the kprobe events between the vmstat lines" \
+	test "$(jq .summary.cost.calibration.fault_events "$OUT/replay.json")" = "$inwin"
+
+# ---- figures ----------------------------------------------------------------------
+{
+	echo "# figures, $TOPO, workload $SECS s ($(date -Is))"
+	echo "# events (trace-cmd report = schedreplay info):"
+	sed 's/^/  /' "$OUT/counts-info.txt"
+	echo "# numa_fault kprobe $nf, between the vmstat lines $inwin; numa_hint_faults delta $hd" \
+	     "(local: $local_ev events with TNF_FAULT_LOCAL, delta $ld)"
+	echo "# file: $(stat -c %s "$X") bytes"
+	echo "# info:"
+	sed 's/^/  /' "$OUT/info.txt"
+	echo "# replay:"
+	sed 's/^/  /' "$OUT/replay.txt"
+} >"$OUT/figures.txt"
+echo "figures: $OUT/figures.txt"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
