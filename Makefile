@@ -10,7 +10,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
-	python3 python3-jsonschema
+	python3 python3-jsonschema libzstd-dev zlib1g-dev
 
 .PHONY: all deps build demo check test test-asan install clean
 
