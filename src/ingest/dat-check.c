@@ -27,6 +27,10 @@
  * section is an error; a bad chunk of CPU data is listed in the layout for
  * the decoder to read around (the chunks before it are good).  No two
  * CPUs' data ranges may overlap.
+ *
+ * Length: one walk over one format, sharing one bounded reader (struct
+ * rd); the decompression itself is in dat-unz.c.  Splitting the v7 half
+ * out would mean exporting the reader's internals to a second file.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -219,6 +220,55 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay)
 	return 0;
 }
 
+/*
+ * Try libtracecmd's open in a child process first.  libtracecmd 3.1.6 and
+ * libtraceevent 1.7 crash on some damage the header walk cannot see
+ * without parsing formats itself: when tracecmd_init_data() fails for one
+ * CPU, tracecmd_open_fd()'s error path calls tracecmd_close(), which walks
+ * the still zeroed page lists of the CPUs after it (NULL read); a damaged
+ * print format in the event formats makes libtraceevent's parser read a
+ * NULL pointer.  The child opens the file and every buffer instance and
+ * exits; a crash or a failure there becomes an error here, and the real
+ * open below is only done when the child's succeeded.  The child shares
+ * the file offset of @fd, so it is rewound afterwards.
+ * Return: 0, or a negative code with in->err set.
+ */
+static int probe_open(struct ingest *in, int fd)
+{
+	struct tracecmd_input *h;
+	pid_t pid;
+	int status = 0;
+	int n;
+	int i;
+
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot probe: open directly, as without the probe */
+	if (!pid) {
+		h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (!h)
+			_exit(1);
+		n = tracecmd_buffer_instances(h);
+		for (i = 0; i < n; i++)
+			tracecmd_close(tracecmd_buffer_instance_handle(h, i));
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return 0;	/* SIGCHLD ignored by the caller: no status */
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return err_set(&in->err, -errno, "cannot rewind: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "libtracecmd crashes (signal %d) reading the file's headers or event formats: damaged file",
+			       WTERMSIG(status));
+	return err_set(&in->err, -SR_EBADTRACE,
+		       "libtracecmd cannot read the file's headers or cpu data");
+}
+
 static int dat_open(struct ingest *in)
 {
 	struct dat_layout lay;
@@ -257,6 +307,11 @@ static int dat_open(struct ingest *in)
 			goto out_close;
 		}
 		close(fd);
+	}
+	ret = probe_open(in, tfd);
+	if (ret < 0) {
+		close(tfd);
+		return ret;
 	}
 	/* libtracecmd owns tfd from here (tracecmd_close() closes it) */
 	d->top = tracecmd_open_fd(tfd, TRACECMD_FL_LOAD_NO_PLUGINS);
