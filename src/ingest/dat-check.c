@@ -319,6 +319,39 @@ static int64_t check_zsection(struct rd *r, uint64_t sec, uint64_t size)
 }
 
 /*
+ * The ring-buffer pages of a decompressed chunk: timestamp (8), commit
+ * (one long), data.  libtraceevent's kbuffer trusts the commit size
+ * (its low 27 bits; the top bits flag missed events) and reads that far,
+ * past the end of the page and of the chunk's buffer.
+ */
+static bool chunk_pages_ok(const struct rd *r, uint64_t usize)
+{
+	const struct dat_layout *lay = r->lay;
+	unsigned int hdr = 8 + lay->long_size;
+	const unsigned char *p;
+	uint64_t left, commit;
+	uint64_t pos;
+	unsigned int i;
+
+	for (pos = 0; pos < usize; pos += lay->page_size) {
+		left = usize - pos < lay->page_size ? usize - pos : lay->page_size;
+		if (left < hdr)
+			return false;
+		p = r->unz.out + pos + 8;
+		commit = 0;
+		for (i = 0; i < lay->long_size; i++) {
+			if (lay->big_endian)
+				commit = (commit << 8) | p[i];
+			else
+				commit |= (uint64_t)p[i] << (8 * i);
+		}
+		if ((commit & ((1u << 27) - 1)) > left - hdr)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Compressed CPU data at c->off: chunk count (4), then per chunk
  * compressed size (4), uncompressed size (4), data; the declared size
  * covers the chunks, not the count.  Every chunk is decompressed once
@@ -348,6 +381,10 @@ static int walk_chunks(struct rd *r, const struct cpu_range *c)
 			if (ret == -ENOMEM)
 				err_set(r->err, ret, "out of memory");
 			return ret;
+		}
+		if (!chunk_pages_ok(r, usize)) {
+			why = "a page's commit size is larger than the page";
+			break;
 		}
 	}
 	if (k == count && r->pos == end)
@@ -922,6 +959,7 @@ int dat_layout_check(int fd, struct dat_layout *lay, struct err *err)
 	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
 		return rd_fail(&r, -SR_EBADTRACE, r.pos - 2, "bad endian or long size byte");
 	lay->big_endian = b[0];
+	lay->long_size = b[1];
 	ret = rd_num(&r, 4, &ps, "truncated header");
 	if (ret < 0)
 		return ret;

@@ -51,6 +51,7 @@ struct dat_bad_cpu {
  * struct dat_layout - what the header walk found
  * @version:		file version (6 or 7)
  * @big_endian:		numbers in the file are big-endian
+ * @long_size:		bytes in a long (4 or 8): the page header's commit word
  * @page_size:		ring-buffer page size
  * @compression:	compression algorithm name, "" when none
  * @file_size:		size of the file in bytes
@@ -67,6 +68,7 @@ struct dat_bad_cpu {
 struct dat_layout {
 	int		version;
 	bool		big_endian;
+	unsigned int	long_size;
 	uint32_t	page_size;
 	char		compression[32];
 	uint64_t	file_size;
