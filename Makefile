@@ -11,7 +11,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
-	python3 python3-jsonschema time clickhouse-server clickhouse-client
+	python3 python3-jsonschema time clickhouse-server clickhouse-client libzstd-dev zlib1g-dev
 # only for the manual numa-lab test, tests/lab/ (not installed by deps/CI)
 LAB_DEB_PACKAGES = qemu-system-x86 busybox-static numactl cpio kmod trace-cmd jq
 

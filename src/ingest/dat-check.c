@@ -9,20 +9,31 @@
  * first page past the end; option payloads are used as C strings without a
  * terminator check (UNAME, DATE, ...), a zero-sized CPUSTAT option writes
  * one byte before its buffer, a CPUCOUNT option shorter than 4 bytes is read
- * past its end.  This walk reads every size and offset with the file size
- * as the bound, so bad headers become one error naming the byte offset, and
- * CPU data running past the end of the file is reported to the decoder,
- * which then reads around it.
+ * past its end; and when a compressed block of a v7 file does not
+ * decompress, tracecmd_open_fd() fails and its cleanup reads a NULL
+ * pointer in tracecmd_close().  This walk reads every size and offset with
+ * the file size as the bound, so bad headers become one error naming the
+ * byte offset, and CPU data running past the end of the file is reported
+ * to the decoder, which then reads around it.
  *
  * What is covered: every header of a version 6 file; for version 7 the
- * section chain, and -- when the options are not compressed -- every
- * option, including the BUFFER options that locate the CPU data.  The
- * options of a compressed v7 file are left to libtracecmd (decompressing
- * them here would duplicate its zstd/zlib code); its compressed CPU data is
- * read with read(), not mmap(), and a cut there ends in a read error, not
- * a signal.
+ * section chain and every option, and, in a compressed file, every
+ * compressed block libtracecmd would decompress on opening: the options
+ * sections, the metadata sections the options point at (header info,
+ * formats, kallsyms, printk, cmdlines), the strings sections (found, as
+ * libtracecmd finds them, by walking the sections from the file header
+ * on), and each chunk of each CPU's data.  Each block must decompress
+ * (dat-unz.c) to exactly its declared size.  A bad block in a metadata
+ * section is an error; a bad chunk of CPU data is listed in the layout for
+ * the decoder to read around (the chunks before it are good).  No two
+ * CPUs' data ranges may overlap.
+ *
+ * Length: one walk over one format, sharing one bounded reader (struct
+ * rd); the decompression itself is in dat-unz.c.  Splitting the v7 half
+ * out would mean exporting the reader's internals to a second file.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +43,8 @@
 
 #define DAT_MAX_ITEMS	(1u << 20)	/* event formats, systems, options */
 #define DAT_MAX_SECTIONS 4096		/* v7 option sections in one chain */
+#define DAT_MAX_RANGES	(1 << 16)	/* CPU data ranges over all buffers */
+#define DAT_NR_META	6		/* HEADER_INFO .. CMDLINES */
 
 enum {
 	OPT_DONE	= 0,
@@ -47,25 +60,72 @@ enum {
 	OPT_PROCMAPS	= 10,
 	OPT_TRACEID	= 11,
 	OPT_TSC2NSEC	= 14,
+	OPT_STRINGS	= 15,
+	OPT_HEADER_INFO	= 16,		/* .. OPT_CMDLINES: offsets of metadata sections */
+	OPT_FTRACE_EVENTS = 17,
+	OPT_EVENT_FORMATS = 18,
+	OPT_KALLSYMS	= 19,
+	OPT_PRINTK	= 20,
+	OPT_CMDLINES	= 21,
 	OPT_BUFFER_TEXT	= 22,
 	SEC_FL_COMPRESS	= 1,
 };
 
+/* one CPU's data as a CPU table or BUFFER option declares it */
+struct cpu_range {
+	uint64_t	off;
+	uint64_t	size;
+	uint64_t	at;		/* where the table entry is */
+	uint64_t	size_pos;	/* where its size field is (0: in a compressed section) */
+	uint64_t	sec;		/* v7: offset of its BUFFER section */
+	int		cpu;
+};
+
+/*
+ * The reader.  Normally over the file (@fd, bounded by @size); while the
+ * options of a compressed section are parsed, over its decompressed bytes
+ * (@mem, @size bytes; positions are in those bytes, and errors name the
+ * section's file offset @mem_at).
+ */
 struct rd {
 	int		fd;
+	const unsigned char *mem;
+	uint64_t	mem_at;
 	uint64_t	pos;
 	uint64_t	size;
-	bool		swap;
 	struct err	*err;
 	struct dat_layout *lay;
 	int		cpus;	/* v6: CPU count from the header */
+	struct dat_unz	unz;	/* set up for a compressed v7 file */
+	struct cpu_range *ranges;
+	int		nr_ranges;
+	int		cap_ranges;
+	uint64_t	meta[DAT_NR_META];	/* v7: metadata section offsets, 0 if none */
 };
 
 static int rd_fail(struct rd *r, int code, uint64_t at, const char *what)
 {
+	if (r->mem) {
+		err_set(r->err, code, "%s (byte %llu of the decompressed section at byte %llu)",
+			what, (unsigned long long)at, (unsigned long long)r->mem_at);
+		err_at_byte(r->err, r->mem_at);
+		return code;
+	}
 	err_set(r->err, code, "%s", what);
 	err_at_byte(r->err, at);
 	return code;
+}
+
+static ssize_t rd_pread(struct rd *r, void *buf, uint64_t len, uint64_t at)
+{
+	if (!r->mem)
+		return pread(r->fd, buf, len, (off_t)at);
+	if (at > r->size)
+		return 0;
+	if (len > r->size - at)
+		len = r->size - at;
+	memcpy(buf, r->mem + at, len);
+	return (ssize_t)len;
 }
 
 static int rd_bytes(struct rd *r, void *buf, uint64_t len, const char *what)
@@ -74,7 +134,7 @@ static int rd_bytes(struct rd *r, void *buf, uint64_t len, const char *what)
 
 	if (len > r->size || r->pos > r->size - len)
 		return rd_fail(r, -SR_ETRUNCATED, r->pos, what);
-	n = pread(r->fd, buf, len, (off_t)r->pos);
+	n = rd_pread(r, buf, len, r->pos);
 	if (n < 0) {
 		err_set(r->err, -errno, "cannot read: %s", strerror(errno));
 		err_at_byte(r->err, r->pos);
@@ -126,7 +186,7 @@ static int rd_str(struct rd *r, char *buf, size_t max, const char *what)
 
 	if (want > left)
 		want = left;
-	n = pread(r->fd, tmp, want, (off_t)r->pos);
+	n = rd_pread(r, tmp, want, r->pos);
 	if (n <= 0)
 		return rd_fail(r, -SR_ETRUNCATED, r->pos, what);
 	nul = memchr(tmp, '\0', n);
@@ -139,36 +199,262 @@ static int rd_str(struct rd *r, char *buf, size_t max, const char *what)
 	return 0;
 }
 
-/*
- * A CPU's data: [off, off + size) should lie inside the file.  @size_pos
- * is where the size is stored, so that the decoder can shorten a range
- * cut by the end of the file in its padded copy.
- */
-static int note_cpu_data(struct rd *r, uint64_t off, uint64_t size, uint64_t at,
-			 uint64_t size_pos)
+static int check_section(struct rd *r, uint64_t off, unsigned int want_id, uint64_t *flags,
+			 uint64_t *size);
+
+/* note a CPU's data range; checked in check_ranges() once all are known */
+static int add_range(struct rd *r, int cpu, uint64_t off, uint64_t size, uint64_t at,
+		     uint64_t size_pos, uint64_t sec)
 {
-	struct dat_layout *lay = r->lay;
-	uint64_t ps = lay->page_size;
+	struct cpu_range *p;
+	int cap;
 
 	if (!size)
 		return 0;
-	if (off > UINT64_MAX - size || (!lay->compression[0] && off % lay->page_size))
+	if (off > UINT64_MAX - size - 4)
 		return rd_fail(r, -SR_EBADTRACE, at, "impossible cpu data offset or size");
-	if (off + size > lay->file_size) {
+	if (r->nr_ranges == r->cap_ranges) {
+		if (r->nr_ranges == DAT_MAX_RANGES)
+			return rd_fail(r, -SR_EBADTRACE, at, "too many cpu data ranges");
+		cap = r->cap_ranges ? 2 * r->cap_ranges : 16;
+		p = realloc(r->ranges, cap * sizeof(*p));
+		if (!p)
+			return err_set(r->err, -ENOMEM, "out of memory");
+		r->ranges = p;
+		r->cap_ranges = cap;
+	}
+	p = &r->ranges[r->nr_ranges++];
+	p->off = off;
+	p->size = size;
+	p->at = r->mem ? r->mem_at : at;
+	p->size_pos = r->mem ? 0 : size_pos;
+	p->sec = sec;
+	p->cpu = cpu;
+	return 0;
+}
+
+/*
+ * Uncompressed CPU data: [off, off + size) should lie inside the file.
+ * A range cut by the end of the file is noted for the decoder, which
+ * shortens it in its padded copy (through the size field at size_pos).
+ */
+static int note_plain_range(struct rd *r, const struct cpu_range *c)
+{
+	struct dat_layout *lay = r->lay;
+	uint64_t ps = lay->page_size;
+	uint64_t size = c->size;
+
+	if (c->off % ps)
+		return rd_fail(r, -SR_EBADTRACE, c->at, "cpu data offset not at a page boundary");
+	if (c->off + size > lay->file_size) {
 		/* a cut file: the decoder reads what is there */
+		if (!c->size_pos)
+			return rd_fail(r, -SR_ETRUNCATED, c->at, "cpu data runs past end of file");
 		if (lay->nr_cut == DAT_MAX_CUT)
 			return rd_fail(r, -SR_ETRUNCATED, lay->file_size,
 				       "file cut short and too many cpus lost to read around");
 		if (!lay->nr_cut)
 			lay->first_cut = lay->file_size;
-		lay->cut[lay->nr_cut].size_pos = size_pos;
-		size = off >= lay->file_size ? 0 :
-		       (lay->file_size - off + ps - 1) / ps * ps;
+		lay->cut[lay->nr_cut].size_pos = c->size_pos;
+		size = c->off >= lay->file_size ? 0 :
+		       (lay->file_size - c->off + ps - 1) / ps * ps;
 		lay->cut[lay->nr_cut].size = size;
 		lay->nr_cut++;
 	}
-	if (off + size > lay->data_end)
-		lay->data_end = off + size;
+	if (c->off + size > lay->data_end)
+		lay->data_end = c->off + size;
+	return 0;
+}
+
+/* a compressed block's header at r->pos: compressed size (4), uncompressed size (4) */
+static int read_block(struct rd *r, uint64_t end, uint64_t *usize, const char **why)
+{
+	uint64_t zsize = 0;
+	unsigned char *in;
+	int ret;
+
+	if (end - r->pos < 8) {
+		*why = "compressed block header past the end of its data";
+		return -SR_EBADTRACE;
+	}
+	ret = rd_num(r, 4, &zsize, "truncated compressed block");
+	if (!ret)
+		ret = rd_num(r, 4, usize, "truncated compressed block");
+	if (ret < 0)
+		return ret;
+	if (zsize > end - r->pos) {
+		*why = "compressed block runs past the end of its data";
+		return -SR_EBADTRACE;
+	}
+	in = dat_unz_input(&r->unz, (uint32_t)zsize);
+	if (!in) {
+		*why = "impossible compressed size";
+		return zsize > DAT_UNZ_MAX_BLOCK ? -SR_EBADTRACE : -ENOMEM;
+	}
+	ret = rd_bytes(r, in, zsize, "truncated compressed block");
+	if (ret < 0)
+		return ret;
+	return dat_unz_block(&r->unz, (uint32_t)zsize, (uint32_t)*usize, why);
+}
+
+/*
+ * A compressed section's data, at r->pos, @size bytes: one block that must
+ * decompress to its declared size.  On success the bytes are in r->unz.out.
+ * Return: the uncompressed size, or a negative code (error set).
+ */
+static int64_t check_zsection(struct rd *r, uint64_t sec, uint64_t size)
+{
+	const char *why = NULL;
+	uint64_t usize = 0;
+	int ret;
+
+	ret = read_block(r, r->pos + size, &usize, &why);
+	if (ret == -SR_EBADTRACE && why) {
+		err_set(r->err, ret, "compressed section: %s", why);
+		err_at_byte(r->err, sec);
+	}
+	if (ret == -ENOMEM)
+		err_set(r->err, ret, "out of memory");
+	return ret < 0 ? ret : (int64_t)usize;
+}
+
+/*
+ * The ring-buffer pages of a decompressed chunk: timestamp (8), commit
+ * (one long), data.  libtraceevent's kbuffer trusts the commit size
+ * (its low 27 bits; the top bits flag missed events) and reads that far,
+ * past the end of the page and of the chunk's buffer.
+ */
+static bool chunk_pages_ok(const struct rd *r, uint64_t usize)
+{
+	const struct dat_layout *lay = r->lay;
+	unsigned int hdr = 8 + lay->long_size;
+	const unsigned char *p;
+	uint64_t left, commit;
+	uint64_t pos;
+	unsigned int i;
+
+	for (pos = 0; pos < usize; pos += lay->page_size) {
+		left = usize - pos < lay->page_size ? usize - pos : lay->page_size;
+		if (left < hdr)
+			return false;
+		p = r->unz.out + pos + 8;
+		commit = 0;
+		for (i = 0; i < lay->long_size; i++) {
+			if (lay->big_endian)
+				commit = (commit << 8) | p[i];
+			else
+				commit |= (uint64_t)p[i] << (8 * i);
+		}
+		if ((commit & ((1u << 27) - 1)) > left - hdr)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Compressed CPU data at c->off: chunk count (4), then per chunk
+ * compressed size (4), uncompressed size (4), data; the declared size
+ * covers the chunks, not the count.  Every chunk is decompressed once
+ * (into the one reused buffer); the first bad one ends the CPU's data.
+ */
+static int walk_chunks(struct rd *r, const struct cpu_range *c)
+{
+	struct dat_layout *lay = r->lay;
+	struct dat_bad_cpu *bad;
+	uint64_t end = c->off + 4 + c->size;
+	uint64_t count = 0, k, at = c->off, usize;
+	const char *why = NULL;
+	int ret;
+
+	if (end > lay->file_size)
+		return rd_fail(r, -SR_ETRUNCATED, c->at, "compressed cpu data runs past end of file");
+	r->pos = c->off;
+	ret = rd_num(r, 4, &count, "truncated cpu data");
+	if (ret < 0)
+		return ret;
+	for (k = 0; k < count; k++) {
+		at = r->pos;
+		ret = read_block(r, end, &usize, &why);
+		if (ret == -SR_EBADTRACE && why)
+			break;
+		if (ret < 0) {
+			if (ret == -ENOMEM)
+				err_set(r->err, ret, "out of memory");
+			return ret;
+		}
+		if (!chunk_pages_ok(r, usize)) {
+			why = "a page's commit size is larger than the page";
+			break;
+		}
+	}
+	if (k == count && r->pos == end)
+		return 0;
+	if (k == count) {
+		/* every counted chunk is good, but they do not fill the range */
+		why = "chunk count does not match the cpu data size";
+		at = c->off;
+	}
+	if (lay->nr_bad == DAT_MAX_BAD)
+		return rd_fail(r, -SR_EBADTRACE, at, "too many cpus with damaged data");
+	bad = &lay->bad[lay->nr_bad++];
+	bad->cpu = c->cpu;
+	bad->at = at;
+	bad->why = why;
+	bad->good = (uint32_t)k;
+	bad->count = (uint32_t)count;
+	bad->count_pos = c->off;
+	return 0;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct cpu_range *x = a;
+	const struct cpu_range *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * All CPU ranges: no two may overlap (a corrupt size in the middle of a
+ * table runs into the next CPU's data); then each is checked against the
+ * file: compressed ones chunk by chunk, others for a cut.
+ */
+static int check_ranges(struct rd *r)
+{
+	struct cpu_range *c;
+	uint64_t flags = 0, size = 0, sec = 0;
+	bool compressed = false;
+	int i;
+	int ret;
+
+	qsort(r->ranges, r->nr_ranges, sizeof(*r->ranges), range_cmp);
+	for (i = 0; i + 1 < r->nr_ranges; i++) {
+		c = &r->ranges[i];
+		if (c->off + c->size <= c[1].off)
+			continue;
+		err_set(r->err, -SR_EBADTRACE,
+			"cpu %d data (%llu bytes at byte %llu) overlaps cpu %d data at byte %llu",
+			c->cpu, (unsigned long long)c->size, (unsigned long long)c->off, c[1].cpu,
+			(unsigned long long)c[1].off);
+		err_at_byte(r->err, c->at);
+		return -SR_EBADTRACE;
+	}
+	for (i = 0; i < r->nr_ranges; i++) {
+		c = &r->ranges[i];
+		if (c->sec && c->sec != sec) {
+			sec = c->sec;
+			ret = check_section(r, sec, OPT_BUFFER, &flags, &size);
+			if (ret < 0)
+				return ret;
+			compressed = r->lay->compression[0] && (flags & SEC_FL_COMPRESS);
+			if (c->off < r->pos || c->off - r->pos > size)
+				return rd_fail(r, -SR_EBADTRACE, c->at,
+					       "cpu data outside its buffer section");
+		}
+		ret = compressed ? walk_chunks(r, c) : note_plain_range(r, c);
+		if (ret < 0)
+			return ret;
+	}
 	return 0;
 }
 
@@ -182,7 +468,7 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 	uint64_t start = r->pos;
 	uint64_t end = r->pos + size;
 	unsigned char last;
-	uint64_t v = 0, ncpu = 0, off = 0, len = 0, i;
+	uint64_t v = 0, ncpu = 0, off = 0, len = 0, sec = 0, i;
 	int ret;
 
 	switch (id) {
@@ -216,18 +502,32 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 		if (size < 16)
 			return rd_fail(r, -SR_EBADTRACE, start, "bad tsc2nsec option size");
 		break;
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+	case OPT_CMDLINES:
+		/* libtracecmd ignores one shorter than 8 bytes */
+		if (r->lay->version < 7 || size < 8)
+			break;
+		ret = rd_num(r, 8, &v, "truncated option");
+		if (ret < 0)
+			return ret;
+		r->meta[id - OPT_HEADER_INFO] = v;
+		break;
 	case OPT_BUFFER:
 	case OPT_BUFFER_TEXT:
-		ret = rd_num(r, 8, &off, "truncated buffer option");
+		ret = rd_num(r, 8, &sec, "truncated buffer option");
 		if (ret < 0)
 			return ret;
 		ret = rd_str(r, NULL, end - r->pos, "bad buffer option name");
 		if (ret < 0)
 			return ret;
 		if (r->lay->version < 7) {
-			if (off >= r->size)
+			if (sec >= r->size)
 				return rd_fail(r, -SR_EBADTRACE, start, "buffer offset past end of file");
-			*v6_buffer_off = off;
+			*v6_buffer_off = sec;
 			break;
 		}
 		ret = rd_str(r, NULL, end - r->pos, "bad buffer option clock");
@@ -251,7 +551,7 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 			if (!ret && v >= INGEST_MAX_CPUS)
 				ret = rd_fail(r, -SR_EBADTRACE, at, "cpu id out of range");
 			if (!ret)
-				ret = note_cpu_data(r, off, len, at, r->pos - 8);
+				ret = add_range(r, (int)v, off, len, at, r->pos - 8, sec);
 			if (ret < 0)
 				return ret;
 		}
@@ -323,7 +623,7 @@ static int check_cpu_table_v6(struct rd *r, uint64_t *buffers, int *nr_buffers, 
 		if (!ret)
 			ret = rd_num(r, 8, &len, "truncated cpu table");
 		if (!ret)
-			ret = note_cpu_data(r, off, len, at, r->pos - 8);
+			ret = add_range(r, i, off, len, at, r->pos - 8, 0);
 		if (ret < 0)
 			return ret;
 	}
@@ -415,6 +715,8 @@ static int check_v6(struct rd *r)
 		ret = check_cpu_table_v6(r, NULL, NULL, 0);
 	}
 	if (!ret)
+		ret = check_ranges(r);
+	if (!ret)
 		r->lay->data_checked = true;
 	return ret;
 }
@@ -455,11 +757,107 @@ static int check_section(struct rd *r, uint64_t off, unsigned int want_id, uint6
 	return 0;
 }
 
+/*
+ * The options of one section, r->pos to @end; *next is set from the DONE
+ * option (the next options section, 0 for none).
+ */
+static int check_options_v7(struct rd *r, uint64_t end, uint64_t *next)
+{
+	uint64_t id = 0, len = 0, boff;
+	unsigned int k;
+	int ret;
+
+	*next = 0;
+	for (k = 0; k < DAT_MAX_ITEMS; k++) {
+		ret = rd_num(r, 2, &id, "truncated options");
+		if (!ret)
+			ret = rd_num(r, 4, &len, "truncated options");
+		if (ret < 0)
+			return ret;
+		if (len > end - r->pos)
+			return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "option runs past its section");
+		if (id == OPT_DONE) {
+			if (len != 8)
+				return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "bad end option");
+			return rd_num(r, 8, next, "truncated options");
+		}
+		boff = 0;
+		ret = check_option(r, id, len, &boff);
+		if (ret < 0)
+			return ret;
+	}
+	return rd_fail(r, -SR_EBADTRACE, r->pos, "too many options");
+}
+
+/* whether a section with these flags is compressed (flags mean nothing in a "none" file) */
+static bool is_compressed(const struct rd *r, uint64_t flags)
+{
+	return r->lay->compression[0] && (flags & SEC_FL_COMPRESS);
+}
+
+/* the metadata sections the options point at: id as expected, each compressed block good */
+static int check_meta(struct rd *r)
+{
+	uint64_t flags = 0, size = 0;
+	int64_t n;
+	int i;
+	int ret;
+
+	for (i = 0; i < DAT_NR_META; i++) {
+		if (!r->meta[i])
+			continue;
+		ret = check_section(r, r->meta[i], OPT_HEADER_INFO + i, &flags, &size);
+		if (ret < 0)
+			return ret;
+		if (!is_compressed(r, flags))
+			continue;
+		n = check_zsection(r, r->meta[i], size);
+		if (n < 0)
+			return (int)n;
+	}
+	return 0;
+}
+
+/*
+ * libtracecmd finds the strings sections by walking section headers from
+ * @first (right after the file header) by their sizes until one does not
+ * fit; each compressed one it finds, it decompresses.  Walk the same way.
+ */
+static int check_strings(struct rd *r, uint64_t first)
+{
+	uint64_t pos = first, id = 0, flags = 0, sid = 0, size = 0;
+	unsigned int n;
+	int64_t got;
+	int ret;
+
+	for (n = 0; n < DAT_MAX_ITEMS && r->size - pos >= 16; n++) {
+		r->pos = pos;
+		ret = rd_num(r, 2, &id, "truncated section header");
+		if (!ret)
+			ret = rd_num(r, 2, &flags, "truncated section header");
+		if (!ret)
+			ret = rd_num(r, 4, &sid, "truncated section header");
+		if (!ret)
+			ret = rd_num(r, 8, &size, "truncated section header");
+		if (ret < 0)
+			return ret;
+		if (size > r->size - r->pos)
+			break;
+		if (id == OPT_STRINGS && is_compressed(r, flags)) {
+			got = check_zsection(r, pos, size);
+			if (got < 0)
+				return (int)got;
+		}
+		pos += 16 + size;
+	}
+	return 0;
+}
+
 static int check_v7(struct rd *r)
 {
-	uint64_t off = 0, flags = 0, size = 0, end, id = 0, len = 0, boff;
-	bool compressed_opts = false;
-	unsigned int n, k;
+	uint64_t off = 0, flags = 0, size = 0, first, file_size = r->size;
+	int64_t usize;
+	unsigned int n;
 	int ret;
 
 	ret = rd_str(r, r->lay->compression, sizeof(r->lay->compression),
@@ -470,47 +868,57 @@ static int check_v7(struct rd *r)
 		ret = rd_num(r, 8, &off, "truncated options offset");
 	if (ret < 0)
 		return ret;
+	first = r->pos;
 	if (!strcmp(r->lay->compression, "none"))
 		r->lay->compression[0] = '\0';
+	if (r->lay->compression[0]) {
+		ret = dat_unz_init(&r->unz, r->lay->compression);
+		if (ret == -SR_EUNSUPPORTED) {
+			err_set(r->err, ret, "compression \"%.16s\" (zstd and zlib are read)",
+				r->lay->compression);
+			err_at_byte(r->err, 10);
+		} else if (ret < 0) {
+			err_set(r->err, ret, "out of memory");
+		}
+		if (ret < 0)
+			return ret;
+	}
 
 	for (n = 0; off && n < DAT_MAX_SECTIONS; n++) {
 		ret = check_section(r, off, OPT_DONE, &flags, &size);
 		if (ret < 0)
 			return ret;
-		end = r->pos + size;
-		if (flags & SEC_FL_COMPRESS) {
-			/* left to libtracecmd: see the file comment */
-			compressed_opts = true;
-			break;
-		}
-		off = 0;
-		for (k = 0; k < DAT_MAX_ITEMS; k++) {
-			ret = rd_num(r, 2, &id, "truncated options");
-			if (!ret)
-				ret = rd_num(r, 4, &len, "truncated options");
+		if (!is_compressed(r, flags)) {
+			ret = check_options_v7(r, r->pos + size, &off);
 			if (ret < 0)
 				return ret;
-			if (len > end - r->pos)
-				return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "option runs past its section");
-			if (id == OPT_DONE) {
-				if (len != 8)
-					return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "bad end option");
-				ret = rd_num(r, 8, &off, "truncated options");
-				if (ret < 0)
-					return ret;
-				break;
-			}
-			boff = 0;
-			ret = check_option(r, id, len, &boff);
-			if (ret < 0)
-				return ret;
+			continue;
 		}
-		if (k == DAT_MAX_ITEMS)
-			return rd_fail(r, -SR_EBADTRACE, r->pos, "too many options");
+		usize = check_zsection(r, off, size);
+		if (usize < 0)
+			return (int)usize;
+		/* parse the decompressed bytes; positions are now in them */
+		r->mem = r->unz.out;
+		r->mem_at = off;
+		r->size = (uint64_t)usize;
+		r->pos = 0;
+		ret = check_options_v7(r, r->size, &off);
+		r->mem = NULL;
+		r->size = file_size;
+		if (ret < 0)
+			return ret;
 	}
 	if (n == DAT_MAX_SECTIONS)
 		return rd_fail(r, -SR_EBADTRACE, r->pos, "options sections form a loop");
-	r->lay->data_checked = !compressed_opts;
+	ret = check_meta(r);
+	if (!ret && r->lay->compression[0])
+		ret = check_strings(r, first);
+	if (ret < 0)
+		return ret;
+	ret = check_ranges(r);
+	if (ret < 0)
+		return ret;
+	r->lay->data_checked = true;
 	return 0;
 }
 
@@ -551,11 +959,15 @@ int dat_layout_check(int fd, struct dat_layout *lay, struct err *err)
 	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
 		return rd_fail(&r, -SR_EBADTRACE, r.pos - 2, "bad endian or long size byte");
 	lay->big_endian = b[0];
+	lay->long_size = b[1];
 	ret = rd_num(&r, 4, &ps, "truncated header");
 	if (ret < 0)
 		return ret;
 	if (ps < 512 || ps > (1u << 24) || (ps & (ps - 1)))
 		return rd_fail(&r, -SR_EBADTRACE, r.pos - 4, "impossible page size");
 	lay->page_size = (uint32_t)ps;
-	return lay->version == 6 ? check_v6(&r) : check_v7(&r);
+	ret = lay->version == 6 ? check_v6(&r) : check_v7(&r);
+	dat_unz_release(&r.unz);
+	free(r.ranges);
+	return ret;
 }

@@ -1,46 +1,74 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dat-local.h - private to the trace.dat decoder (dat.c, dat-check.c): the
- * file layout check that runs before a file is handed to libtracecmd.
+ * dat-local.h - private to the trace.dat decoder (dat.c, dat-merge.c,
+ * dat-fields.c, dat-check.c, dat-unz.c): the file layout check that runs
+ * before a file is handed to libtracecmd, and the decompression it uses.
  *
  * libtracecmd trusts the sizes and offsets it reads from a file's headers
  * (it mmap()s flyrecord pages of uncompressed files, so a truncated file
  * makes it touch pages past the end of the file: SIGBUS; it reads option
- * strings without checking their terminator).  dat_layout_check() walks the
- * headers with every read bounded by the file size, so that a damaged file
- * becomes one clear error with a byte offset, or a known truncation the
- * decoder can read around.
+ * strings without checking their terminator; it crashes in its own
+ * cleanup when a compressed block does not decompress).
+ * dat_layout_check() walks the headers with every read bounded by the file
+ * size, and decompresses every compressed block, so that a damaged file
+ * becomes one clear error with a byte offset, or a known damage the decoder
+ * can read around.
  */
 #ifndef SR_INGEST_DAT_LOCAL_H
 #define SR_INGEST_DAT_LOCAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../util/err.h"
 
 #define DAT_MAX_CUT 256		/* CPU ranges a cut file may lose */
+#define DAT_MAX_BAD 256		/* CPUs whose compressed data may be read around */
+#define DAT_UNZ_MAX_BLOCK (64u << 20)	/* largest compressed block or chunk, both sizes */
+
+/**
+ * struct dat_bad_cpu - compressed CPU data with a bad chunk, read around
+ * @cpu:	the CPU id from the BUFFER option
+ * @at:		byte offset of the bad chunk's header (or of the chunk count)
+ * @why:	what is wrong with it (a string constant)
+ * @good:	chunks before it, all of which decompress; the decoder hands
+ *		libtracecmd a copy whose chunk count (at @count_pos, 4 bytes)
+ *		says @good, so that it reads only those
+ * @count:	the chunk count the file declares
+ * @count_pos:	where that count is in the file
+ */
+struct dat_bad_cpu {
+	int		cpu;
+	uint64_t	at;
+	const char	*why;
+	uint32_t	good;
+	uint32_t	count;
+	uint64_t	count_pos;
+};
 
 /**
  * struct dat_layout - what the header walk found
  * @version:		file version (6 or 7)
  * @big_endian:		numbers in the file are big-endian
+ * @long_size:		bytes in a long (4 or 8): the page header's commit word
  * @page_size:		ring-buffer page size
  * @compression:	compression algorithm name, "" when none
  * @file_size:		size of the file in bytes
- * @data_checked:	the CPU data extents below were all seen (true for
- *			uncompressed files; a compressed v7 file keeps its
- *			buffer list in compressed options, left to libtracecmd)
+ * @data_checked:	the CPU data extents below were all seen
  * @data_end:		highest end offset of any CPU's flyrecord data
  * @nr_cut:		CPU data ranges that run past the end of the file
  * @first_cut:		file size when @nr_cut > 0 (where the data stops)
  * @cut:		for each cut range: where its size field is in the file
  *			and the size that ends it at the end of the file
  *			(rounded up to a page; 0 when it starts past the end)
+ * @nr_bad:		compressed CPU data ranges with a bad chunk
+ * @bad:		those ranges (struct dat_bad_cpu)
  */
 struct dat_layout {
 	int		version;
 	bool		big_endian;
+	unsigned int	long_size;
 	uint32_t	page_size;
 	char		compression[32];
 	uint64_t	file_size;
@@ -52,6 +80,8 @@ struct dat_layout {
 		uint64_t	size_pos;
 		uint64_t	size;
 	}		cut[DAT_MAX_CUT];
+	int		nr_bad;
+	struct dat_bad_cpu bad[DAT_MAX_BAD];
 };
 
 /**
@@ -60,12 +90,169 @@ struct dat_layout {
  * @lay: filled on success
  * @err: on failure: what is wrong and the byte offset where it was found
  *
- * Context: reads only the headers, options and per-CPU tables, never the
- * event pages.
+ * Checks every size and offset against the file size, that no two CPUs'
+ * data ranges overlap, and -- in a compressed version 7 file -- that every
+ * compressed options and metadata section and every chunk of CPU data
+ * decompresses to exactly its declared size.  A bad chunk is not an error:
+ * it is listed in @lay->bad for the decoder to read around.
+ *
+ * Context: reads the headers, options and per-CPU tables; the event pages
+ * only of compressed files (each chunk once, O(file), memory bounded by
+ * the largest chunk).
  * Return: 0, or -SR_ETRUNCATED (a header runs past the end of the file),
- * -SR_EBADTRACE (a header holds an impossible value), -SR_EUNSUPPORTED
- * (a version other than 6 or 7), or a -errno from reading.
+ * -SR_EBADTRACE (a header holds an impossible value, two CPUs' data
+ * overlap, a compressed section does not decompress), -SR_EUNSUPPORTED
+ * (a version other than 6 or 7, a compression other than zstd and zlib),
+ * -ENOMEM, or a -errno from reading.
  */
 int dat_layout_check(int fd, struct dat_layout *lay, struct err *err);
+
+enum {
+	DAT_UNZ_ZSTD = 1,
+	DAT_UNZ_ZLIB,
+};
+
+/**
+ * struct dat_unz - decompression state, reused for every block of a file
+ * @algo:	DAT_UNZ_ZSTD or DAT_UNZ_ZLIB
+ * @dctx:	the zstd context (owned)
+ * @in, @in_cap:	compressed bytes of the current block (owned)
+ * @out, @out_cap:	its decompressed bytes (owned)
+ */
+struct dat_unz {
+	int		algo;
+	void		*dctx;
+	unsigned char	*in;
+	size_t		in_cap;
+	unsigned char	*out;
+	size_t		out_cap;
+};
+
+/**
+ * dat_unz_init() - set up decompression for a file's algorithm
+ * @z:    the state to fill
+ * @name: the algorithm name from the file header
+ *
+ * Return: 0, -SR_EUNSUPPORTED (not "zstd" or "zlib") or -ENOMEM; release
+ * @z with dat_unz_release() in every case.
+ */
+int dat_unz_init(struct dat_unz *z, const char *name);
+
+/** dat_unz_release() - free the buffers and context of @z; @z is zeroed. */
+void dat_unz_release(struct dat_unz *z);
+
+/**
+ * dat_unz_input() - room for a block's compressed bytes
+ * @z:     the state
+ * @zsize: compressed size
+ *
+ * Return: a buffer of @zsize bytes, borrowed (valid until the next call),
+ * or NULL when @zsize exceeds DAT_UNZ_MAX_BLOCK or memory runs out.
+ */
+unsigned char *dat_unz_input(struct dat_unz *z, uint32_t zsize);
+
+/**
+ * dat_unz_block() - decompress the block in z->in into z->out
+ * @z:     the state; z->in holds @zsize bytes (dat_unz_input())
+ * @zsize: compressed size
+ * @usize: the uncompressed size the file declares
+ * @why:   set to what is wrong (a string constant) on -SR_EBADTRACE
+ *
+ * Return: 0 when the block decompresses to exactly @usize bytes (in
+ * z->out), -SR_EBADTRACE when not, -ENOMEM.
+ */
+int dat_unz_block(struct dat_unz *z, uint32_t zsize, uint32_t usize, const char **why);
+
+/* ---- the decoder's state (dat.c, dat-merge.c, dat-fields.c) ------------- */
+
+struct tracecmd_input;
+struct tep_handle;
+struct tep_record;
+struct dat_evinfo;
+struct ingest;
+struct sr_event;
+
+/*
+ * Exported by libtracecmd.so.1 (trace-cmd 3.0 and later) but declared only
+ * in its private header trace-cmd-private.h, which distributions do not
+ * install.  Signatures as in trace-cmd 3.1.6
+ * lib/trace-cmd/include/private/trace-cmd-private.h.
+ */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+
+struct dat_buf {
+	struct tracecmd_input	*h;		/* owned */
+	struct tep_handle	*tep;		/* borrowed from @h */
+	const char		*name;		/* "" for the top buffer; borrowed */
+	int			nr_cpus;
+	struct dat_evinfo	**ev;		/* by event id, filled lazily */
+	int			ev_cap;
+};
+
+struct dat_stream {
+	struct tep_record	*rec;		/* look-ahead, owned */
+	int			buf;		/* index in dat.bufs */
+	int			cpu;		/* libtracecmd's CPU index */
+	uint64_t		start;		/* first page offset */
+	uint64_t		size;		/* bytes of CPU data */
+	uint64_t		done;		/* bytes behind the look-ahead */
+};
+
+struct dat {
+	struct tracecmd_input	*top;		/* owned */
+	struct dat_buf		*bufs;
+	int			nr_bufs;
+	struct dat_stream	*streams;
+	int			*heap;		/* stream indexes, min-heap */
+	int			nr_heap;
+	int			nr_streams;
+	struct tep_record	*cur;		/* behind the last event returned */
+	int			cur_buf;
+	struct tep_record	*pending;	/* returned after its lost marker */
+	int			pending_buf;
+	uint64_t		total;		/* sum of stream sizes */
+	uint64_t		done;		/* sum of stream progress */
+	uint64_t		real_size;	/* records at or past this are padding */
+	char			*strbuf;
+	size_t			strcap;
+};
+
+/**
+ * dat_streams_init() - one stream per (buffer, CPU) with data, heap built
+ * @d: the decoder, d->bufs filled
+ *
+ * Reads each stream's first record.
+ * Return: 0 or -ENOMEM.
+ */
+int dat_streams_init(struct dat *d);
+
+/**
+ * dat_heap_pop() - the earliest record of all streams
+ * @d:  the decoder
+ * @bi: set to the index in d->bufs of the record's buffer
+ *
+ * Context: reads the next record of that stream (the look-ahead).
+ * Return: the record, owned by the caller (free with
+ * tracecmd_free_record()), or NULL when all streams are done.
+ */
+struct tep_record *dat_heap_pop(struct dat *d, int *bi);
+
+/**
+ * dat_decode() - decode one record into an event
+ * @in:  the handle (damage is reported through it)
+ * @d:   the decoder
+ * @bi:  index in d->bufs of the record's buffer
+ * @rec: the record; @ev may point into it (ev->str) until it is freed
+ * @ev:  filled
+ *
+ * Return: 1 decoded, 0 skip the record (damage was reported and may be
+ * read around), negative: stop (in->err set).
+ */
+int dat_decode(struct ingest *in, struct dat *d, int bi, struct tep_record *rec,
+	       struct sr_event *ev);
 
 #endif

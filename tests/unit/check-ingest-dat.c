@@ -5,7 +5,8 @@
  * per-event counts equal `trace-cmd report`'s, v6/v7/compressed copies of
  * one trace give the same event stream, buffer selection, lost-event
  * markers, and damaged files (cut, flipped bytes) that must end in a clean
- * error or a read-around, never a crash.
+ * error or a read-around, never a crash: for the compressed fixtures every
+ * byte is flipped in turn, each open in a forked child with a time bound.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,10 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "check-common.h"
+#include "ingest/dat-local.h"
 #include "ingest/ingest.h"
 
 static const char *const traces[] = {
@@ -518,7 +525,9 @@ START_TEST(test_corrupt)
 	unsigned int seed;
 
 	ck_assert_ptr_nonnull(r);
-	snprintf(src, sizeof(src), "%s/fixtures/%s", SR_SOURCE_DIR, damage_src[_i % 2]);
+	/* 0, 2, 4: v6; 1, 3: v7; 5: v7 zstd (compressed data checked before libtracecmd) */
+	snprintf(src, sizeof(src), "%s/fixtures/%s", SR_SOURCE_DIR,
+		 damage_src[_i == 5 ? 2 : _i % 2]);
 	ck_assert_int_eq(stat(src, &st), 0);
 	for (seed = 1; seed <= 24; seed++) {
 		/* odd seeds: anywhere; even: the last 300 KiB (mostly pages) */
@@ -530,6 +539,315 @@ START_TEST(test_corrupt)
 		unlink(tmp);
 	}
 	free(r);
+}
+END_TEST
+
+/* flip bit @bit of byte @off of @src into a new temp file @tmp */
+static void make_flipped(const char *src, off_t off, int bit, char *tmp)
+{
+	unsigned char b;
+	int fd;
+
+	make_damaged(src, INT64_MAX, 0, 0, 0, tmp);
+	fd = open(tmp, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, &b, 1, off), 1);
+	b ^= 1u << bit;
+	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+}
+
+/*
+ * The two flips that made libtracecmd 3.1.6 crash in tracecmd_close() on
+ * its own open error path: each lands in the first compressed chunk of one
+ * CPU's data; now that CPU's data is read around (counted, and an error
+ * naming the chunk's byte offset under --strict).
+ */
+START_TEST(test_zstd_reproducers)
+{
+	static const struct {
+		off_t	off;
+		int	bit;
+		int	cpu;
+		const char *where;
+	} fx[] = {
+		{ 11307, 7, 0, "byte 8196" },
+		{ 20745, 5, 1, "byte 16388" },
+	};
+	struct ingest_opts strict = { .strict = true };
+	struct run *r = malloc(sizeof(*r));
+	struct run *orig = malloc(sizeof(*orig));
+	char tmp[64];
+	size_t i;
+
+	ck_assert(r && orig);
+	run_file(SR_FIXTURE("dat/numa02-head-v7-zstd.dat"), NULL, UINT64_MAX, orig, false);
+	ck_assert_int_eq(orig->ret, 0);
+	for (i = 0; i < sizeof(fx) / sizeof(fx[0]); i++) {
+		make_flipped(SR_FIXTURE("dat/numa02-head-v7-zstd.dat"), fx[i].off, fx[i].bit, tmp);
+		run_file(tmp, NULL, UINT64_MAX, r, true);
+		ck_assert_msg(r->ret == 0, "flip at %ld: %s", (long)fx[i].off, r->err.msg);
+		ck_assert_uint_eq(r->info.truncated, 1);
+		ck_assert_uint_gt(r->n, 0);
+		ck_assert_uint_lt(r->n, orig->n);
+		run_file(tmp, &strict, UINT64_MAX, r, true);
+		ck_assert_int_eq(r->ret, -SR_EBADTRACE);
+		ck_assert_str_eq(r->err.where, fx[i].where);
+		ck_assert_ptr_nonnull(strstr(r->err.file, "check-ingest-dat"));
+		ck_assert_msg(strstr(r->err.msg, "compressed data") && strstr(r->err.msg, "chunks"),
+			      "%s", r->err.msg);
+		unlink(tmp);
+	}
+	free(r);
+	free(orig);
+}
+END_TEST
+
+enum {
+	PROBE_READ = 10,	/* read to the end (damage, if any, counted) */
+	PROBE_ERROR = 11,	/* failed with an error naming the file */
+	PROBE_BAD_ERROR = 12,	/* failed without a message or file name */
+};
+
+/* child: open and read @path; the exit status says how it ended */
+static void probe(const char *path)
+{
+	struct sr_event ev;
+	struct ingest *in;
+	struct err err = { 0 };
+	const struct err *e = &err;
+	int ret;
+
+	alarm(10);	/* a hang is SIGALRM: a failure */
+	in = ingest_open(path, NULL, &err);
+	ret = in ? 0 : err.code;
+	if (in) {
+		while ((ret = ingest_next(in, &ev)) > 0)
+			;
+		if (ret < 0)
+			e = ingest_err(in);
+	}
+	if (ret < 0)
+		ret = e->msg[0] && !strcmp(e->file, path) ? PROBE_ERROR : PROBE_BAD_ERROR;
+	else
+		ret = PROBE_READ;
+	/* no exit-time work (LeakSanitizer's check would change the status) */
+	syscall(SYS_exit_group, ret);
+}
+
+struct flip_stats {
+	int	opens;
+	int	read;
+	int	errors;
+	int	failed;
+	char	first_failure[200];
+};
+
+/* flip one bit of @off in @tmp (a copy of the fixture), probe it, flip back */
+static void flip_probe(const char *tmp, off_t off, int bit, struct flip_stats *st)
+{
+	unsigned char b;
+	pid_t pid;
+	int status = 0;
+	int fd;
+
+	fd = open(tmp, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pread(fd, &b, 1, off), 1);
+	b ^= 1u << bit;
+	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		probe(tmp);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	st->opens++;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_READ) {
+		st->read++;
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == PROBE_ERROR) {
+		st->errors++;
+	} else {
+		if (st->failed < 20)
+			fprintf(stderr, "flip at byte %ld bit %d: %s %d\n", (long)off, bit,
+				WIFSIGNALED(status) ? "signal" : "exit status",
+				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		if (!st->failed++)
+			snprintf(st->first_failure, sizeof(st->first_failure),
+				 "byte %ld bit %d: %s %d", (long)off, bit,
+				 WIFSIGNALED(status) ? "signal" : "exit status",
+				 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	}
+
+	fd = open(tmp, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	b ^= 1u << bit;
+	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+}
+
+/*
+ * No zlib fixture: Debian's trace-cmd 3.1.6 is built with zstd only
+ * (`trace-cmd list -c`), so it can neither write nor read one; the zlib
+ * path of the check is tested on in-memory blocks (test_unz_zlib).
+ */
+static const char *const flip_src[] = {
+	"dat/numa02-head-v7-zstd.dat",
+};
+
+#define FLIP_ALL_BYTES	65536	/* every byte of the first 64 KiB */
+#define FLIP_SAMPLE	2000	/* random bytes after that */
+/*
+ * Which bytes the sweep flips: every FLIP_STEP-th (the offsets still cover
+ * every field of the small fixture), every 29th under the sanitizers (each
+ * open is several times slower there).  SR_FLIP_STEP=1 in the environment
+ * runs the full sweep (about 53,000 opens; docs/testing.md).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define FLIP_STEP	29
+#else
+#define FLIP_STEP	5
+#endif
+
+static off_t flip_step(void)
+{
+	const char *s = getenv("SR_FLIP_STEP");
+	long v = s ? strtol(s, NULL, 10) : 0;
+
+	return v > 0 ? (off_t)v : FLIP_STEP;
+}
+
+/*
+ * Every byte of the first 64 KiB of a compressed fixture (the whole file,
+ * for ours) flipped at one bit, plus a random sample of bytes after that:
+ * each open must read (possibly with counted damage) or fail with an error
+ * naming the file; a crash or a hang (10 s) fails the test.  The bit is a
+ * hash of the offset, so that every bit position of every field is hit
+ * somewhere.
+ */
+START_TEST(test_flip_every_byte)
+{
+	struct flip_stats st = { 0 };
+	char src[1024];
+	char tmp[64];
+	struct stat sb;
+	unsigned int seed = 12345;
+	off_t off;
+	int i;
+
+	snprintf(src, sizeof(src), "%s/fixtures/%s", SR_SOURCE_DIR, flip_src[_i]);
+	ck_assert_int_eq(stat(src, &sb), 0);
+	make_damaged(src, sb.st_size, 0, 0, 0, tmp);
+	for (off = 0; off < sb.st_size && off < FLIP_ALL_BYTES; off += flip_step())
+		flip_probe(tmp, off, (int)(((uint64_t)off * 2654435761u >> 13) % 8), &st);
+	for (i = 0; sb.st_size > FLIP_ALL_BYTES && i < FLIP_SAMPLE; i++) {
+		seed = seed * 1103515245u + 12345u;
+		off = FLIP_ALL_BYTES + (off_t)((seed >> 4) % (sb.st_size - FLIP_ALL_BYTES));
+		flip_probe(tmp, off, (int)(seed % 8), &st);
+	}
+	unlink(tmp);
+	fprintf(stderr, "%s: %d flips: %d read, %d clean errors, %d failed%s%s\n",
+		flip_src[_i], st.opens, st.read, st.errors, st.failed,
+		st.failed ? "; first: " : "", st.first_failure);
+	ck_assert_msg(!st.failed, "%s: %d of %d flips crashed, hung or gave no message; first: %s",
+		      flip_src[_i], st.failed, st.opens, st.first_failure);
+	ck_assert_int_gt(st.read, 0);
+	ck_assert_int_gt(st.errors, 0);
+}
+END_TEST
+
+/*
+ * A corrupt size in the middle of a v6 CPU table: CPU 1's data made to
+ * run one page into CPU 2's.  That is a clear error naming CPU 1's table
+ * entry, not damage read around.
+ */
+START_TEST(test_cpu_overlap)
+{
+	static const char label[] = "flyrecord";
+	unsigned char *buf;
+	unsigned char *p;
+	struct stat st;
+	struct run *r = malloc(sizeof(*r));
+	char tmp[64];
+	char where[48];
+	uint64_t off1 = 0, off2 = 0, size1;
+	int fd;
+	int i;
+
+	ck_assert_ptr_nonnull(r);
+	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
+	fd = open(tmp, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	buf = malloc(st.st_size);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
+	p = memmem(buf, st.st_size, label, sizeof(label));
+	ck_assert_ptr_nonnull(p);
+	p += sizeof(label);	/* cpu 0: offset, size; cpu 1: ... (little-endian) */
+	for (i = 7; i >= 0; i--) {
+		off1 = off1 << 8 | p[16 + i];
+		off2 = off2 << 8 | p[32 + i];
+	}
+	ck_assert_uint_gt(off2, off1);
+	size1 = off2 - off1 + 4096;
+	for (i = 0; i < 8; i++)
+		p[24 + i] = (unsigned char)(size1 >> (8 * i));
+	ck_assert_int_eq(pwrite(fd, buf, st.st_size, 0), st.st_size);
+	close(fd);
+
+	run_file(tmp, NULL, UINT64_MAX, r, true);
+	ck_assert_int_eq(r->ret, -SR_EBADTRACE);
+	ck_assert_msg(strstr(r->err.msg, "cpu 1 data") && strstr(r->err.msg, "overlaps cpu 2"),
+		      "%s", r->err.msg);
+	snprintf(where, sizeof(where), "byte %ld", (long)(p + 16 - buf));
+	ck_assert_str_eq(r->err.where, where);
+	unlink(tmp);
+	free(buf);
+	free(r);
+}
+END_TEST
+
+/* the zlib side of dat-unz.c: exact size or a clear refusal, never a bigger buffer */
+START_TEST(test_unz_zlib)
+{
+	struct dat_unz z;
+	unsigned char plain[20000];
+	unsigned char packed[21000];
+	uLongf zsize = sizeof(packed);
+	const char *why = NULL;
+	unsigned char *in;
+	size_t i;
+
+	for (i = 0; i < sizeof(plain); i++)
+		plain[i] = (unsigned char)(i * 7 / 13);
+	ck_assert_int_eq(compress2(packed, &zsize, plain, sizeof(plain), 9), Z_OK);
+	ck_assert_int_eq(dat_unz_init(&z, "lz4"), -SR_EUNSUPPORTED);
+	dat_unz_release(&z);
+	ck_assert_int_eq(dat_unz_init(&z, "zlib"), 0);
+	in = dat_unz_input(&z, zsize);
+	ck_assert_ptr_nonnull(in);
+	memcpy(in, packed, zsize);
+	ck_assert_int_eq(dat_unz_block(&z, zsize, sizeof(plain), &why), 0);
+	ck_assert_mem_eq(z.out, plain, sizeof(plain));
+	/* declared too small, too large, larger than deflate can hold, zero */
+	ck_assert_int_eq(dat_unz_block(&z, zsize, sizeof(plain) - 1, &why), -SR_EBADTRACE);
+	ck_assert_int_eq(dat_unz_block(&z, zsize, sizeof(plain) + 1, &why), -SR_EBADTRACE);
+	ck_assert_str_eq(why, "decompresses to fewer bytes than declared");
+	ck_assert_int_eq(dat_unz_block(&z, 10, 1u << 20, &why), -SR_EBADTRACE);
+	ck_assert_str_eq(why, "declared size larger than zlib data can hold");
+	ck_assert_int_eq(dat_unz_block(&z, zsize, 0, &why), -SR_EBADTRACE);
+	ck_assert_ptr_null(dat_unz_input(&z, DAT_UNZ_MAX_BLOCK + 1));
+	/* a flipped byte, a cut block, trailing bytes */
+	in[zsize / 2] ^= 0x10;
+	ck_assert_int_eq(dat_unz_block(&z, zsize, sizeof(plain), &why), -SR_EBADTRACE);
+	in[zsize / 2] ^= 0x10;
+	ck_assert_int_eq(dat_unz_block(&z, zsize - 3, sizeof(plain), &why), -SR_EBADTRACE);
+	in = dat_unz_input(&z, zsize + 4);
+	memset(in + zsize, 0xab, 4);
+	ck_assert_int_eq(dat_unz_block(&z, zsize + 4, sizeof(plain), &why), -SR_EBADTRACE);
+	dat_unz_release(&z);
 }
 END_TEST
 
@@ -564,13 +882,16 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_lost);
 	tcase_add_loop_test(tc, test_truncated, 0, 3);
-	/*
-	 * Not the zstd fixture: a flipped byte in its compressed CPU data
-	 * makes libtracecmd 3.1.6 crash in tracecmd_close() on its own
-	 * tracecmd_open_fd() error path (see the report of issue 2).
-	 */
-	tcase_add_loop_test(tc, test_corrupt, 0, 4);
+	tcase_add_loop_test(tc, test_corrupt, 0, 6);
+	tcase_add_test(tc, test_zstd_reproducers);
+	tcase_add_test(tc, test_unz_zlib);
+	tcase_add_test(tc, test_cpu_overlap);
 	tcase_add_test(tc, test_bad_headers);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("flip");
+	tcase_set_timeout(tc, 1800);
+	tcase_add_loop_test(tc, test_flip_every_byte, 0, 1);
 	suite_add_tcase(s, tc);
 	return s;
 }

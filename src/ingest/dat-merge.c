@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dat-merge.c - merging the streams of the trace.dat decoder: every
+ * (buffer, CPU) pair is one stream holding one look-ahead record from
+ * tracecmd_read_data(), and a binary min-heap keyed by (timestamp, buffer,
+ * CPU) yields them in one time-ordered sequence -- the order `trace-cmd
+ * report` prints.  Progress is the bytes of CPU data behind the
+ * look-ahead records.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "dat-local.h"
+
+/* ---- stream merge ------------------------------------------------------- */
+
+static bool stream_less(const struct dat *d, int a, int b)
+{
+	const struct dat_stream *x = &d->streams[a];
+	const struct dat_stream *y = &d->streams[b];
+
+	if (x->rec->ts != y->rec->ts)
+		return x->rec->ts < y->rec->ts;
+	if (x->buf != y->buf)
+		return x->buf < y->buf;
+	return x->cpu < y->cpu;
+}
+
+static void heap_down(struct dat *d, int i)
+{
+	int n = d->nr_heap;
+	int c;
+	int t;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && stream_less(d, d->heap[c + 1], d->heap[c]))
+			c++;
+		if (!stream_less(d, d->heap[c], d->heap[i]))
+			return;
+		t = d->heap[c];
+		d->heap[c] = d->heap[i];
+		d->heap[i] = t;
+		i = c;
+	}
+}
+
+/* read the next record of stream @si; account progress */
+static void stream_advance(struct dat *d, int si)
+{
+	struct dat_stream *s = &d->streams[si];
+	uint64_t done;
+
+	s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
+	if (s->rec && s->rec->offset >= s->start)
+		done = s->rec->offset - s->start;
+	else
+		done = s->size;
+	if (done > s->size)
+		done = s->size;
+	if (done > s->done) {
+		d->done += done - s->done;
+		s->done = done;
+	}
+}
+
+/* pop the earliest record; Return: NULL at the end */
+struct tep_record *dat_heap_pop(struct dat *d, int *bi)
+{
+	struct dat_stream *s;
+	struct tep_record *rec;
+	int si;
+
+	if (!d->nr_heap)
+		return NULL;
+	si = d->heap[0];
+	s = &d->streams[si];
+	rec = s->rec;
+	*bi = s->buf;
+	stream_advance(d, si);
+	if (!s->rec)
+		d->heap[0] = d->heap[--d->nr_heap];
+	heap_down(d, 0);
+	return rec;
+}
+
+int dat_streams_init(struct dat *d)
+{
+	struct dat_stream *s;
+	int total = 0;
+	int bi;
+	int cpu;
+	int i;
+
+	for (bi = 0; bi < d->nr_bufs; bi++)
+		total += d->bufs[bi].nr_cpus;
+	d->streams = calloc(total ? total : 1, sizeof(*d->streams));
+	d->heap = calloc(total ? total : 1, sizeof(*d->heap));
+	if (!d->streams || !d->heap)
+		return -ENOMEM;
+	for (bi = 0; bi < d->nr_bufs; bi++) {
+		for (cpu = 0; cpu < d->bufs[bi].nr_cpus; cpu++) {
+			s = &d->streams[d->nr_streams];
+			s->buf = bi;
+			s->cpu = cpu;
+			s->rec = tracecmd_read_data(d->bufs[bi].h, cpu);
+			if (!s->rec)
+				continue;
+			s->size = tracecmd_get_cpu_file_size(d->bufs[bi].h, cpu);
+			s->start = s->rec->offset & ~(uint64_t)(tracecmd_page_size(d->bufs[bi].h) - 1);
+			d->total += s->size;
+			d->heap[d->nr_heap++] = d->nr_streams++;
+		}
+	}
+	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
+		heap_down(d, i);
+	return 0;
+}
