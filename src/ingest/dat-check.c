@@ -427,7 +427,8 @@ static int check_ranges(struct rd *r)
 	int i;
 	int ret;
 
-	qsort(r->ranges, r->nr_ranges, sizeof(*r->ranges), range_cmp);
+	if (r->nr_ranges > 1)	/* a damaged table may name no CPU at all */
+		qsort(r->ranges, r->nr_ranges, sizeof(*r->ranges), range_cmp);
 	for (i = 0; i + 1 < r->nr_ranges; i++) {
 		c = &r->ranges[i];
 		if (c->off + c->size <= c[1].off)
