@@ -3,16 +3,21 @@
 #   make deps     install missing Debian packages (as root, apt-get)
 #   make          build build/schedreplay
 #   make demo     deps + build + the main job on a bundled real trace
-#   make check    deps + build + every test, then again under ASan+UBSan
+#   make check    deps + build + every test, then again under ASan+UBSan,
+#                 then a short smoke run of every fuzz harness
+#   make fuzz-build   the libFuzzer harnesses in build-fuzz/ (clang-14)
+#   make fuzz FUZZ_SECONDS=600   run each harness in turn (tests/fuzz/run.sh)
 #   make install  install the binary and the man page (PREFIX=/usr/local)
 
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
-	python3 python3-jsonschema
+	python3 python3-jsonschema clang-14 libclang-rt-14-dev llvm-14
 
-.PHONY: all deps build demo check test test-asan install clean
+FUZZ_SECONDS ?= 600
+
+.PHONY: all deps build demo check test test-asan fuzz-build test-fuzz fuzz install clean
 
 all: build
 
@@ -41,12 +46,25 @@ test-asan:
 	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS)
 
+# The harnesses (SR_FUZZ=ON) need clang; CC only for this build folder.
+fuzz-build:
+	CC=clang-14 cmake -S . -B build-fuzz -DSR_FUZZ=ON -DSR_BUILD_TESTS=OFF -DSR_WERROR=ON
+	cmake --build build-fuzz -j$(JOBS)
+
+# Each harness replays its seeds and regressions, then fuzzes 15 s (one at a time).
+test-fuzz: fuzz-build
+	cd build-fuzz && ctest --output-on-failure -L fuzz
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 check: deps
 	$(MAKE) test
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 
 install: build
 	cmake --install build
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
