@@ -40,6 +40,9 @@ options() {
 	sed -n '/^\[libfuzzer\]/,/^\[/{/^[a-z_]* *=/{s/ *= */=/;s/^/-/;p}}' "$f"
 }
 
+# leaks inside libtraceevent/libtracecmd only (the project's own code has no suppression)
+export LSAN_OPTIONS="suppressions=$src/tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 [ -d "$work/corpus" ] || bash "$here/make-corpus.sh" "$work/corpus" >/dev/null
 mkdir -p "$work/logs"
 status=0
@@ -66,6 +69,15 @@ for t in "${targets[@]}"; do
 		corpus=$tmp/corpus
 		crashes=$tmp/crashes
 		mkdir -p "$crashes"
+	fi
+	if [ $smoke -eq 1 ] && [ -d "$here/regress/$t" ]; then
+		# every committed crash reproducer must now run clean
+		if ! "$bin" "${flags[@]}" "$here/regress/$t"/* >"$log" 2>&1; then
+			echo "$t: a committed regression input fails again:"
+			grep -m 20 -E 'Running:|ERROR|SUMMARY|runtime error' "$log"
+			echo "0 passed, 1 failed"
+			exit 1
+		fi
 	fi
 	before=$(find "$crashes" -type f | wc -l)
 	start=$(date +%s)
