@@ -15,6 +15,8 @@
 #include "util/escape.h"
 
 /* "schedreplay: KIND: " + the escaped message + newline, in one write */
+static void say(const char *kind, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
 static void say(const char *kind, const char *fmt, va_list ap)
 {
 	char msg[2048];
