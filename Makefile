@@ -4,18 +4,24 @@
 #   make lab-deps the packages of the manual numa-lab test (tests/lab/README.md)
 #   make          build build/schedreplay
 #   make demo     deps + build + the main job on a bundled real trace
-#   make check    deps + build + every test, then again under ASan+UBSan
+#   make check    deps + build + every test, then again under ASan+UBSan,
+#                 then a short smoke run of every fuzz harness
+#   make fuzz-build   the libFuzzer harnesses in build-fuzz/ (clang-14)
+#   make fuzz FUZZ_SECONDS=600   run each harness in turn (tests/fuzz/run.sh)
 #   make install  install the binary and the man page (PREFIX=/usr/local)
 
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
-	python3 python3-jsonschema time clickhouse-server clickhouse-client libzstd-dev zlib1g-dev
+	python3 python3-jsonschema time clickhouse-server clickhouse-client libzstd-dev zlib1g-dev \
+	clang-14 libclang-rt-14-dev llvm-14
 # only for the manual numa-lab test, tests/lab/ (not installed by deps/CI)
 LAB_DEB_PACKAGES = qemu-system-x86 busybox-static numactl cpio kmod trace-cmd jq
 
-.PHONY: all deps lab-deps build demo check test test-asan install clean
+FUZZ_SECONDS ?= 600
+
+.PHONY: all deps lab-deps build demo check test test-asan fuzz-build test-fuzz fuzz install clean
 
 all: build
 
@@ -47,12 +53,25 @@ test-asan:
 	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS)
 
+# The harnesses (SR_FUZZ=ON) need clang; CC only for this build folder.
+fuzz-build:
+	CC=clang-14 cmake -S . -B build-fuzz -DSR_FUZZ=ON -DSR_BUILD_TESTS=OFF -DSR_WERROR=ON
+	cmake --build build-fuzz -j$(JOBS)
+
+# Each harness replays its seeds and regressions, then fuzzes 15 s (one at a time).
+test-fuzz: fuzz-build
+	cd build-fuzz && ctest --output-on-failure -L fuzz
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 check: deps
 	$(MAKE) test
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 
 install: build
 	cmake --install build
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

@@ -1,21 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * cli-util.c - how the CLI speaks to the user on stderr.
+ *
+ * Messages carry untrusted bytes (file names, text and names read from a
+ * trace, a plugin's policy name), so each is formatted whole and passed
+ * through escape_text() before it reaches the terminal: no escape sequence
+ * or control character read from input is ever written raw.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli.h"
+#include "util/escape.h"
+
+/* "schedreplay: KIND: " + the escaped message + newline, in one write */
+static void say(const char *kind, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+static void say(const char *kind, const char *fmt, va_list ap)
+{
+	char msg[2048];
+	char esc[4 * sizeof(msg)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "schedreplay: %s: %s\n", kind, escape_text(esc, sizeof(esc), msg, SIZE_MAX));
+}
 
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedreplay: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("error", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return CLI_EXIT_BADINPUT;
 }
 
@@ -23,21 +40,21 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedreplay: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	char msg[2048];
+	char esc[4 * sizeof(msg)];
 
-	fprintf(stderr, "schedreplay %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nrun 'schedreplay %s --help' for usage\n", cmd);
+	fprintf(stderr, "schedreplay %s: %s\nrun 'schedreplay %s --help' for usage\n", cmd,
+		escape_text(esc, sizeof(esc), msg, SIZE_MAX), cmd);
 	return CLI_EXIT_USAGE;
 }

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 		    (commands[i].alias && !strcmp(argv[1], commands[i].alias)))
 			return commands[i].run(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "schedreplay: error: unknown command '%s'\n", argv[1]);
+	cli_error("unknown command '%s'", argv[1]);
 	fprintf(stderr, "run 'schedreplay --help' for the list of commands\n");
 	return CLI_EXIT_USAGE;
 }

@@ -367,7 +367,12 @@ static void run_tests(struct analysis *a, const struct compare_metric *mb,
 		     r->spread_ratio, r->spread_p);
 	r->runs_needed = stats_runs_needed(r->base.sd, r->new.sd, r->new.mean - r->base.mean,
 					   o->alpha, COMPARE_POWER);
-	if (!isnan(r->runs_needed))
+	if (!isnan(r->runs_needed) && !(r->runs_needed <= COMPARE_MAX_RUNS_NEEDED)) {
+		/* inf, or past what an integer in the JSON report can hold exactly */
+		r->runs_needed = NAN;
+		note(a, "no difference proven at %g%%; the change is too small for any feasible number of runs to detect",
+		     100 * (1 - o->alpha));
+	} else if (!isnan(r->runs_needed))
 		note(a, "no difference proven at %g%%; %.0f runs per side would detect a change of %+.3g%% with 80%% power",
 		     100 * (1 - o->alpha), r->runs_needed, r->change_pct);
 	else

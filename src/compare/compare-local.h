@@ -12,6 +12,12 @@
 
 /* Longest input accepted; larger files are refused, not truncated. */
 #define COMPARE_MAX_FILE	(64u << 20)
+/*
+ * Largest runs_needed reported: 2^53, the last integer a double holds
+ * exactly (the JSON report writes it as an integer).  Beyond it, or when
+ * infinite, runs_needed is NaN ("none feasible") with a note saying so.
+ */
+#define COMPARE_MAX_RUNS_NEEDED	9007199254740992.0
 /* Most whitespace-separated fields looked at on one line. */
 #define COMPARE_MAX_FIELDS	64
 

@@ -362,6 +362,52 @@ START_TEST(test_json_output)
 }
 END_TEST
 
+/*
+ * Found by fuzz-compare-text: a change far too small for its spread gave a
+ * runs_needed past 2^53 (or inf), which the JSON writer cast to an integer
+ * (undefined behaviour).  It is now "none feasible": NaN, null in JSON, and
+ * a note that says so.
+ */
+START_TEST(test_runs_needed_unbounded)
+{
+	static const char base_txt[] = "0\n2\n0\n2\n0\n2\n";
+	static const char new_txt[] = "0\n2\n0\n2\n0\n2.000000001\n";
+	/* spreads whose squares overflow: runs_needed came out inf */
+	static const char huge_base[] = "1e200\n-1e200\n1e200\n-1e200\n0\n";
+	static const char huge_new[] = "1e200\n-1e200\n1e200\n-1e200\n1\n";
+	struct compare_opts o = { .alpha = 0.05, .higher_is_better = true };
+	struct compare_side b;
+	struct compare_side n;
+	struct compare_result r;
+	struct err e = { 0 };
+	json_t *j;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		compare_side_init(&b);
+		compare_side_init(&n);
+		ck_assert_int_eq(read_text(&b, pass ? huge_base : base_txt,
+					   pass ? sizeof(huge_base) - 1 : sizeof(base_txt) - 1,
+					   &no_count, &e), 0);
+		ck_assert_int_eq(read_text(&n, pass ? huge_new : new_txt,
+					   pass ? sizeof(huge_new) - 1 : sizeof(new_txt) - 1,
+					   &no_count, &e), 0);
+		ck_assert_int_eq(compare_analyze(&b.m[0], &n.m[0], &o, &r), 0);
+		ck_assert_int_eq(r.verdict, COMPARE_NO_DIFFERENCE);
+		ck_assert(isnan(r.runs_needed));
+		ck_assert(has_note(&r, "too small for any feasible number of runs"));
+		j = compare_results_json(&r, 1);
+		ck_assert_ptr_nonnull(j);
+		ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(j, "metrics"), 0),
+						       "runs_needed")));
+		json_decref(j);
+		compare_result_release(&r);
+		compare_side_release(&b);
+		compare_side_release(&n);
+	}
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -377,6 +423,7 @@ static Suite *compare_suite(void)
 	suite_add_tcase(s, tr);
 	tcase_add_test(ta, test_seed000_power8_verdict);
 	tcase_add_test(ta, test_json_output);
+	tcase_add_test(ta, test_runs_needed_unbounded);
 	suite_add_tcase(s, ta);
 	return s;
 }
