@@ -177,10 +177,13 @@ static void snapshot(struct dw *d, const struct tui_row *r, const struct tui_sna
 	y = dw_next(d);
 	if (y >= 0) {
 		tui_canvas_put(d->c, y, 3, -1, TUI_ST_TITLE, "runqueues");
-		snprintf(a, sizeof(a), KNOWN(sn, SRC_NR_RUNNING) ? "%d running" : "unknown",
-			 sn->src_nr_running);
-		snprintf(b, sizeof(b), KNOWN(sn, SRC_NR_PREFERRED) ? ", %d on preferred node" : "",
-			 sn->src_nr_preferred);
+		if (KNOWN(sn, SRC_NR_RUNNING))
+			snprintf(a, sizeof(a), "%d running", sn->src_nr_running);
+		else
+			snprintf(a, sizeof(a), "unknown");
+		b[0] = '\0';
+		if (KNOWN(sn, SRC_NR_PREFERRED))
+			snprintf(b, sizeof(b), ", %d on preferred node", sn->src_nr_preferred);
 		tui_canvas_printf(d->c, y, 20, -1, TUI_ST_NORMAL, "src cpu %d: %s%s", r->src_cpu, a, b);
 	}
 	y = dw_next(d);

@@ -234,6 +234,42 @@ static int add_range(struct rd *r, int cpu, uint64_t off, uint64_t size, uint64_
 }
 
 /*
+ * The page headers of uncompressed CPU data, as chunk_pages_ok() checks a
+ * decompressed chunk's: libtraceevent's kbuffer trusts each page's commit
+ * size and reads that far past the page.  One small read per page (16
+ * bytes in 4096), once per open.
+ */
+static int plain_pages_ok(struct rd *r, const struct cpu_range *c, uint64_t size)
+{
+	const struct dat_layout *lay = r->lay;
+	unsigned int hdr = 8 + lay->long_size, i;
+	uint64_t pos, end = c->off + size, commit;
+	unsigned char p[16];
+
+	if (end > lay->file_size)
+		end = lay->file_size;
+	for (pos = c->off; pos + hdr <= end; pos += lay->page_size) {
+		if (pread(r->fd, p, hdr, (off_t)pos) != (ssize_t)hdr)
+			return rd_fail(r, -SR_ETRUNCATED, pos, "cannot read a page header");
+		commit = 0;
+		for (i = 0; i < lay->long_size; i++) {
+			if (lay->big_endian)
+				commit = (commit << 8) | p[8 + i];
+			else
+				commit |= (uint64_t)p[8 + i] << (8 * i);
+		}
+		if ((commit & ((1u << 27) - 1)) > lay->page_size - hdr) {
+			err_set(r->err, -SR_EBADTRACE,
+				"cpu %d: corrupted page (commit size %llu larger than the page)",
+				c->cpu, (unsigned long long)(commit & ((1u << 27) - 1)));
+			err_at_byte(r->err, pos);
+			return -SR_EBADTRACE;
+		}
+	}
+	return 0;
+}
+
+/*
  * Uncompressed CPU data: [off, off + size) should lie inside the file.
  * A range cut by the end of the file is noted for the decoder, which
  * shortens it in its padded copy (through the size field at size_pos).
@@ -243,6 +279,7 @@ static int note_plain_range(struct rd *r, const struct cpu_range *c)
 	struct dat_layout *lay = r->lay;
 	uint64_t ps = lay->page_size;
 	uint64_t size = c->size;
+	int ret;
 
 	if (c->off % ps)
 		return rd_fail(r, -SR_EBADTRACE, c->at, "cpu data offset not at a page boundary");
@@ -261,6 +298,9 @@ static int note_plain_range(struct rd *r, const struct cpu_range *c)
 		lay->cut[lay->nr_cut].size = size;
 		lay->nr_cut++;
 	}
+	ret = plain_pages_ok(r, c, size);
+	if (ret < 0)
+		return ret;
 	if (c->off + size > lay->data_end)
 		lay->data_end = c->off + size;
 	return 0;

@@ -22,6 +22,7 @@
  * offer.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +244,25 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay)
  * leaks a little per parsed format, which would change its exit status).
  * Return: 0, or a negative code with in->err set.
  */
+/*
+ * In the probe child a crash must only end the child: default signal
+ * actions (no handler of a fuzzer or sanitizer that would report the
+ * parent's input as a crash), and no sanitizer death callback (libFuzzer
+ * installs one that writes a crash file).
+ */
+void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+static void probe_child_quiet(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(NULL);
+}
+
 static int probe_open(struct ingest *in, int fd)
 {
 	struct tracecmd_input *h;
@@ -255,6 +275,7 @@ static int probe_open(struct ingest *in, int fd)
 	if (pid < 0)
 		return 0;	/* cannot probe: open directly, as without the probe */
 	if (!pid) {
+		probe_child_quiet();
 		h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
 			syscall(SYS_exit_group, 1);
