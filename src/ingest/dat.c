@@ -263,6 +263,15 @@ static void probe_child_quiet(void)
 		__sanitizer_set_death_callback(NULL);
 }
 
+/* The first record of every CPU: damaged page lists crash the first read. */
+static void probe_first_records(struct tracecmd_input *h)
+{
+	int cpu, n = tracecmd_cpus(h);
+
+	for (cpu = 0; cpu < n; cpu++)
+		tracecmd_free_record(tracecmd_read_data(h, cpu));
+}
+
 static int probe_open(struct ingest *in, int fd)
 {
 	struct tracecmd_input *h;
@@ -279,9 +288,15 @@ static int probe_open(struct ingest *in, int fd)
 		h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
 			syscall(SYS_exit_group, 1);
+		probe_first_records(h);
 		n = tracecmd_buffer_instances(h);
-		for (i = 0; i < n; i++)
-			tracecmd_close(tracecmd_buffer_instance_handle(h, i));
+		for (i = 0; i < n; i++) {
+			struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+			if (b)
+				probe_first_records(b);
+			tracecmd_close(b);
+		}
 		syscall(SYS_exit_group, 0);
 	}
 	while (waitpid(pid, &status, 0) < 0) {
@@ -294,7 +309,7 @@ static int probe_open(struct ingest *in, int fd)
 		return 0;
 	if (WIFSIGNALED(status))
 		return err_set(&in->err, -SR_EBADTRACE,
-			       "libtracecmd crashes (signal %d) reading the file's headers or event formats: damaged file",
+			       "libtracecmd crashes (signal %d) reading the file's headers, event formats or first pages: damaged file",
 			       WTERMSIG(status));
 	return err_set(&in->err, -SR_EBADTRACE,
 		       "libtracecmd cannot read the file's headers or cpu data");
