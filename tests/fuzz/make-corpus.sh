@@ -132,7 +132,7 @@ for i in 1 2 3; do
 		seed fuzz-compare-report "pair-$i"
 done
 if [ -x "${SR_BIN:-$src/build/schedreplay}" ]; then
-	"${SR_BIN:-$src/build/schedreplay}" replay --json --quiet "$fix/dat/numa02-head-v7.dat" \
+	"${SR_BIN:-$src/build/schedreplay}" replay --quiet --json - "$fix/dat/numa02-head-v7.dat" \
 		2>/dev/null | head -c 60000 | seed fuzz-compare-report replay-numa02-head || true
 fi
 
