@@ -132,9 +132,20 @@ for i in 1 2 3; do
 		seed fuzz-compare-report "pair-$i"
 done
 if [ -x "${SR_BIN:-$src/build/schedreplay}" ]; then
-	"${SR_BIN:-$src/build/schedreplay}" replay --json --quiet "$fix/dat/numa02-head-v7.dat" \
+	"${SR_BIN:-$src/build/schedreplay}" replay --quiet --json - "$fix/dat/numa02-head-v7.dat" \
 		2>/dev/null | head -c 60000 | seed fuzz-compare-report replay-numa02-head || true
 fi
+
+# saved replay reports, as the browser reads them back
+if [ -x "${SR_BIN:-$src/build/schedreplay}" ]; then
+	for f in "$fix/dat/numa02-head-v7.dat" "$fix/text/hostile-comms.txt" "$fix/dat/lost-v6.dat"; do
+		"${SR_BIN:-$src/build/schedreplay}" replay --quiet --json - "$f" 2>/dev/null |
+			head -c 200000 | seed fuzz-tui-json "$(basename "$f")" || true
+	done
+fi
+for f in "$fix"/compare/report-*.json; do
+	seed fuzz-tui-json "$(basename "$f")" <"$f"
+done
 
 # plugin ops tables: binary, see the layout in fuzz-plugin-ops.c
 python3 "$here/make-ops-seeds.py" "$out/fuzz-plugin-ops"
