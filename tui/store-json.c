@@ -22,14 +22,31 @@
 #include "replay/replay.h"
 #include "store-local.h"
 
+/*
+ * A report's real number as an int64, rounded; false when it does not fit
+ * (converting it would be undefined: found by fuzz-tui-json with 1.61e302).
+ */
+/* Largest |cost| taken from a report: 2^53 */
+#define TUI_COST_MAX	((int64_t)1 << 53)
+
+static bool real_to_i64(double d, int64_t *out)
+{
+	d = round(d);
+	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+		return false;
+	*out = (int64_t)d;
+	return true;
+}
+
 static int64_t jnum(const json_t *o, const char *k, int64_t def)
 {
 	const json_t *v = json_object_get(o, k);
+	int64_t i;
 
 	if (json_is_integer(v))
 		return (int64_t)json_integer_value(v);
-	if (json_is_real(v))
-		return (int64_t)json_real_value(v);
+	if (json_is_real(v) && real_to_i64(json_real_value(v), &i))
+		return i;
 	return def;
 }
 
@@ -126,10 +143,12 @@ static bool cost_side(const json_t *cost, const char *side, int64_t *out)
 
 	if (json_is_object(v))
 		v = json_object_get(v, "weighted");
-	if (!json_is_number(v))
+	if (json_is_integer(v))
+		*out = (int64_t)json_integer_value(v);
+	else if (!json_is_real(v) || !real_to_i64(json_real_value(v), out))
 		return false;
-	*out = llround(json_number_value(v));
-	return true;
+	/* beyond any real cost; bounded so that new - old cannot overflow */
+	return *out >= -TUI_COST_MAX && *out <= TUI_COST_MAX;
 }
 
 static int verdict_from_json(struct tui_store *s, const json_t *o, uint32_t *out,

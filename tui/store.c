@@ -284,8 +284,11 @@ void tui_store_commit(struct tui_store *s)
 	if (s->nr_rows == 1 || r->ts_ns > h->ts_last)
 		h->ts_last = r->ts_ns;
 	if (r->flags & TUI_ROW_COST) {
-		h->cost_old += r->cost_old;
-		h->cost_new += r->cost_new;
+		/* rows read from a report are untrusted: the totals saturate */
+		if (__builtin_add_overflow(h->cost_old, r->cost_old, &h->cost_old))
+			h->cost_old = r->cost_old < 0 ? INT64_MIN : INT64_MAX;
+		if (__builtin_add_overflow(h->cost_new, r->cost_new, &h->cost_new))
+			h->cost_new = r->cost_new < 0 ? INT64_MIN : INT64_MAX;
 		h->nr_cost++;
 	}
 }

@@ -109,6 +109,50 @@ START_TEST(test_store_json_errors)
 }
 END_TEST
 
+/*
+ * Found by fuzz-tui-json: a real number too large for an int64 (1.61e302)
+ * was converted to one (undefined).  It is now taken as absent.
+ */
+START_TEST(test_store_json_huge_reals)
+{
+	static const char doc[] =
+		"{\"trace\": {\"cpus\": 1e300, \"nodes\": -1e300},"
+		" \"summary\": {\"decisions\": 161e300},"
+		" \"decisions\": [ {\"class\": \"lb-pull\", \"ts_ns\": 5, \"tid\": 1e300,"
+		" \"tgid\": -1e300, \"partner_tid\": 2.4,"
+		" \"cost\": {\"old\": 1e300, \"new\": 3.6, \"delta\": null}},"
+		" {\"class\": \"lb-pull\", \"ts_ns\": 6,"
+		" \"cost\": {\"old\": -9223372036854775808, \"new\": 4}},"
+		" {\"class\": \"lb-pull\", \"ts_ns\": 7,"
+		" \"cost\": {\"old\": 9007199254740992, \"new\": -9007199254740992}} ]}";
+	char path[] = "/tmp/check-tui-XXXXXX";
+	struct tui_store *s = tui_store_new();
+	const struct tui_row *r;
+	struct err e = { 0 };
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(doc, f);
+	fclose(f);
+	ck_assert_msg(tui_store_load_json(s, path, &e) == 0, "%s", e.msg);
+	unlink(path);
+	ck_assert_uint_eq(tui_store_count(s), 3);
+	r = tui_store_row(s, 0);
+	ck_assert_int_eq(r->tid, 0);
+	ck_assert_int_eq(r->partner_tid, 2);
+	/* a cost past 2^53 is no cost; at 2^53 the delta still fits */
+	ck_assert(!(r->flags & TUI_ROW_COST));
+	ck_assert(!(tui_store_row(s, 1)->flags & TUI_ROW_COST));
+	r = tui_store_row(s, 2);
+	ck_assert(r->flags & TUI_ROW_COST);
+	ck_assert(r->cost_delta == -((int64_t)1 << 54));
+	ck_assert_int_eq(tui_store_header(s)->nr_cpus, 0);
+	ck_assert_uint_eq(tui_store_header(s)->decisions, 0);
+	tui_store_free(s);
+}
+END_TEST
+
 START_TEST(test_filter)
 {
 	struct tui_store *s = small_store();
@@ -397,6 +441,7 @@ static Suite *tui_suite(void)
 
 	tcase_add_test(tc, test_store_json);
 	tcase_add_test(tc, test_store_json_errors);
+	tcase_add_test(tc, test_store_json_huge_reals);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);
 	tcase_add_test(tc, test_search);
