@@ -32,6 +32,7 @@ static const char source_help[] =
 	"  --topology PATH   CPU->node map and distances: a copy of /sys/devices/system/node,\n"
 	"                    the text of 'numactl -H', or topology JSON (docs/topology.md)\n"
 	"  --buffer NAME     read only this trace.dat buffer (instance); 'top' for the top one\n"
+	"  --reader R        trace.dat reader: auto (default: fast when it can), fast, libtracecmd\n"
 	"  --strict          any damage in the trace is fatal, not read around\n"
 	"  --quiet           no warnings and no progress on stderr\n";
 
@@ -79,6 +80,8 @@ int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *
 	if ((r = opt_value(argc, argv, i, "--format", &o->format, cmd)) != 0)
 		return r;
 	if ((r = opt_value(argc, argv, i, "--topology", &o->topology, cmd)) != 0)
+		return r;
+	if ((r = opt_value(argc, argv, i, "--reader", &o->reader, cmd)) != 0)
 		return r;
 	return opt_value(argc, argv, i, "--buffer", &o->buffer, cmd);
 }
@@ -327,6 +330,9 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 	if (o->format && ingest_format_parse(o->format, &src->iopts.format) < 0)
 		return cli_usage_error("", "unknown --format '%s' (auto, dat, trace, report, perf)",
 				       o->format);
+	if (o->reader && ingest_reader_parse(o->reader, &src->iopts.reader) < 0)
+		return cli_usage_error("", "unknown --reader '%s' (auto, fast, libtracecmd)",
+				       o->reader);
 	src->iopts.strict = o->strict;
 	src->iopts.buffer = o->buffer;
 	src->iopts.warn = warn_cb;

@@ -59,6 +59,8 @@ enum {
 	OPT_VERSION	= 9,
 	OPT_PROCMAPS	= 10,
 	OPT_TRACEID	= 11,
+	OPT_TIME_SHIFT	= 12,
+	OPT_GUEST	= 13,
 	OPT_TSC2NSEC	= 14,
 	OPT_STRINGS	= 15,
 	OPT_HEADER_INFO	= 16,		/* .. OPT_CMDLINES: offsets of metadata sections */
@@ -79,6 +81,8 @@ struct cpu_range {
 	uint64_t	size_pos;	/* where its size field is (0: in a compressed section) */
 	uint64_t	sec;		/* v7: offset of its BUFFER section */
 	int		cpu;
+	int		buf;		/* index in lay->buf_names */
+	int		at_index;	/* in table order (lay->ranges) */
 };
 
 /*
@@ -101,6 +105,9 @@ struct rd {
 	int		nr_ranges;
 	int		cap_ranges;
 	uint64_t	meta[DAT_NR_META];	/* v7: metadata section offsets, 0 if none */
+	int		mode;	/* DAT_CHECK_FULL or DAT_CHECK_HEADERS */
+	int		cur_buf;	/* buffer whose CPU table is being read */
+	bool		trace_clock;	/* v6: a TRACECLOCK option was seen */
 };
 
 static int rd_fail(struct rd *r, int code, uint64_t at, const char *what)
@@ -230,7 +237,72 @@ static int add_range(struct rd *r, int cpu, uint64_t off, uint64_t size, uint64_
 	p->size_pos = r->mem ? 0 : size_pos;
 	p->sec = sec;
 	p->cpu = cpu;
+	p->buf = r->cur_buf;
 	return 0;
+}
+
+static int push_buf(struct rd *r, const char *name)
+{
+	struct dat_layout *lay = r->lay;
+	struct dat_lay_buf *p;
+
+	p = realloc(lay->bufs, (lay->nr_bufs + 1) * sizeof(*p));
+	if (!p)
+		return err_set(r->err, -ENOMEM, "out of memory");
+	lay->bufs = p;
+	p += lay->nr_bufs;
+	p->nr_cpus = r->cpus;
+	p->name = strdup(name);
+	if (!p->name)
+		return err_set(r->err, -ENOMEM, "out of memory");
+	lay->nr_bufs++;
+	return 0;
+}
+
+/*
+ * Note a buffer (a CPU table or a BUFFER option) by name and make it
+ * r->cur_buf.  Index 0 is always the top buffer ("").
+ */
+static int add_buf(struct rd *r, const char *name)
+{
+	struct dat_layout *lay = r->lay;
+	int ret;
+	int i;
+
+	if (!lay->nr_bufs) {
+		ret = push_buf(r, "");
+		if (ret < 0)
+			return ret;
+	}
+	r->cur_buf = 0;
+	if (!*name)
+		return 0;
+	for (i = 1; i < lay->nr_bufs; i++) {
+		if (!strcmp(lay->bufs[i].name, name)) {
+			/* libtracecmd keeps both; the fast reader does not try */
+			lay->fast_ok = false;
+			lay->fast_why = "two buffers of one name";
+		}
+	}
+	if (lay->nr_bufs >= 4096)
+		return rd_fail(r, -SR_EBADTRACE, r->pos, "too many buffers");
+	ret = push_buf(r, name);
+	r->cur_buf = lay->nr_bufs - 1;
+	return ret;
+}
+
+void dat_layout_release(struct dat_layout *lay)
+{
+	int i;
+
+	for (i = 0; i < lay->nr_bufs; i++)
+		free(lay->bufs[i].name);
+	free(lay->bufs);
+	free(lay->ranges);
+	lay->bufs = NULL;
+	lay->ranges = NULL;
+	lay->nr_bufs = 0;
+	lay->nr_ranges = 0;
 }
 
 /*
@@ -298,7 +370,7 @@ static int note_plain_range(struct rd *r, const struct cpu_range *c)
 		lay->cut[lay->nr_cut].size = size;
 		lay->nr_cut++;
 	}
-	ret = plain_pages_ok(r, c, size);
+	ret = r->mode == DAT_CHECK_FULL ? plain_pages_ok(r, c, size) : 0;
 	if (ret < 0)
 		return ret;
 	if (c->off + size > lay->data_end)
@@ -446,6 +518,49 @@ static int walk_chunks(struct rd *r, const struct cpu_range *c)
 	return 0;
 }
 
+/*
+ * DAT_CHECK_HEADERS: compressed CPU data's chunk headers only, for the
+ * fast reader, which decompresses (and checks) each chunk as it reads it.
+ * The chain of chunk sizes must fill the range exactly; when it does not,
+ * the caller falls back to the full walk, which says what is wrong.
+ */
+static int walk_chunk_headers(struct rd *r, const struct cpu_range *c, struct dat_range *out)
+{
+	struct dat_layout *lay = r->lay;
+	uint64_t end = c->off + 4 + c->size;
+	uint64_t count = 0, k, zsize = 0, usize = 0, total = 0;
+	int ret;
+
+	if (end > lay->file_size)
+		return rd_fail(r, -SR_ETRUNCATED, c->at, "compressed cpu data runs past end of file");
+	r->pos = c->off;
+	ret = rd_num(r, 4, &count, "truncated cpu data");
+	for (k = 0; !ret && k < count; k++) {
+		if (end - r->pos < 8)
+			break;
+		ret = rd_num(r, 4, &zsize, "truncated compressed block");
+		if (!ret)
+			ret = rd_num(r, 4, &usize, "truncated compressed block");
+		if (ret < 0)
+			return ret;
+		if (zsize > end - r->pos || !usize || usize > DAT_UNZ_MAX_BLOCK ||
+		    zsize > DAT_UNZ_MAX_BLOCK)
+			break;
+		r->pos += zsize;
+		total += usize;
+	}
+	if (ret < 0)
+		return ret;
+	if (k != count || r->pos != end) {
+		lay->fast_ok = false;
+		lay->fast_why = "a cpu's chunk table does not fill its data";
+		return 0;
+	}
+	out->nr_chunks = (uint32_t)count;
+	out->usize = total;
+	return 0;
+}
+
 static int range_cmp(const void *a, const void *b)
 {
 	const struct cpu_range *x = a;
@@ -464,9 +579,25 @@ static int check_ranges(struct rd *r)
 	struct cpu_range *c;
 	uint64_t flags = 0, size = 0, sec = 0;
 	bool compressed = false;
+	struct dat_range *out;
 	int i;
 	int ret;
 
+	if (r->nr_ranges) {
+		r->lay->ranges = calloc(r->nr_ranges, sizeof(*r->lay->ranges));
+		if (!r->lay->ranges)
+			return err_set(r->err, -ENOMEM, "out of memory");
+		r->lay->nr_ranges = r->nr_ranges;
+	}
+	for (i = 0; i < r->nr_ranges; i++) {
+		out = &r->lay->ranges[i];
+		out->off = r->ranges[i].off;
+		out->size = out->usize = r->ranges[i].size;
+		out->cpu = r->ranges[i].cpu;
+		out->buf = r->ranges[i].buf;
+		/* table order survives the sort below through @at */
+		r->ranges[i].at_index = i;
+	}
 	if (r->nr_ranges > 1)	/* a damaged table may name no CPU at all */
 		qsort(r->ranges, r->nr_ranges, sizeof(*r->ranges), range_cmp);
 	for (i = 0; i + 1 < r->nr_ranges; i++) {
@@ -492,7 +623,12 @@ static int check_ranges(struct rd *r)
 				return rd_fail(r, -SR_EBADTRACE, c->at,
 					       "cpu data outside its buffer section");
 		}
-		ret = compressed ? walk_chunks(r, c) : note_plain_range(r, c);
+		out = &r->lay->ranges[c->at_index];
+		out->compressed = compressed;
+		if (compressed && r->mode == DAT_CHECK_HEADERS)
+			ret = walk_chunk_headers(r, c, out);
+		else
+			ret = compressed ? walk_chunks(r, c) : note_plain_range(r, c);
 		if (ret < 0)
 			return ret;
 	}
@@ -510,7 +646,26 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 	uint64_t end = r->pos + size;
 	unsigned char last;
 	uint64_t v = 0, ncpu = 0, off = 0, len = 0, sec = 0, i;
+	char name[256];
 	int ret;
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_OFFSET:
+	case OPT_TSC2NSEC:
+	case OPT_TIME_SHIFT:
+	case OPT_GUEST:
+		/* libtracecmd shifts or scales every timestamp by these */
+		r->lay->fast_ok = false;
+		r->lay->fast_why = "the file's timestamps are adjusted by an option";
+		break;
+	case OPT_TRACECLOCK:
+		r->trace_clock = true;
+		break;
+	default:
+		/* the rest libtracecmd does not read timestamps by, or ignores */
+		break;
+	}
 
 	switch (id) {
 	case OPT_DATE:
@@ -562,13 +717,16 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 		ret = rd_num(r, 8, &sec, "truncated buffer option");
 		if (ret < 0)
 			return ret;
-		ret = rd_str(r, NULL, end - r->pos, "bad buffer option name");
+		ret = rd_str(r, name, end - r->pos, "bad buffer option name");
 		if (ret < 0)
 			return ret;
 		if (r->lay->version < 7) {
 			if (sec >= r->size)
 				return rd_fail(r, -SR_EBADTRACE, start, "buffer offset past end of file");
 			*v6_buffer_off = sec;
+			ret = add_buf(r, name);
+			if (ret < 0)
+				return ret;
 			break;
 		}
 		ret = rd_str(r, NULL, end - r->pos, "bad buffer option clock");
@@ -577,10 +735,17 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 		ret = rd_num(r, 4, &v, "truncated buffer option");
 		if (!ret)
 			ret = rd_num(r, 4, &ncpu, "truncated buffer option");
+		if (!ret)
+			ret = add_buf(r, name);
 		if (ret < 0)
 			return ret;
+		if (v != r->lay->page_size) {
+			r->lay->fast_ok = false;
+			r->lay->fast_why = "a buffer's page size differs from the file's";
+		}
 		if (ncpu > INGEST_MAX_CPUS || ncpu * 20 > end - r->pos)
 			return rd_fail(r, -SR_EBADTRACE, start, "bad cpu count in buffer option");
+		r->lay->bufs[r->cur_buf].nr_cpus = (int)ncpu;
 		for (i = 0; i < ncpu; i++) {
 			uint64_t at = r->pos;
 
@@ -633,6 +798,28 @@ static int check_options_v6(struct rd *r, uint64_t *buffers, int *nr_buffers, in
 	return rd_fail(r, -SR_EBADTRACE, r->pos, "too many options");
 }
 
+/*
+ * v6 with a TRACECLOCK option: the top buffer's trace_clock file follows
+ * its CPU table (size (8), text), read by libtracecmd only when it reads
+ * the data; the fast reader does not, so it is kept here.
+ */
+static int read_clock_v6(struct rd *r)
+{
+	uint64_t len = 0;
+	size_t n;
+	int ret;
+
+	ret = rd_num(r, 8, &len, "truncated trace clock");
+	if (ret < 0)
+		return ret;
+	if (len > r->size - r->pos)
+		return rd_fail(r, -SR_ETRUNCATED, r->pos, "truncated trace clock");
+	n = len < sizeof(r->lay->clock) - 1 ? len : sizeof(r->lay->clock) - 1;
+	ret = rd_bytes(r, r->lay->clock, n, "truncated trace clock");
+	r->lay->clock[n] = '\0';
+	return ret;
+}
+
 /* v6: "options  " / "latency  " / "flyrecord" and the CPU table after it */
 static int check_cpu_table_v6(struct rd *r, uint64_t *buffers, int *nr_buffers, int max_buffers)
 {
@@ -652,9 +839,13 @@ static int check_cpu_table_v6(struct rd *r, uint64_t *buffers, int *nr_buffers, 
 			ret = rd_bytes(r, label, 10, "truncated data label");
 		if (ret < 0)
 			return ret;
+		r->cur_buf = 0;	/* the table below is the top buffer's */
 	}
-	if (!memcmp(label, "latency", 7))
+	if (!memcmp(label, "latency", 7)) {
+		r->lay->fast_ok = false;
+		r->lay->fast_why = "latency-format data";
 		return 0;
+	}
 	if (memcmp(label, "flyrecord", 9))
 		return rd_fail(r, -SR_EBADTRACE, r->pos - 10, "expected \"flyrecord\" label");
 	for (i = 0; i < r->cpus; i++) {
@@ -668,6 +859,8 @@ static int check_cpu_table_v6(struct rd *r, uint64_t *buffers, int *nr_buffers, 
 		if (ret < 0)
 			return ret;
 	}
+	if (buffers && r->trace_clock)
+		return read_clock_v6(r);
 	return 0;
 }
 
@@ -750,9 +943,12 @@ static int check_v6(struct rd *r)
 	if (n > INGEST_MAX_CPUS)
 		return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "cpu count out of range");
 	r->cpus = (int)n;
-	ret = check_cpu_table_v6(r, buffers, &nr_buffers, 64);
+	ret = add_buf(r, "");
+	if (!ret)
+		ret = check_cpu_table_v6(r, buffers, &nr_buffers, 64);
 	for (i = 0; !ret && i < (uint64_t)nr_buffers; i++) {
 		r->pos = buffers[i];
+		r->cur_buf = (int)i + 1;
 		ret = check_cpu_table_v6(r, NULL, NULL, 0);
 	}
 	if (!ret)
@@ -963,7 +1159,7 @@ static int check_v7(struct rd *r)
 	return 0;
 }
 
-int dat_layout_check(int fd, struct dat_layout *lay, struct err *err)
+int dat_layout_check(int fd, struct dat_layout *lay, int mode, struct err *err)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char head[10];
@@ -971,10 +1167,12 @@ int dat_layout_check(int fd, struct dat_layout *lay, struct err *err)
 	unsigned char b[2];
 	uint64_t ps;
 	struct stat st;
-	struct rd r = { .fd = fd, .err = err, .lay = lay };
+	struct rd r = { .fd = fd, .err = err, .lay = lay, .mode = mode };
 	int ret;
 
 	memset(lay, 0, sizeof(*lay));
+	lay->fast_ok = true;
+	lay->data_deferred = mode == DAT_CHECK_HEADERS;
 	if (fstat(fd, &st) < 0)
 		return err_set(err, -errno, "cannot stat: %s", strerror(errno));
 	r.size = lay->file_size = (uint64_t)st.st_size;

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <traceevent/event-parse.h>
+
 #include "../util/err.h"
 
 #define DAT_MAX_CUT 256		/* CPU ranges a cut file may lose */
@@ -47,6 +49,12 @@ struct dat_bad_cpu {
 	uint64_t	count_pos;
 };
 
+/** struct dat_lay_buf - one buffer the header walk found */
+struct dat_lay_buf {
+	char	*name;
+	int	nr_cpus;
+};
+
 /**
  * struct dat_layout - what the header walk found
  * @version:		file version (6 or 7)
@@ -64,6 +72,22 @@ struct dat_bad_cpu {
  *			(rounded up to a page; 0 when it starts past the end)
  * @nr_bad:		compressed CPU data ranges with a bad chunk
  * @bad:		those ranges (struct dat_bad_cpu)
+ * @data_deferred:	the walk ran with DAT_CHECK_HEADERS: page headers and
+ *			compressed chunks were not read (the fast reader checks
+ *			them as it reads), @nr_bad is 0 and @ranges is filled
+ * @fast_ok:		the fast reader (dat-fast.c) can read the file; when
+ *			not, @fast_why says why
+ * @fast_why:		a string constant
+ * @clock:		v6: the top buffer's trace clock text ("[local] global
+ *			..."); v7: the clock of the first BUFFER option with CPU
+ *			data; "" when the file does not say
+ * @nr_bufs:		buffers with a CPU table or BUFFER option: index 0 is
+ *			the top buffer, then instances in option order
+ * @bufs:		their names ("" for the top buffer, owned) and CPU
+ *			counts (v6: the file's; v7: the BUFFER option's)
+ * @nr_ranges:		entries of @ranges
+ * @ranges:		every CPU data range (struct dat_range), by buffer and
+ *			then in table order; owned (dat_layout_release())
  */
 struct dat_layout {
 	int		version;
@@ -82,13 +106,52 @@ struct dat_layout {
 	}		cut[DAT_MAX_CUT];
 	int		nr_bad;
 	struct dat_bad_cpu bad[DAT_MAX_BAD];
+	bool		data_deferred;
+	bool		fast_ok;
+	const char	*fast_why;
+	char		clock[128];
+	int		nr_bufs;
+	struct dat_lay_buf *bufs;
+	int		nr_ranges;
+	struct dat_range *ranges;
+};
+
+/**
+ * struct dat_range - one CPU's data as the file declares it
+ * @off:	file offset of the first page (uncompressed) or of the chunk
+ *		count (compressed)
+ * @size:	bytes of pages, or of chunks after the count
+ * @cpu:	the CPU id
+ * @buf:	index in dat_layout.bufs
+ * @compressed:	stored as compressed chunks
+ * @nr_chunks:	compressed: the chunk count
+ * @usize:	compressed: the sum of the chunks' uncompressed sizes
+ *		(DAT_CHECK_HEADERS walk only); else @size
+ */
+struct dat_range {
+	uint64_t	off;
+	uint64_t	size;
+	int		cpu;
+	int		buf;
+	bool		compressed;
+	uint32_t	nr_chunks;
+	uint64_t	usize;
+};
+
+enum {
+	DAT_CHECK_FULL		= 0,	/* read every page header and chunk */
+	DAT_CHECK_HEADERS	= 1,	/* headers and chunk tables only */
 };
 
 /**
  * dat_layout_check() - walk a trace.dat file's headers, bounds-checked
- * @fd:  open file, read with pread() (its offset is not moved)
- * @lay: filled on success
- * @err: on failure: what is wrong and the byte offset where it was found
+ * @fd:   open file, read with pread() (its offset is not moved)
+ * @lay:  filled on success (release with dat_layout_release(), also on
+ *        failure)
+ * @mode: DAT_CHECK_FULL, or DAT_CHECK_HEADERS to leave the event pages
+ *        and compressed chunks to the reader (only the chunk headers are
+ *        read, to find each CPU's uncompressed size)
+ * @err:  on failure: what is wrong and the byte offset where it was found
  *
  * Checks every size and offset against the file size, that no two CPUs'
  * data ranges overlap, and -- in a compressed version 7 file -- that every
@@ -105,7 +168,10 @@ struct dat_layout {
  * (a version other than 6 or 7, a compression other than zstd and zlib),
  * -ENOMEM, or a -errno from reading.
  */
-int dat_layout_check(int fd, struct dat_layout *lay, struct err *err);
+int dat_layout_check(int fd, struct dat_layout *lay, int mode, struct err *err);
+
+/** dat_layout_release() - free what dat_layout_check() allocated in @lay. */
+void dat_layout_release(struct dat_layout *lay);
 
 enum {
 	DAT_UNZ_ZSTD = 1,
@@ -163,6 +229,19 @@ unsigned char *dat_unz_input(struct dat_unz *z, uint32_t zsize);
  */
 int dat_unz_block(struct dat_unz *z, uint32_t zsize, uint32_t usize, const char **why);
 
+/**
+ * dat_unz_to() - as dat_unz_block(), into @out (room for @usize bytes)
+ * @z:     the state; z->in holds @zsize bytes
+ * @zsize: compressed size
+ * @usize: declared uncompressed size, 1 to DAT_UNZ_MAX_BLOCK
+ * @out:   where the bytes go (the fast reader's per-stream buffer)
+ * @why:   as for dat_unz_block()
+ *
+ * Return: 0, or -SR_EBADTRACE.
+ */
+int dat_unz_to(struct dat_unz *z, uint32_t zsize, uint32_t usize, unsigned char *out,
+	       const char **why);
+
 /* ---- the decoder's state (dat.c, dat-merge.c, dat-fields.c) ------------- */
 
 struct tracecmd_input;
@@ -193,13 +272,34 @@ struct dat_buf {
 	int			ev_cap;
 };
 
+/*
+ * The fast reader's state of one stream (dat-fast.c): the stream's bytes
+ * in the file, and a buffer holding a window of its pages (uncompressed)
+ * or its current chunk (compressed), parsed page by page with kbuffer.
+ */
+struct dat_fsrc {
+	const struct dat_range	*range;		/* in dat.lay */
+	uint64_t		pos;		/* next file byte to read */
+	uint64_t		end;		/* end of the stream's bytes */
+	uint32_t		chunks;		/* compressed: chunks not yet read */
+	unsigned char		*buf;		/* owned; cap + one page of zeros */
+	size_t			cap;
+	size_t			len;		/* bytes of pages in buf */
+	size_t			at;		/* the current page, in buf */
+	uint64_t		base;		/* libtracecmd's offset of buf[0] */
+	struct kbuffer		*kbuf;		/* owned */
+	struct tep_record	rec;		/* the look-ahead (rec.data into buf) */
+	bool			told_lost;	/* its lost-events marker is out */
+};
+
 struct dat_stream {
-	struct tep_record	*rec;		/* look-ahead, owned */
+	struct tep_record	*rec;		/* look-ahead, owned (fast: &fs.rec) */
 	int			buf;		/* index in dat.bufs */
 	int			cpu;		/* libtracecmd's CPU index */
 	uint64_t		start;		/* first page offset */
 	uint64_t		size;		/* bytes of CPU data */
 	uint64_t		done;		/* bytes behind the look-ahead */
+	struct dat_fsrc		fs;		/* fast reader only */
 };
 
 struct dat {
@@ -219,6 +319,13 @@ struct dat {
 	uint64_t		real_size;	/* records at or past this are padding */
 	char			*strbuf;
 	size_t			strcap;
+	/* the fast reader (dat-fast.c) */
+	bool			fast;
+	int			fd;		/* fast: the file, owned */
+	struct dat_layout	lay;		/* fast: the header walk, owned */
+	struct dat_unz		unz;		/* fast: decompression */
+	struct ingest		*in;		/* fast: for damage reports */
+	int			deferred;	/* fast: an error to return next */
 };
 
 /**
@@ -240,6 +347,39 @@ int dat_streams_init(struct dat *d);
  * tracecmd_free_record()), or NULL when all streams are done.
  */
 struct tep_record *dat_heap_pop(struct dat *d, int *bi);
+
+/**
+ * dat_heap_advance() - the fast reader's pop: move the earliest stream on
+ * @d: the decoder (d->fast); the record at the top of the heap has been
+ *     used and its bytes may be overwritten
+ *
+ * Return: 0, or a negative code when reading the stream's next page
+ * failed fatally (in->err set; the stream is ended either way).
+ */
+int dat_heap_advance(struct dat *d);
+
+/**
+ * dat_fast_streams() - one fast stream per CPU range of the selected
+ * buffers, each holding its first record
+ * @in: the handle (damage is reported through it)
+ * @d:  the decoder: d->lay, d->fd, d->bufs filled; d->fast set
+ *
+ * Return: 0, or a negative code with in->err set.
+ */
+int dat_fast_streams(struct ingest *in, struct dat *d);
+
+/**
+ * dat_fast_read() - the next record of stream @si into its look-ahead
+ * @d:  the decoder
+ * @si: index in d->streams
+ *
+ * Return: 1 read (s->rec points at it), 0 the stream is done, or a
+ * negative code (in->err set; the stream is done).
+ */
+int dat_fast_read(struct dat *d, int si);
+
+/** dat_fast_release() - free the fast reader's buffers of every stream. */
+void dat_fast_release(struct dat *d);
 
 /**
  * dat_decode() - decode one record into an event

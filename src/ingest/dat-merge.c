@@ -49,13 +49,19 @@ static void heap_down(struct dat *d, int i)
 	}
 }
 
-/* read the next record of stream @si; account progress */
-static void stream_advance(struct dat *d, int si)
+/* read the next record of stream @si; account progress; Return: 0 or negative (fast reader) */
+static int stream_advance(struct dat *d, int si)
 {
 	struct dat_stream *s = &d->streams[si];
 	uint64_t done;
+	int ret = 0;
 
-	s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
+	if (d->fast) {
+		ret = dat_fast_read(d, si);
+		s->rec = ret > 0 ? &s->fs.rec : NULL;
+	} else {
+		s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
+	}
 	if (s->rec && s->rec->offset >= s->start)
 		done = s->rec->offset - s->start;
 	else
@@ -66,6 +72,7 @@ static void stream_advance(struct dat *d, int si)
 		d->done += done - s->done;
 		s->done = done;
 	}
+	return ret < 0 ? ret : 0;
 }
 
 /* pop the earliest record; Return: NULL at the end */
@@ -88,6 +95,19 @@ struct tep_record *dat_heap_pop(struct dat *d, int *bi)
 	return rec;
 }
 
+int dat_heap_advance(struct dat *d)
+{
+	int ret;
+
+	if (!d->nr_heap)
+		return 0;
+	ret = stream_advance(d, d->heap[0]);
+	if (!d->streams[d->heap[0]].rec)
+		d->heap[0] = d->heap[--d->nr_heap];
+	heap_down(d, 0);
+	return ret;
+}
+
 int dat_streams_init(struct dat *d)
 {
 	struct dat_stream *s;
@@ -96,6 +116,12 @@ int dat_streams_init(struct dat *d)
 	int cpu;
 	int i;
 
+	if (d->fast) {
+		i = dat_fast_streams(d->in, d);
+		if (i < 0)
+			return i;
+		goto heapify;
+	}
 	for (bi = 0; bi < d->nr_bufs; bi++)
 		total += d->bufs[bi].nr_cpus;
 	d->streams = calloc(total ? total : 1, sizeof(*d->streams));
@@ -116,6 +142,7 @@ int dat_streams_init(struct dat *d)
 			d->heap[d->nr_heap++] = d->nr_streams++;
 		}
 	}
+heapify:
 	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
 		heap_down(d, i);
 	return 0;

@@ -73,6 +73,18 @@ unsigned char *dat_unz_input(struct dat_unz *z, uint32_t zsize)
 
 int dat_unz_block(struct dat_unz *z, uint32_t zsize, uint32_t usize, const char **why)
 {
+	if (!usize || usize > DAT_UNZ_MAX_BLOCK) {
+		*why = "impossible uncompressed size";
+		return -SR_EBADTRACE;
+	}
+	if (grow(&z->out, &z->out_cap, usize) < 0)
+		return -ENOMEM;
+	return dat_unz_to(z, zsize, usize, z->out, why);
+}
+
+int dat_unz_to(struct dat_unz *z, uint32_t zsize, uint32_t usize, unsigned char *out,
+	       const char **why)
+{
 	unsigned long long fsize;
 	uLongf got;
 	uLong used;
@@ -96,10 +108,8 @@ int dat_unz_block(struct dat_unz *z, uint32_t zsize, uint32_t usize, const char 
 		*why = "declared size larger than zlib data can hold";
 		return -SR_EBADTRACE;
 	}
-	if (grow(&z->out, &z->out_cap, usize) < 0)
-		return -ENOMEM;
 	if (z->algo == DAT_UNZ_ZSTD) {
-		n = ZSTD_decompressDCtx(z->dctx, z->out, usize, z->in, zsize);
+		n = ZSTD_decompressDCtx(z->dctx, out, usize, z->in, zsize);
 		if (ZSTD_isError(n)) {
 			*why = "zstd data does not decompress";
 			return -SR_EBADTRACE;
@@ -107,7 +117,7 @@ int dat_unz_block(struct dat_unz *z, uint32_t zsize, uint32_t usize, const char 
 	} else {
 		got = usize;
 		used = zsize;
-		if (uncompress2(z->out, &got, z->in, &used) != Z_OK || used != zsize) {
+		if (uncompress2(out, &got, z->in, &used) != Z_OK || used != zsize) {
 			*why = "zlib data does not decompress";
 			return -SR_EBADTRACE;
 		}

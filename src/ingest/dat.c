@@ -272,6 +272,10 @@ static void probe_first_records(struct tracecmd_input *h)
 		tracecmd_free_record(tracecmd_read_data(h, cpu));
 }
 
+/*
+ * @fd < 0: the fast reader's probe, of the headers and formats only
+ * (tracecmd_open_head() on in->path): it reads the pages itself.
+ */
 static int probe_open(struct ingest *in, int fd)
 {
 	struct tracecmd_input *h;
@@ -285,6 +289,10 @@ static int probe_open(struct ingest *in, int fd)
 		return 0;	/* cannot probe: open directly, as without the probe */
 	if (!pid) {
 		probe_child_quiet();
+		if (fd < 0) {
+			h = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+			syscall(SYS_exit_group, h ? 0 : 1);
+		}
 		h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
 			syscall(SYS_exit_group, 1);
@@ -303,7 +311,7 @@ static int probe_open(struct ingest *in, int fd)
 		if (errno != EINTR)
 			return 0;	/* SIGCHLD ignored by the caller: no status */
 	}
-	if (lseek(fd, 0, SEEK_SET) < 0)
+	if (fd >= 0 && lseek(fd, 0, SEEK_SET) < 0)
 		return err_set(&in->err, -errno, "cannot rewind: %s", strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
@@ -315,11 +323,95 @@ static int probe_open(struct ingest *in, int fd)
 		       "libtracecmd cannot read the file's headers or cpu data");
 }
 
+/* per-CPU arrays for the largest CPU count of the buffers read */
+static int note_cpus(struct ingest *in, const struct dat *d)
+{
+	int max_cpus = 0;
+	int i;
+
+	for (i = 0; i < d->nr_bufs; i++)
+		if (d->bufs[i].nr_cpus > max_cpus)
+			max_cpus = d->bufs[i].nr_cpus;
+	return max_cpus ? ingest_note_cpu(in, max_cpus - 1, 0) : 0;
+}
+
+/* the fast reader's buffers: as select_buffers(), from the header walk */
+static int fast_select_buffers(struct ingest *in, struct dat *d)
+{
+	const struct dat_layout *lay = &d->lay;
+	const char *want = in->opts.buffer;
+	struct tep_handle *tep = tracecmd_get_tep(d->top);
+	char list[400];
+	size_t len;
+	int i;
+
+	d->bufs = calloc(lay->nr_bufs + 1, sizeof(*d->bufs));
+	if (!d->bufs)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	for (i = 0; i < lay->nr_bufs; i++) {
+		if (want && *want && strcmp(want, i ? lay->bufs[i].name : "top"))
+			continue;
+		if (want && !*want && i)
+			continue;
+		d->bufs[d->nr_bufs].tep = tep;
+		d->bufs[d->nr_bufs].name = lay->bufs[i].name;
+		d->bufs[d->nr_bufs].nr_cpus = lay->bufs[i].nr_cpus;
+		if (d->bufs[d->nr_bufs].nr_cpus < 0 || d->bufs[d->nr_bufs].nr_cpus > INGEST_MAX_CPUS)
+			d->bufs[d->nr_bufs].nr_cpus = 0;
+		d->nr_bufs++;
+	}
+	if (d->nr_bufs || !want)
+		return 0;
+	len = snprintf(list, sizeof(list), "top");
+	for (i = 1; i < lay->nr_bufs && len < sizeof(list); i++)
+		len += snprintf(list + len, sizeof(list) - len, ", %s", lay->bufs[i].name);
+	return err_set(&in->err, -SR_ENOTFOUND, "no buffer \"%s\" in the file (it has: %s)",
+		       want, list);
+}
+
+/*
+ * Open for the fast reader (dat-fast.c): libtracecmd reads the headers and
+ * event formats only (tracecmd_open_head(), after the same probe in a
+ * child), the pages are read from @fd.  Return: 0 or negative (in->err).
+ */
+static int fast_open(struct ingest *in, struct dat *d)
+{
+	int ret;
+
+	d->fast = true;
+	d->in = in;
+	snprintf(in->info.reader, sizeof(in->info.reader), "fast");
+	if (d->lay.compression[0]) {
+		ret = dat_unz_init(&d->unz, d->lay.compression);
+		if (ret < 0)
+			return err_set(&in->err, ret, "cannot decompress \"%s\"", d->lay.compression);
+	}
+	ret = probe_open(in, -1);
+	if (ret < 0)
+		return ret;
+	d->top = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!d->top)
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "libtracecmd cannot read the file's headers or cpu data");
+	set_release(in, tracecmd_get_uname(d->top));
+	/* v6: the text after the CPU table wins over the TRACECLOCK option's, as in libtracecmd */
+	if (d->lay.version < 7)
+		set_clock(in, d->lay.clock);
+	if (!in->info.clock[0])
+		set_clock(in, tracecmd_get_trace_clock(d->top));
+	ret = fast_select_buffers(in, d);
+	if (ret < 0)
+		return ret;
+	ret = note_cpus(in, d);
+	if (ret < 0)
+		return ret;
+	return dat_streams_init(d);
+}
+
 static int dat_open(struct ingest *in)
 {
 	struct dat_layout lay;
 	struct dat *d;
-	int max_cpus = 0;
 	int fd;
 	int tfd;
 	int ret;
@@ -331,12 +423,40 @@ static int dat_open(struct ingest *in)
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return err_set(&in->err, -ENOMEM, "out of memory");
+	d->fd = -1;
 	in->priv = d;
 
 	fd = open(in->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set(&in->err, -errno, "cannot open: %s", strerror(errno));
-	ret = dat_layout_check(fd, &lay, &in->err);
+	if (in->opts.reader != INGEST_READER_LIBTRACECMD) {
+		ret = dat_layout_check(fd, &d->lay, DAT_CHECK_HEADERS, &in->err);
+		if (ret < 0) {
+			dat_layout_release(&d->lay);
+			goto out_close;
+		}
+		if (d->lay.fast_ok && d->lay.nr_cut)
+			d->lay.fast_why = "the file is cut short inside its cpu data";
+		if (d->lay.fast_ok && !d->lay.nr_cut) {
+			in->info.file_version = d->lay.version;
+			snprintf(in->info.compression, sizeof(in->info.compression), "%s",
+				 d->lay.compression);
+			d->real_size = d->lay.file_size;
+			d->fd = fd;
+			return fast_open(in, d);
+		}
+		if (in->opts.reader == INGEST_READER_FAST) {
+			ret = err_set(&in->err, -SR_EUNSUPPORTED, "the fast reader cannot read it: %s",
+				      d->lay.fast_why);
+			dat_layout_release(&d->lay);
+			goto out_close;
+		}
+		snprintf(in->info.reader_note, sizeof(in->info.reader_note), "%s", d->lay.fast_why);
+		dat_layout_release(&d->lay);
+	}
+	snprintf(in->info.reader, sizeof(in->info.reader), "libtracecmd");
+	ret = dat_layout_check(fd, &lay, DAT_CHECK_FULL, &in->err);
+	dat_layout_release(&lay);
 	if (ret < 0)
 		goto out_close;
 	in->info.file_version = lay.version;
@@ -370,17 +490,11 @@ static int dat_open(struct ingest *in)
 	ret = select_buffers(in, d);
 	if (ret < 0)
 		return ret;
-	for (i = 0; i < d->nr_bufs; i++) {
-		if (!in->info.clock[0])
-			set_clock(in, tracecmd_get_trace_clock(d->bufs[i].h));
-		if (d->bufs[i].nr_cpus > max_cpus)
-			max_cpus = d->bufs[i].nr_cpus;
-	}
-	if (max_cpus) {
-		ret = ingest_note_cpu(in, max_cpus - 1, 0);
-		if (ret < 0)
-			return ret;
-	}
+	for (i = 0; i < d->nr_bufs && !in->info.clock[0]; i++)
+		set_clock(in, tracecmd_get_trace_clock(d->bufs[i].h));
+	ret = note_cpus(in, d);
+	if (ret < 0)
+		return ret;
 	ret = dat_streams_init(d);
 	if (ret < 0)
 		return err_set(&in->err, ret, "out of memory");
@@ -393,12 +507,71 @@ out_close:
 
 /* ---- next, progress, close ---------------------------------------------- */
 
+/* the lost-events marker returned before a record that carries a count */
+static void lost_event(const struct tep_record *rec, struct sr_event *ev)
+{
+	ev->kind = SR_EV_LOST;
+	ev->name = "lost_events";
+	ev->system = "";
+	ev->ts_ns = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->pid = -1;
+	ev->src_pos = rec->offset;
+	ev->u.lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
+}
+
+/*
+ * The fast reader's next: the record at the top of the heap lives in its
+ * stream's buffer, so it is decoded (its strings copied) before the stream
+ * moves on.  A fatal error reading the stream's next page after a good
+ * event is returned at the next call.
+ */
+static int fast_next(struct ingest *in, struct dat *d, struct sr_event *ev)
+{
+	struct dat_stream *s;
+	struct tep_record *rec;
+	int ret;
+	int aret;
+
+	if (d->deferred) {
+		ret = d->deferred;
+		d->deferred = 0;
+		return ret;
+	}
+	for (;;) {
+		if (!d->nr_heap)
+			return 0;
+		s = &d->streams[d->heap[0]];
+		rec = s->rec;
+		if (rec->missed_events && !s->fs.told_lost) {
+			s->fs.told_lost = true;
+			lost_event(rec, ev);
+			return 1;
+		}
+		ret = dat_decode(in, d, s->buf, rec, ev);
+		aret = dat_heap_advance(d);
+		if (aret < 0) {
+			if (ret > 0) {
+				d->deferred = aret;
+				return 1;
+			}
+			return aret;
+		}
+		if (ret)
+			return ret;
+		memset(ev, 0, sizeof(*ev));
+	}
+}
+
 static int dat_next(struct ingest *in, struct sr_event *ev)
 {
 	struct dat *d = in->priv;
 	struct tep_record *rec;
 	int bi;
 	int ret;
+
+	if (d->fast)
+		return fast_next(in, d, ev);
 
 	if (d->cur) {
 		tracecmd_free_record(d->cur);
@@ -420,14 +593,7 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 				continue;
 			}
 			if (rec->missed_events) {
-				ev->kind = SR_EV_LOST;
-				ev->name = "lost_events";
-				ev->system = "";
-				ev->ts_ns = rec->ts;
-				ev->cpu = rec->cpu;
-				ev->pid = -1;
-				ev->src_pos = rec->offset;
-				ev->u.lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
+				lost_event(rec, ev);
 				d->pending = rec;
 				d->pending_buf = bi;
 				return 1;
@@ -467,7 +633,9 @@ static void dat_close(struct ingest *in)
 		tracecmd_free_record(d->cur);
 	if (d->pending)
 		tracecmd_free_record(d->pending);
-	for (i = 0; i < d->nr_heap; i++)
+	if (d->fast)
+		dat_fast_release(d);
+	for (i = 0; !d->fast && i < d->nr_heap; i++)
 		tracecmd_free_record(d->streams[d->heap[i]].rec);
 	for (i = 0; i < d->nr_bufs; i++) {
 		for (e = 0; e < d->bufs[i].ev_cap; e++)
@@ -477,6 +645,10 @@ static void dat_close(struct ingest *in)
 			tracecmd_close(d->bufs[i].h);
 	}
 	tracecmd_close(d->top);
+	if (d->fd >= 0)
+		close(d->fd);
+	dat_unz_release(&d->unz);
+	dat_layout_release(&d->lay);
 	free(d->bufs);
 	free(d->streams);
 	free(d->heap);

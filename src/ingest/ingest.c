@@ -54,6 +54,24 @@ int ingest_format_parse(const char *s, enum ingest_format *out)
 	return -SR_EUSAGE;
 }
 
+int ingest_reader_parse(const char *s, enum ingest_reader *out)
+{
+	static const char *const names[] = {
+		[INGEST_READER_AUTO] = "auto",
+		[INGEST_READER_FAST] = "fast",
+		[INGEST_READER_LIBTRACECMD] = "libtracecmd",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (enum ingest_reader)i;
+			return 0;
+		}
+	}
+	return -SR_EUSAGE;
+}
+
 bool ingest_pos_is_line(const struct ingest *in)
 {
 	return in->info.format != INGEST_FMT_TRACE_DAT;

@@ -36,10 +36,24 @@ enum ingest_format {
  */
 typedef void (*ingest_warn_fn)(void *arg, const struct err *e);
 
+/**
+ * enum ingest_reader - which trace.dat reader (docs/performance.md)
+ * @INGEST_READER_AUTO:        the fast reader when it can read the file,
+ *                             libtracecmd's otherwise
+ * @INGEST_READER_FAST:        the fast reader, or an error saying why not
+ * @INGEST_READER_LIBTRACECMD: libtracecmd's, the reference
+ */
+enum ingest_reader {
+	INGEST_READER_AUTO = 0,
+	INGEST_READER_FAST,
+	INGEST_READER_LIBTRACECMD,
+};
+
 struct ingest_opts {
 	enum ingest_format	format;
 	bool			strict;		/* damage is fatal */
 	const char		*buffer;	/* trace.dat instance name; NULL = all */
+	enum ingest_reader	reader;		/* trace.dat only */
 	ingest_warn_fn		warn;		/* may be NULL */
 	void			*warn_arg;
 };
@@ -58,6 +72,8 @@ struct ingest_info {
 	char			kernel_release[128]; /* "" when the file does not say */
 	char			hostname[65];	/* uname's nodename; "" when unsaid or "(none)" */
 	char			clock[32];	/* trace clock, "" when unknown */
+	char			reader[16];	/* trace.dat: "fast" or "libtracecmd"; else "" */
+	char			reader_note[96]; /* why not the fast reader, "" when it is used */
 	int			nr_cpus;	/* highest CPU seen + 1, or the file's count */
 	uint64_t		first_ts_ns;
 	uint64_t		last_ts_ns;
@@ -128,5 +144,11 @@ const char *ingest_format_name(enum ingest_format fmt);
  * Return: 0 and *out set, or -SR_EUSAGE.
  */
 int ingest_format_parse(const char *s, enum ingest_format *out);
+
+/**
+ * ingest_reader_parse() - "auto", "fast" or "libtracecmd"
+ * Return: 0 and *out set, or -SR_EUSAGE.
+ */
+int ingest_reader_parse(const char *s, enum ingest_reader *out);
 
 #endif
