@@ -63,6 +63,11 @@ json_t *report_info_build(const struct report_info_in *in)
 							      strnlen(info->compression, sizeof(info->compression))));
 	json_object_set_new(o, "clock", report_json_str(info->clock,
 							strnlen(info->clock, sizeof(info->clock))));
+	if (info->reader[0]) {
+		json_object_set_new(o, "reader", json_string(info->reader));
+		if (info->reader_note[0])
+			json_object_set_new(o, "reader_note", json_string(info->reader_note));
+	}
 	if (in->kernel_release[0]) {
 		json_object_set_new(o, "kernel_release",
 				    report_json_str(in->kernel_release, strlen(in->kernel_release)));
