@@ -31,6 +31,8 @@
  * around.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -83,8 +85,24 @@ static bool page_ok(const struct dat_layout *lay, const unsigned char *p, size_t
 	return (get_num(p + 8, lay->long_size, lay->big_endian) & DAT_COMMIT_MASK) <= left - hdr;
 }
 
-/* the next window of an uncompressed stream; Return: 1, 0 at its end, or negative */
-static int fill_plain(struct ingest *in, struct dat *d, struct dat_stream *s)
+/* fill @dmg; Return: @code */
+static int fail(struct dat_damage *dmg, int code, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct dat_damage *dmg, int code, uint64_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	dmg->code = code;
+	dmg->pos = pos;
+	va_start(ap, fmt);
+	vsnprintf(dmg->msg, sizeof(dmg->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* the next window of an uncompressed stream; Return: 1, 0 at its end, or negative (@dmg) */
+static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dmg)
 {
 	struct dat_fsrc *fs = &s->fs;
 	uint32_t ps = d->lay.page_size;
@@ -99,24 +117,20 @@ static int fill_plain(struct ingest *in, struct dat *d, struct dat_stream *s)
 		n = window;
 	want = (n + ps - 1) / ps * ps;
 	if (grow_buf(fs, want, ps) < 0)
-		return err_set(&in->err, -ENOMEM, "out of memory");
+		return fail(dmg, -ENOMEM, fs->pos, "out of memory");
 	got = pread(d->fd, fs->buf, n, (off_t)fs->pos);
-	if (got != (ssize_t)n) {
-		err_set(&in->err, got < 0 ? -errno : -SR_ETRUNCATED,
-			"cpu %d: cannot read its data%s", s->cpu, got < 0 ? "" : " (file shrank)");
-		err_at_byte(&in->err, fs->pos);
-		return in->err.code;
-	}
+	if (got != (ssize_t)n)
+		return fail(dmg, got < 0 ? -errno : -SR_ETRUNCATED, fs->pos,
+			    "cpu %d: cannot read its data%s", s->cpu,
+			    got < 0 ? "" : " (file shrank)");
 	memset(fs->buf + n, 0, want + ps - n);
 	for (at = 0; at < n; at += ps) {
 		if (page_ok(&d->lay, fs->buf + at, ps))
 			continue;
-		err_set(&in->err, -SR_EBADTRACE,
-			"cpu %d: corrupted page (commit size %llu larger than the page)", s->cpu,
-			(unsigned long long)(get_num(fs->buf + at + 8, d->lay.long_size,
-						     d->lay.big_endian) & DAT_COMMIT_MASK));
-		err_at_byte(&in->err, fs->pos + at);
-		return -SR_EBADTRACE;
+		return fail(dmg, -SR_EBADTRACE, fs->pos + at,
+			    "cpu %d: corrupted page (commit size %llu larger than the page)", s->cpu,
+			    (unsigned long long)(get_num(fs->buf + at + 8, d->lay.long_size,
+							 d->lay.big_endian) & DAT_COMMIT_MASK));
 	}
 	fs->base = fs->pos;
 	fs->pos += n;
@@ -130,9 +144,11 @@ static int fill_plain(struct ingest *in, struct dat *d, struct dat_stream *s)
  * last one left (normally none: trace-cmd compresses whole pages).
  * A chunk that does not decompress, or holds a page whose commit size is
  * larger than the page, ends the stream there, reported as the full walk
- * reports it.  Return: 1, 0 at the stream's end, or negative.
+ * reports it (DAT_READ_DAMAGE, @dmg filled).  Return: 1, 0 at the
+ * stream's end, DAT_READ_DAMAGE, or negative (@dmg).
  */
-static int fill_chunk(struct ingest *in, struct dat *d, struct dat_stream *s)
+static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
+		      struct dat_damage *dmg)
 {
 	struct dat_fsrc *fs = &s->fs;
 	const struct dat_layout *lay = &d->lay;
@@ -157,7 +173,7 @@ static int fill_chunk(struct ingest *in, struct dat *d, struct dat_stream *s)
 		why = "compressed block runs past the end of its data";
 		goto bad;
 	}
-	zin = dat_unz_input(&d->unz, zsize);
+	zin = dat_unz_input(z, zsize);
 	if (!zin || !usize || usize > DAT_UNZ_MAX_BLOCK) {
 		why = "impossible compressed size";
 		goto bad;
@@ -168,9 +184,9 @@ static int fill_chunk(struct ingest *in, struct dat *d, struct dat_stream *s)
 		goto bad;
 	}
 	if (grow_buf(fs, left + usize + ps, ps) < 0)
-		return err_set(&in->err, -ENOMEM, "out of memory");
+		return fail(dmg, -ENOMEM, fs->pos, "out of memory");
 	memmove(fs->buf, fs->buf + fs->at, left);
-	ret = dat_unz_to(&d->unz, zsize, usize, fs->buf + left, &why);
+	ret = dat_unz_to(z, zsize, usize, fs->buf + left, &why);
 	if (ret < 0)
 		goto bad;
 	fs->base += fs->at;
@@ -193,20 +209,17 @@ static int fill_chunk(struct ingest *in, struct dat *d, struct dat_stream *s)
 	return 1;
 
 bad:
-	in->info.truncated++;
-	ret = ingest_damage(in, -SR_EBADTRACE, at,
-			    "cpu %d compressed data: %s; reading its first %u of %u chunks", s->cpu,
-			    why, fs->range->nr_chunks - fs->chunks, fs->range->nr_chunks);
+	fail(dmg, -SR_EBADTRACE, at, "cpu %d compressed data: %s; reading its first %u of %u chunks",
+	     s->cpu, why, fs->range->nr_chunks - fs->chunks, fs->range->nr_chunks);
 	fs->chunks = 0;
 	fs->len = fs->at = 0;
-	return ret < 0 ? ret : 0;
+	return DAT_READ_DAMAGE;
 }
 
-int dat_fast_read(struct dat *d, int si)
+int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *dmg)
 {
 	struct dat_stream *s = &d->streams[si];
 	struct dat_fsrc *fs = &s->fs;
-	struct ingest *in = d->in;
 	uint32_t ps = d->lay.page_size;
 	unsigned long long ts;
 	unsigned char *page;
@@ -222,14 +235,14 @@ int dat_fast_read(struct dat *d, int si)
 				size = kbuffer_event_size(fs->kbuf);
 				if (size < 0 || (unsigned char *)data < page ||
 				    (unsigned char *)data + size > page + ps) {
-					in->info.truncated++;
-					ret = ingest_damage(in, -SR_EBADTRACE,
-							    fs->base + fs->at + kbuffer_curr_offset(fs->kbuf),
-							    "cpu %d: record runs past the end of its page; skipping the rest of the page",
-							    s->cpu);
-					if (ret < 0)
-						return ret;
-					goto next_page;
+					fail(dmg, -SR_EBADTRACE,
+					     fs->base + fs->at + kbuffer_curr_offset(fs->kbuf),
+					     "cpu %d: record runs past the end of its page; skipping the rest of the page",
+					     s->cpu);
+					fs->at += ps;
+					if (fs->at + ps <= fs->len)
+						kbuffer_load_subbuffer(fs->kbuf, fs->buf + fs->at);
+					return DAT_READ_DAMAGE;
 				}
 				s->fs.rec.ts = ts;
 				s->fs.rec.size = size;
@@ -241,12 +254,11 @@ int dat_fast_read(struct dat *d, int si)
 				kbuffer_next_event(fs->kbuf, NULL);
 				return 1;
 			}
-next_page:
 			fs->at += ps;
 		}
 		if (fs->at + ps > fs->len) {
-			ret = fs->range->compressed ? fill_chunk(in, d, s) : fill_plain(in, d, s);
-			if (ret <= 0)
+			ret = fs->range->compressed ? fill_chunk(d, s, z, dmg) : fill_plain(d, s, dmg);
+			if (ret != 1)
 				return ret;
 			if (fs->at + ps > fs->len)
 				continue;	/* a chunk holding part of a page only */
@@ -266,7 +278,7 @@ static int buf_index(const struct dat *d, int lb)
 	return -1;
 }
 
-int dat_fast_streams(struct ingest *in, struct dat *d)
+int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 {
 	const struct dat_layout *lay = &d->lay;
 	struct tep_handle *tep = d->bufs ? d->bufs[0].tep : NULL;
@@ -318,7 +330,12 @@ int dat_fast_streams(struct ingest *in, struct dat *d)
 				return err_set(&in->err, -ENOMEM, "out of memory");
 			if (tep && tep_is_old_format(tep))
 				kbuffer_set_old_format(s->fs.kbuf);
-			ret = dat_fast_read(d, d->nr_streams);
+			if (!read_first) {
+				d->total += s->size;
+				d->nr_streams++;
+				continue;
+			}
+			ret = dat_read_reported(d, d->nr_streams);
 			if (ret < 0)
 				return ret;
 			if (!ret) {

@@ -9,6 +9,8 @@
  * event).
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +139,8 @@ static bool is_numa_fault(struct tep_event *event)
 	       tep_find_field(event, "pages") && tep_find_field(event, "flags");
 }
 
+static void resolve_common(struct dat_buf *b);
+
 static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 {
 	struct dat_evinfo **ev;
@@ -144,10 +148,14 @@ static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 	struct tep_event *event;
 	int cap;
 
+	static struct dat_evinfo undescribed = { .unknown = true, .name = "", .system = "" };
+
 	if (id < 0 || id > DAT_MAX_EVENT_ID)
 		return NULL;
 	if (id < b->ev_cap && b->ev[id])
 		return b->ev[id];
+	if (b->frozen)
+		return &undescribed;	/* dat_evinfo_prepare() saw every described id */
 	if (id >= b->ev_cap) {
 		cap = b->ev_cap ? b->ev_cap : 64;
 		while (cap <= id)
@@ -183,14 +191,53 @@ static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 	return ei;
 }
 
+int dat_evinfo_prepare(struct dat_buf *b)
+{
+	struct tep_event **evs = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
+	int i;
+
+	for (i = 0; evs && evs[i]; i++)
+		if (evs[i]->id >= 0 && evs[i]->id <= DAT_MAX_EVENT_ID && !evinfo_get(b, evs[i]->id))
+			return -ENOMEM;
+	if (!b->common_done)
+		resolve_common(b);
+	b->frozen = true;
+	return 0;
+}
+
 /* ---- field readers (bounded by the record size) ------------------------- */
 
 struct dat_rec {
 	const unsigned char	*data;
 	unsigned int		size;
-	struct tep_handle	*tep;
+	bool			swap;	/* the file's byte order is not the host's */
 	bool			bad;	/* a field lay outside the record */
 };
+
+/*
+ * A number of 1, 2, 4 or 8 bytes in the file's byte order.  What
+ * tep_read_number() does, inline: it is the decoder's hottest call.
+ */
+static inline uint64_t get_num(const unsigned char *p, unsigned int sz, bool swap)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (sz) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	default:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	}
+}
 
 static int64_t rd_int(struct dat_rec *r, const struct dat_field *f)
 {
@@ -203,7 +250,7 @@ static int64_t rd_int(struct dat_rec *r, const struct dat_field *f)
 		r->bad = true;
 		return -1;
 	}
-	v = tep_read_number(r->tep, r->data + f->offset, sz);
+	v = get_num(r->data + f->offset, sz, r->swap);
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && sz < 8) {
 		uint64_t sign = 1ull << (sz * 8 - 1);
 
@@ -252,7 +299,7 @@ static const char *rd_str(struct dat_rec *r, const struct dat_field *f, uint32_t
 			r->bad = true;
 			return NULL;
 		}
-		loc = tep_read_number(r->tep, r->data + f->offset, 4);
+		loc = get_num(r->data + f->offset, 4, r->swap);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
@@ -272,31 +319,31 @@ static const char *rd_str(struct dat_rec *r, const struct dat_field *f, uint32_t
 }
 
 /* copy into the handle's string buffer: NUL-terminated, valid until next */
-static const char *keep_str(struct dat *d, const char *s, uint32_t len)
+static const char *keep_str(struct dat_strs *sb, const char *s, uint32_t len)
 {
 	char *p;
 
 	if (!s)
 		return NULL;
-	if (len + 1 > d->strcap) {
-		size_t cap = d->strcap ? d->strcap : 256;
+	if (len + 1 > sb->cap) {
+		size_t cap = sb->cap ? sb->cap : 256;
 
 		while (cap < len + 1)
 			cap *= 2;
-		p = realloc(d->strbuf, cap);
+		p = realloc(sb->buf, cap);
 		if (!p)
 			return NULL;
-		d->strbuf = p;
-		d->strcap = cap;
+		sb->buf = p;
+		sb->cap = cap;
 	}
-	memcpy(d->strbuf, s, len);
-	d->strbuf[len] = '\0';
-	return d->strbuf;
+	memcpy(sb->buf, s, len);
+	sb->buf[len] = '\0';
+	return sb->buf;
 }
 
 /* ---- decoding one record ------------------------------------------------ */
 
-static void dat_fill(struct dat *d, const struct dat_evinfo *ei, struct dat_rec *r,
+static void dat_fill(struct dat_strs *sb, const struct dat_evinfo *ei, struct dat_rec *r,
 		     struct sr_event *ev)
 {
 	const struct dat_field *f = ei->f;
@@ -350,7 +397,7 @@ static void dat_fill(struct dat *d, const struct dat_evinfo *ei, struct dat_rec 
 		break;
 	case SR_EV_EXEC:
 		s = rd_str(r, &f[0], &n);
-		ev->str = keep_str(d, s, n);
+		ev->str = keep_str(sb, s, n);
 		ev->str_len = ev->str ? n : 0;
 		ev->u.exec.pid = rd_int(r, &f[1]);
 		ev->u.exec.old_pid = rd_int(r, &f[2]);
@@ -381,7 +428,7 @@ static void dat_fill(struct dat *d, const struct dat_evinfo *ei, struct dat_rec 
 		s = rd_str(r, &f[0], &n);
 		while (s && n && (s[n - 1] == '\n'))
 			n--;
-		ev->str = keep_str(d, s, n);
+		ev->str = keep_str(sb, s, n);
 		ev->str_len = ev->str ? n : 0;
 		ev->marker = ev->str ? marker_classify(ev->str, ev->str_len) : SR_MARK_NONE;
 		break;
@@ -394,47 +441,88 @@ static void dat_fill(struct dat *d, const struct dat_evinfo *ei, struct dat_rec 
  * Decode @rec into @ev.  Return: 1 done, 0 skip the record (damage was
  * reported and may be read around), negative: stop.
  */
-int dat_decode(struct ingest *in, struct dat *d, int bi, struct tep_record *rec,
-		      struct sr_event *ev)
+/*
+ * Where common_type and common_pid are, from the file's first event
+ * format (they are the same in all); sizes stay 0 -- libtraceevent's
+ * tep_data_type() and tep_data_pid() are used -- when that fails.
+ */
+static void resolve_common(struct dat_buf *b)
 {
-	struct dat_buf *b = &d->bufs[bi];
-	struct dat_rec r = { .data = rec->data, .tep = b->tep };
+	struct tep_event **evs = tep_list_events(b->tep, TEP_EVENT_SORT_ID);
+	struct tep_format_field *f;
+
+	b->common_done = true;
+	b->swap = tep_is_file_bigendian(b->tep) != tep_is_local_bigendian(b->tep);
+	if (!evs || !evs[0])
+		return;
+	f = tep_find_common_field(evs[0], "common_type");
+	if (f && (f->size == 1 || f->size == 2 || f->size == 4) &&
+	    f->offset + f->size <= DAT_COMMON_SIZE) {
+		b->type_off = f->offset;
+		b->type_size = f->size;
+	}
+	f = tep_find_common_field(evs[0], "common_pid");
+	if (f && f->size == 4 && f->offset + f->size <= DAT_COMMON_SIZE) {
+		b->pid_off = f->offset;
+		b->pid_size = f->size;
+	}
+}
+
+/* fill @dmg; Return: 0 (the record is skipped) */
+static int damage(struct dat_damage *dmg, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int damage(struct dat_damage *dmg, uint64_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	dmg->code = -SR_EBADTRACE;
+	dmg->pos = pos;
+	va_start(ap, fmt);
+	vsnprintf(dmg->msg, sizeof(dmg->msg), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int dat_decode(struct dat_buf *b, struct dat_strs *sb, const struct tep_record *rec,
+	       struct sr_event *ev, struct dat_damage *dmg)
+{
+	struct dat_rec r = { .data = rec->data };
 	struct dat_evinfo *ei;
 	int id;
 
-	if (rec->size < DAT_COMMON_SIZE || !rec->data) {
-		in->info.truncated++;
-		return ingest_damage(in, -SR_EBADTRACE, rec->offset,
-				     "record of %d bytes is shorter than an event header", rec->size);
-	}
+	if (rec->size < DAT_COMMON_SIZE || !rec->data)
+		return damage(dmg, rec->offset, "record of %d bytes is shorter than an event header",
+			      rec->size);
+	if (!b->common_done)
+		resolve_common(b);
 	r.size = rec->size;
-	id = tep_data_type(b->tep, rec);
+	r.swap = b->swap;
+	if (b->type_size)
+		id = (int)get_num(r.data + b->type_off, b->type_size, r.swap);
+	else
+		id = tep_data_type(b->tep, (struct tep_record *)rec);
 	ei = evinfo_get(b, id);
 	if (!ei) {
-		if (id < 0 || id > DAT_MAX_EVENT_ID) {
-			in->info.truncated++;
-			return ingest_damage(in, -SR_EBADTRACE, rec->offset, "bad event id %d", id);
-		}
-		return err_set(&in->err, -ENOMEM, "out of memory");
+		if (id < 0 || id > DAT_MAX_EVENT_ID)
+			return damage(dmg, rec->offset, "bad event id %d", id);
+		return -ENOMEM;
 	}
-	if (ei->unknown) {
-		in->info.truncated++;
-		return ingest_damage(in, -SR_EBADTRACE, rec->offset,
-				     "event id %d not described in the file", id);
-	}
+	if (ei->unknown)
+		return damage(dmg, rec->offset, "event id %d not described in the file", id);
 	ev->ts_ns = rec->ts;
 	ev->cpu = rec->cpu;
-	ev->pid = tep_data_pid(b->tep, rec);
+	if (b->pid_size)
+		ev->pid = (int)get_num(r.data + b->pid_off, 4, r.swap);
+	else
+		ev->pid = tep_data_pid(b->tep, (struct tep_record *)rec);
 	ev->kind = ei->kind;
 	ev->name = ei->name;
 	ev->system = ei->system;
 	ev->src_pos = rec->offset;
-	dat_fill(d, ei, &r, ev);
-	if (r.bad) {
-		in->info.truncated++;
-		return ingest_damage(in, -SR_EBADTRACE, rec->offset,
-				     "%s event of %d bytes is too short for its fields", ei->name,
-				     rec->size);
-	}
+	dat_fill(sb, ei, &r, ev);
+	if (r.bad)
+		return damage(dmg, rec->offset, "%s event of %d bytes is too short for its fields",
+			      ei->name, rec->size);
 	return 1;
 }

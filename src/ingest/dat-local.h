@@ -263,6 +263,19 @@ off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 
+/* damage found while reading or decoding, to be reported in event order */
+struct dat_damage {
+	int		code;		/* what it is under --strict */
+	uint64_t	pos;		/* byte offset */
+	char		msg[200];
+};
+
+/* a growable string buffer: the one ev->str points into */
+struct dat_strs {
+	char	*buf;
+	size_t	cap;
+};
+
 struct dat_buf {
 	struct tracecmd_input	*h;		/* owned */
 	struct tep_handle	*tep;		/* borrowed from @h */
@@ -270,6 +283,12 @@ struct dat_buf {
 	int			nr_cpus;
 	struct dat_evinfo	**ev;		/* by event id, filled lazily */
 	int			ev_cap;
+	bool			frozen;		/* @ev is complete: read-only (threads) */
+	/* common_type and common_pid, resolved at the first record */
+	bool			common_done;
+	bool			swap;		/* file byte order is not the host's */
+	unsigned int		type_off, type_size;	/* size 0: ask libtraceevent */
+	unsigned int		pid_off, pid_size;
 };
 
 /*
@@ -317,8 +336,7 @@ struct dat {
 	uint64_t		total;		/* sum of stream sizes */
 	uint64_t		done;		/* sum of stream progress */
 	uint64_t		real_size;	/* records at or past this are padding */
-	char			*strbuf;
-	size_t			strcap;
+	struct dat_strs		strs;
 	/* the fast reader (dat-fast.c) */
 	bool			fast;
 	int			fd;		/* fast: the file, owned */
@@ -360,39 +378,71 @@ int dat_heap_advance(struct dat *d);
 
 /**
  * dat_fast_streams() - one fast stream per CPU range of the selected
- * buffers, each holding its first record
- * @in: the handle (damage is reported through it)
- * @d:  the decoder: d->lay, d->fd, d->bufs filled; d->fast set
+ * buffers
+ * @in:         the handle (damage is reported through it)
+ * @d:          the decoder: d->lay, d->fd, d->bufs filled; d->fast set
+ * @read_first: read each stream's first record (dat_read_reported()) and
+ *              put the streams that have one on the heap; when false
+ *              (the threaded reader) the streams are only set up
  *
  * Return: 0, or a negative code with in->err set.
  */
-int dat_fast_streams(struct ingest *in, struct dat *d);
+int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first);
+
+#define DAT_READ_DAMAGE 2	/* dat_fast_read(): damage read around */
 
 /**
  * dat_fast_read() - the next record of stream @si into its look-ahead
- * @d:  the decoder
- * @si: index in d->streams
+ * @d:   the decoder
+ * @si:  index in d->streams
+ * @z:   decompression state (one per thread)
+ * @dmg: filled on DAT_READ_DAMAGE and on a negative return
  *
- * Return: 1 read (s->rec points at it), 0 the stream is done, or a
- * negative code (in->err set; the stream is done).
+ * Context: touches only stream @si, @z and @dmg: streams may be read by
+ * different threads.
+ * Return: 1 read (s->fs.rec holds it), 0 the stream is done,
+ * DAT_READ_DAMAGE (damage to report; call again), or a negative code
+ * (fatal; the stream is done).
  */
-int dat_fast_read(struct dat *d, int si);
+int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *dmg);
+
+/**
+ * dat_read_reported() - dat_fast_read() with damage reported at once
+ * (the one-thread reader)
+ * Return: 1, 0, or a negative code with in->err set.
+ */
+int dat_read_reported(struct dat *d, int si);
+
+/**
+ * dat_report_damage() - count and report @dmg through ingest_damage()
+ * Return: 0, or its code under --strict (in->err set).
+ */
+int dat_report_damage(struct ingest *in, const struct dat_damage *dmg);
 
 /** dat_fast_release() - free the fast reader's buffers of every stream. */
 void dat_fast_release(struct dat *d);
 
 /**
  * dat_decode() - decode one record into an event
- * @in:  the handle (damage is reported through it)
- * @d:   the decoder
- * @bi:  index in d->bufs of the record's buffer
- * @rec: the record; @ev may point into it (ev->str) until it is freed
+ * @b:   the record's buffer
+ * @sb:  where ev->str is copied (valid until the next call with @sb)
+ * @rec: the record
  * @ev:  filled
+ * @dmg: filled when the record is damaged
  *
- * Return: 1 decoded, 0 skip the record (damage was reported and may be
- * read around), negative: stop (in->err set).
+ * Context: thread-safe for different @sb once dat_evinfo_prepare() has
+ * run on @b (event ids are then looked up, never added).
+ * Return: 1 decoded, 0 skip the record (@dmg says why; it may be read
+ * around), -ENOMEM.
  */
-int dat_decode(struct ingest *in, struct dat *d, int bi, struct tep_record *rec,
-	       struct sr_event *ev);
+int dat_decode(struct dat_buf *b, struct dat_strs *sb, const struct tep_record *rec,
+	       struct sr_event *ev, struct dat_damage *dmg);
+
+/**
+ * dat_evinfo_prepare() - resolve every event id the file describes, so
+ * that dat_decode() never changes @b (the threaded reader)
+ * Return: 0 or -ENOMEM.
+ */
+int dat_evinfo_prepare(struct dat_buf *b);
 
 #endif

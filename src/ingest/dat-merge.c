@@ -9,10 +9,40 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <trace-cmd/trace-cmd.h>
 
 #include "dat-local.h"
+#include "ingest-local.h"
+
+/* ---- damage ------------------------------------------------------------- */
+
+int dat_report_damage(struct ingest *in, const struct dat_damage *dmg)
+{
+	in->info.truncated++;
+	return ingest_damage(in, dmg->code, dmg->pos, "%s", dmg->msg);
+}
+
+int dat_read_reported(struct dat *d, int si)
+{
+	struct dat_damage dmg;
+	int ret;
+
+	for (;;) {
+		ret = dat_fast_read(d, si, &d->unz, &dmg);
+		if (ret != DAT_READ_DAMAGE)
+			break;
+		ret = dat_report_damage(d->in, &dmg);
+		if (ret < 0)
+			return ret;
+	}
+	if (ret < 0) {
+		err_set(&d->in->err, ret, "%s", dmg.msg);
+		err_at_byte(&d->in->err, dmg.pos);
+	}
+	return ret;
+}
 
 /* ---- stream merge ------------------------------------------------------- */
 
@@ -57,7 +87,7 @@ static int stream_advance(struct dat *d, int si)
 	int ret = 0;
 
 	if (d->fast) {
-		ret = dat_fast_read(d, si);
+		ret = dat_read_reported(d, si);
 		s->rec = ret > 0 ? &s->fs.rec : NULL;
 	} else {
 		s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
@@ -117,7 +147,7 @@ int dat_streams_init(struct dat *d)
 	int i;
 
 	if (d->fast) {
-		i = dat_fast_streams(d->in, d);
+		i = dat_fast_streams(d->in, d, true);
 		if (i < 0)
 			return i;
 		goto heapify;

@@ -12,7 +12,7 @@
  * stream (dat-merge.c).
  *
  * Invariants: the record behind the last event returned (ev->str points
- * into it or into strbuf) is freed at the next call; a record that carries
+ * into it or into strs) is freed at the next call; a record that carries
  * a missed-events count is returned twice: first as an SR_EV_LOST event,
  * then as itself.
  *
@@ -507,6 +507,21 @@ out_close:
 
 /* ---- next, progress, close ---------------------------------------------- */
 
+/* decode with damage reported; Return: 1, 0 (read around), negative (in->err) */
+static int decode_one(struct ingest *in, struct dat *d, int bi, const struct tep_record *rec,
+		      struct sr_event *ev)
+{
+	struct dat_damage dmg;
+	int ret;
+
+	ret = dat_decode(&d->bufs[bi], &d->strs, rec, ev, &dmg);
+	if (!ret)
+		return dat_report_damage(in, &dmg);
+	if (ret < 0)
+		return err_set(&in->err, ret, "out of memory");
+	return 1;
+}
+
 /* the lost-events marker returned before a record that carries a count */
 static void lost_event(const struct tep_record *rec, struct sr_event *ev)
 {
@@ -548,7 +563,7 @@ static int fast_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 			lost_event(rec, ev);
 			return 1;
 		}
-		ret = dat_decode(in, d, s->buf, rec, ev);
+		ret = decode_one(in, d, s->buf, rec, ev);
 		aret = dat_heap_advance(d);
 		if (aret < 0) {
 			if (ret > 0) {
@@ -599,7 +614,7 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 				return 1;
 			}
 		}
-		ret = dat_decode(in, d, bi, rec, ev);
+		ret = decode_one(in, d, bi, rec, ev);
 		if (ret > 0) {
 			d->cur = rec;
 			d->cur_buf = bi;
@@ -652,7 +667,7 @@ static void dat_close(struct ingest *in)
 	free(d->bufs);
 	free(d->streams);
 	free(d->heap);
-	free(d->strbuf);
+	free(d->strs.buf);
 	free(d);
 	in->priv = NULL;
 }
