@@ -7,7 +7,9 @@
  * and fixture trace, and by bench/run.sh on the benchmark traces.
  *
  * usage: reader-diff [--require-fast] FILE...
- * Prints one line per file.  Exit status: 0 all agree, 1 a difference (the
+ * The fast reader runs on one thread, then with 1 and 2 reader threads
+ * beside this one (--threads 1, 2, 3), each run compared with libtracecmd.
+ * Prints one line per file and run.  Exit status: 0 all agree, 1 a difference (the
  * first one is printed), 2 misuse, 3 a file neither reader can read.
  * With --require-fast a file the fast reader declines is a difference.
  */
@@ -72,9 +74,9 @@ static int cmp_info(const char *path, const struct ingest_info *a, const struct 
 	return 0;
 }
 
-static int open_one(const char *path, enum ingest_reader r, struct ingest **in)
+static int open_one(const char *path, enum ingest_reader r, int threads, struct ingest **in)
 {
-	struct ingest_opts o = { .format = INGEST_FMT_TRACE_DAT, .reader = r };
+	struct ingest_opts o = { .format = INGEST_FMT_TRACE_DAT, .reader = r, .threads = threads };
 	struct err e = { 0 };
 	char buf[1400];
 
@@ -86,7 +88,7 @@ static int open_one(const char *path, enum ingest_reader r, struct ingest **in)
 	return -1;
 }
 
-static int diff_file(const char *path, bool require_fast)
+static int diff_file(const char *path, bool require_fast, int threads)
 {
 	struct sr_event a, b;
 	struct ingest *fast, *ref;
@@ -96,9 +98,9 @@ static int diff_file(const char *path, bool require_fast)
 	int ra, rb;
 	int ret = 0;
 
-	if (open_one(path, INGEST_READER_LIBTRACECMD, &ref) < 0)
+	if (open_one(path, INGEST_READER_LIBTRACECMD, 1, &ref) < 0)
 		return 3;
-	if (open_one(path, INGEST_READER_FAST, &fast) < 0) {
+	if (open_one(path, INGEST_READER_FAST, threads, &fast) < 0) {
 		ingest_close(ref);
 		return require_fast ? 1 : 0;
 	}
@@ -125,10 +127,11 @@ static int diff_file(const char *path, bool require_fast)
 	if (!ret)
 		ret = cmp_info(path, ingest_info(fast), ingest_info(ref));
 	if (!ret)
-		printf("%s: %" PRIu64 " events identical (%s%s)\n", path, n,
+		printf("%s: %" PRIu64 " events identical (%s%s, %d thread%s)\n", path, n,
 		       ra < 0 ? "both stop with the same error; " : "",
 		       ingest_info(fast)->compression[0] ? ingest_info(fast)->compression :
-							   "uncompressed");
+							   "uncompressed",
+		       threads, threads > 1 ? "s" : "");
 	ingest_close(fast);
 	ingest_close(ref);
 	return ret;
@@ -138,6 +141,7 @@ int main(int argc, char **argv)
 {
 	bool require_fast = false;
 	int worst = 0;
+	int threads;
 	int ret;
 	int i = 1;
 
@@ -150,9 +154,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (; i < argc; i++) {
-		ret = diff_file(argv[i], require_fast);
-		if (ret > worst)
-			worst = ret;
+		for (threads = 1; threads <= 3; threads++) {
+			ret = diff_file(argv[i], require_fast, threads);
+			if (ret > worst)
+				worst = ret;
+			if (ret)
+				break;
+		}
 	}
 	return worst;
 }

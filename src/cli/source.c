@@ -33,6 +33,8 @@ static const char source_help[] =
 	"                    the text of 'numactl -H', or topology JSON (docs/topology.md)\n"
 	"  --buffer NAME     read only this trace.dat buffer (instance); 'top' for the top one\n"
 	"  --reader R        trace.dat reader: auto (default: fast when it can), fast, libtracecmd\n"
+	"  --threads N       threads of the fast reader, this one included (default: one per CPU;\n"
+	"                    1: decode on this thread only)\n"
 	"  --strict          any damage in the trace is fatal, not read around\n"
 	"  --quiet           no warnings and no progress on stderr\n";
 
@@ -82,6 +84,8 @@ int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *
 	if ((r = opt_value(argc, argv, i, "--topology", &o->topology, cmd)) != 0)
 		return r;
 	if ((r = opt_value(argc, argv, i, "--reader", &o->reader, cmd)) != 0)
+		return r;
+	if ((r = opt_value(argc, argv, i, "--threads", &o->threads, cmd)) != 0)
 		return r;
 	return opt_value(argc, argv, i, "--buffer", &o->buffer, cmd);
 }
@@ -333,6 +337,14 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 	if (o->reader && ingest_reader_parse(o->reader, &src->iopts.reader) < 0)
 		return cli_usage_error("", "unknown --reader '%s' (auto, fast, libtracecmd)",
 				       o->reader);
+	if (o->threads) {
+		char *end;
+		long n = strtol(o->threads, &end, 10);
+
+		if (end == o->threads || *end || n < 1 || n > 1024)
+			return cli_usage_error("", "bad --threads '%s' (1..1024)", o->threads);
+		src->iopts.threads = (int)n;
+	}
 	src->iopts.strict = o->strict;
 	src->iopts.buffer = o->buffer;
 	src->iopts.warn = warn_cb;

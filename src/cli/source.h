@@ -21,6 +21,7 @@ struct cli_source_opts {
 	const char	*topology;	/* --topology */
 	const char	*buffer;	/* --buffer */
 	const char	*reader;	/* --reader */
+	const char	*threads;	/* --threads */
 	bool		strict;		/* --strict */
 	bool		quiet;		/* --quiet: no warnings, no progress */
 };
@@ -59,7 +60,8 @@ struct cli_source {
  *        advanced past a separate value argument
  * @cmd:  the command name, for messages
  *
- * Accepts --format F, --topology PATH, --buffer NAME, --reader R, --strict, --quiet (and
+ * Accepts --format F, --topology PATH, --buffer NAME, --reader R, --threads N, --strict,
+ * --quiet (and
  * the --opt=value forms).
  * Return: 1 when taken, 0 when not one of them, CLI_EXIT_USAGE (negated)
  * when a value is missing.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dat-fast.c - the trace.dat fast reader: each (buffer, CPU) stream's
- * ring-buffer pages read straight from the file and parsed with
- * libtraceevent's kbuffer, compressed chunks decompressed one at a time.
+ * ring-buffer pages read straight from the file and parsed in place,
+ * compressed chunks decompressed one at a time.
  *
  * Why by hand: libtracecmd 3.1 (the reference reader, dat.c's other path)
  * costs a malloc per record, decompresses all of a compressed file's CPU
@@ -15,6 +15,13 @@
  * libtracecmd: dat_open() picks it only when the header walk found nothing
  * it does not handle (timestamp-adjusting options, latency data, damaged
  * chunk tables, a file cut short: dat_layout.fast_ok).
+ *
+ * The page parser does what libtraceevent's kbuffer does (kbuffer-parse.c:
+ * event header words, time extends, absolute time stamps, padding, the
+ * missed-events count of the page's first event), inline and without its
+ * per-word indirect calls: kbuffer was a quarter of a replay's time.  It
+ * is stricter on damage: an event whose size runs past its page, or that
+ * does not move forward, ends the page.
  *
  * Equivalence: every record carries what libtracecmd's would -- the same
  * timestamp (kbuffer's, unadjusted), size, CPU, missed-events count and
@@ -38,13 +45,23 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #include "dat-local.h"
 #include "ingest-local.h"
 
 #define DAT_FAST_WINDOW	(256u << 10)	/* bytes of uncompressed pages read at once */
 #define DAT_COMMIT_MASK	((1u << 27) - 1)	/* the commit word's size bits */
+#define DAT_MISSED_EVENTS (1ull << 31)	/* the page follows missed events */
+#define DAT_MISSED_STORED (1ull << 30)	/* and their count is after the data */
+
+/* event header type_len values (kernel ring_buffer.h) */
+enum {
+	DAT_RB_PADDING		= 29,
+	DAT_RB_TIME_EXTEND	= 30,
+	DAT_RB_TIME_STAMP	= 31,
+};
+#define DAT_TS_SHIFT	27
+#define DAT_TS_MSB	(0xf8ull << 56)
 
 static uint64_t get_num(const unsigned char *p, unsigned int len, bool big_endian)
 {
@@ -59,6 +76,126 @@ static uint64_t get_num(const unsigned char *p, unsigned int len, bool big_endia
 	}
 	return v;
 }
+
+/* ---- the page parser (kbuffer-parse.c's, inline) ------------------------ */
+
+static inline uint32_t rd4(const struct dat_layout *lay, const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return lay->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ?
+	       __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t rd8(const struct dat_layout *lay, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return lay->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ?
+	       __builtin_bswap64(v) : v;
+}
+
+static inline uint64_t rdlong(const struct dat_layout *lay, const unsigned char *p)
+{
+	return lay->long_size == 8 ? rd8(lay, p) : rd4(lay, p);
+}
+
+/*
+ * Decode the event header at pg->curr (update_pointers()): its type,
+ * where its payload starts and the next header; the timestamp moves on.
+ * Return: the header's type_len.
+ */
+static inline unsigned int pg_update(const struct dat_layout *lay, struct dat_page *pg)
+{
+	const unsigned char *p = pg->data + pg->curr;
+	uint32_t word = rd4(lay, p);
+	unsigned int type_len;
+	uint64_t delta, ext, msb = 0;
+	int64_t length;
+
+	if (lay->big_endian) {
+		type_len = word >> 27;
+		delta = word & ((1u << 27) - 1);
+	} else {
+		type_len = word & 31;
+		delta = word >> 5;
+	}
+	p += 4;
+	switch (type_len) {
+	case DAT_RB_PADDING:
+		length = rd4(lay, p);
+		break;
+	case DAT_RB_TIME_STAMP:
+		msb = pg->ts & DAT_TS_MSB;
+		/* fall through */
+	case DAT_RB_TIME_EXTEND:
+		ext = rd4(lay, p);
+		p += 4;
+		delta = ((ext << DAT_TS_SHIFT) + delta) | msb;
+		length = 0;
+		break;
+	case 0:
+		length = (int64_t)rd4(lay, p) - 4;
+		length = (length + 3) & ~(int64_t)3;
+		p += 4;
+		break;
+	default:
+		length = type_len * 4;
+		break;
+	}
+	if (type_len == DAT_RB_TIME_STAMP)
+		pg->ts = delta;
+	else
+		pg->ts += delta;
+	pg->index = (uint32_t)(p - pg->data);
+	/* kbuffer would loop on a length that does not move forward: end the page */
+	pg->next = length > 0 || type_len >= DAT_RB_PADDING ? pg->index + (uint64_t)length :
+							      pg->size;
+	if (pg->next <= pg->curr)
+		pg->next = pg->size;
+	return type_len;
+}
+
+/* to the next event (__next_event()); Return: false at the page's end */
+static inline bool pg_next(const struct dat_layout *lay, struct dat_page *pg)
+{
+	unsigned int type;
+
+	do {
+		if (pg->next >= pg->size) {
+			pg->curr = pg->size;
+			return false;
+		}
+		pg->curr = (uint32_t)pg->next;
+		type = pg_update(lay, pg);
+	} while (type >= DAT_RB_PADDING);
+	return true;
+}
+
+/* start the page at @page (kbuffer_load_subbuffer()); commit sizes are checked */
+static void pg_load(const struct dat_layout *lay, struct dat_page *pg, const unsigned char *page)
+{
+	unsigned int hdr = 8 + lay->long_size;
+	uint64_t flags = rdlong(lay, page + 8);
+
+	pg->ts = rd8(lay, page);
+	pg->data = page + hdr;
+	pg->size = (uint32_t)(flags & DAT_COMMIT_MASK);
+	if (!(flags & DAT_MISSED_EVENTS))
+		pg->lost = 0;
+	else if (flags & DAT_MISSED_STORED)
+		pg->lost = (int64_t)rdlong(lay, pg->data + pg->size);
+	else
+		pg->lost = -1;
+	pg->curr = 0;
+	pg->index = 0;
+	pg->next = 0;
+	pg_next(lay, pg);
+}
+
+/* ---- reading the stream's bytes ----------------------------------------- */
 
 /* room for @want bytes of pages plus one page of zeros after them */
 static int grow_buf(struct dat_fsrc *fs, size_t want, uint32_t ps)
@@ -221,37 +358,33 @@ int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *d
 	struct dat_stream *s = &d->streams[si];
 	struct dat_fsrc *fs = &s->fs;
 	uint32_t ps = d->lay.page_size;
-	unsigned long long ts;
-	unsigned char *page;
-	void *data;
-	int size;
+	unsigned int hdr = 8 + d->lay.long_size;
+	const unsigned char *page;
+	struct dat_page *pg;
+	uint64_t size;
 	int ret;
 
 	for (;;) {
 		if (fs->at + ps <= fs->len) {
-			page = fs->buf + fs->at;
-			data = kbuffer_read_event(fs->kbuf, &ts);
-			if (data) {
-				size = kbuffer_event_size(fs->kbuf);
-				if (size < 0 || (unsigned char *)data < page ||
-				    (unsigned char *)data + size > page + ps) {
-					fail(dmg, -SR_EBADTRACE,
-					     fs->base + fs->at + kbuffer_curr_offset(fs->kbuf),
+			pg = &fs->pg;
+			if (pg->curr < pg->size) {
+				page = fs->buf + fs->at;
+				size = pg->next - pg->index;
+				if (pg->data + pg->next > page + ps) {
+					fail(dmg, -SR_EBADTRACE, fs->base + fs->at + hdr + pg->curr,
 					     "cpu %d: record runs past the end of its page; skipping the rest of the page",
 					     s->cpu);
-					fs->at += ps;
-					if (fs->at + ps <= fs->len)
-						kbuffer_load_subbuffer(fs->kbuf, fs->buf + fs->at);
+					pg->curr = pg->size;
 					return DAT_READ_DAMAGE;
 				}
-				s->fs.rec.ts = ts;
-				s->fs.rec.size = size;
-				s->fs.rec.data = data;
-				s->fs.rec.offset = fs->base + fs->at + kbuffer_curr_offset(fs->kbuf);
-				s->fs.rec.missed_events = kbuffer_missed_events(fs->kbuf);
-				s->fs.rec.record_size = kbuffer_curr_size(fs->kbuf);
-				s->fs.told_lost = false;
-				kbuffer_next_event(fs->kbuf, NULL);
+				fs->rec.ts = pg->ts;
+				fs->rec.size = (int)size;
+				fs->rec.data = (void *)(pg->data + pg->index);
+				fs->rec.offset = fs->base + fs->at + hdr + pg->curr;
+				fs->rec.missed_events = pg->curr ? 0 : (int)pg->lost;
+				fs->rec.record_size = (int)(pg->next - pg->curr);
+				fs->told_lost = false;
+				pg_next(&d->lay, pg);
 				return 1;
 			}
 			fs->at += ps;
@@ -263,7 +396,7 @@ int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *d
 			if (fs->at + ps > fs->len)
 				continue;	/* a chunk holding part of a page only */
 		}
-		kbuffer_load_subbuffer(fs->kbuf, fs->buf + fs->at);
+		pg_load(&d->lay, &fs->pg, fs->buf + fs->at);
 	}
 }
 
@@ -281,9 +414,6 @@ static int buf_index(const struct dat *d, int lb)
 int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 {
 	const struct dat_layout *lay = &d->lay;
-	struct tep_handle *tep = d->bufs ? d->bufs[0].tep : NULL;
-	enum kbuffer_long_size ls = lay->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-	enum kbuffer_endian en = lay->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
 	uint64_t next = lay->page_size, top_end = lay->page_size;
 	const struct dat_range *r;
 	struct dat_stream *s;
@@ -325,11 +455,6 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 			if (bi < 0)
 				continue;	/* placed, but not read */
 			s->fs.rec.cpu = r->cpu;
-			s->fs.kbuf = kbuffer_alloc(ls, en);
-			if (!s->fs.kbuf)
-				return err_set(&in->err, -ENOMEM, "out of memory");
-			if (tep && tep_is_old_format(tep))
-				kbuffer_set_old_format(s->fs.kbuf);
 			if (!read_first) {
 				d->total += s->size;
 				d->nr_streams++;
@@ -340,9 +465,7 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 				return ret;
 			if (!ret) {
 				/* an empty stream: free now, reuse the slot */
-				kbuffer_free(s->fs.kbuf);
 				free(s->fs.buf);
-				s->fs.kbuf = NULL;
 				s->fs.buf = NULL;
 				continue;
 			}
@@ -359,7 +482,6 @@ void dat_fast_release(struct dat *d)
 	int i;
 
 	for (i = 0; d->streams && i < d->nr_streams; i++) {
-		kbuffer_free(d->streams[i].fs.kbuf);
 		free(d->streams[i].fs.buf);
 	}
 }

@@ -292,9 +292,27 @@ struct dat_buf {
 };
 
 /*
+ * One ring-buffer page being read, kbuffer's state by kbuffer's names:
+ * @data the event data (after the page header), @size its commit size,
+ * @curr the current event's header, @index its payload, @next the next
+ * header (all offsets in @data), @ts the current event's timestamp,
+ * @lost the page's missed-events count (-1: some, count unknown).
+ */
+struct dat_page {
+	const unsigned char	*data;
+	uint32_t		size;
+	uint32_t		curr;
+	uint32_t		index;
+	uint64_t		next;
+	uint64_t		ts;
+	int64_t			lost;
+};
+
+/*
  * The fast reader's state of one stream (dat-fast.c): the stream's bytes
  * in the file, and a buffer holding a window of its pages (uncompressed)
- * or its current chunk (compressed), parsed page by page with kbuffer.
+ * or its current chunk (compressed), parsed page by page as libtraceevent's
+ * kbuffer parses a ring-buffer page (struct dat_page).
  */
 struct dat_fsrc {
 	const struct dat_range	*range;		/* in dat.lay */
@@ -306,9 +324,10 @@ struct dat_fsrc {
 	size_t			len;		/* bytes of pages in buf */
 	size_t			at;		/* the current page, in buf */
 	uint64_t		base;		/* libtracecmd's offset of buf[0] */
-	struct kbuffer		*kbuf;		/* owned */
+	struct dat_page		pg;		/* the page at @at */
 	struct tep_record	rec;		/* the look-ahead (rec.data into buf) */
 	bool			told_lost;	/* its lost-events marker is out */
+	uint64_t		last_ts;	/* threads: of the last record read */
 };
 
 struct dat_stream {
@@ -319,6 +338,8 @@ struct dat_stream {
 	uint64_t		size;		/* bytes of CPU data */
 	uint64_t		done;		/* bytes behind the look-ahead */
 	struct dat_fsrc		fs;		/* fast reader only */
+	uint64_t		key;		/* heap key: the next item's timestamp */
+	bool			has_rec;	/* threads: fs.rec is read, not yet decoded */
 };
 
 struct dat {
@@ -344,6 +365,7 @@ struct dat {
 	struct dat_unz		unz;		/* fast: decompression */
 	struct ingest		*in;		/* fast: for damage reports */
 	int			deferred;	/* fast: an error to return next */
+	struct dat_mt		*mt;		/* fast, threaded (dat-threads.c) */
 };
 
 /**
@@ -365,6 +387,16 @@ int dat_streams_init(struct dat *d);
  * tracecmd_free_record()), or NULL when all streams are done.
  */
 struct tep_record *dat_heap_pop(struct dat *d, int *bi);
+
+/**
+ * dat_heap_down() - restore the heap below @i after a key grew
+ * @d: the decoder; d->streams[].key are the keys (then buffer, CPU)
+ * @i: index in d->heap
+ */
+void dat_heap_down(struct dat *d, int i);
+
+/** dat_lost_event() - the lost-events marker returned before @rec. */
+void dat_lost_event(const struct tep_record *rec, struct sr_event *ev);
 
 /**
  * dat_heap_advance() - the fast reader's pop: move the earliest stream on
@@ -418,6 +450,30 @@ int dat_read_reported(struct dat *d, int si);
  * Return: 0, or its code under --strict (in->err set).
  */
 int dat_report_damage(struct ingest *in, const struct dat_damage *dmg);
+
+struct dat_mt;
+
+/**
+ * dat_mt_start() - read the fast streams on worker threads
+ * @in:      the handle
+ * @d:       the decoder, streams set up by dat_fast_streams(.., false)
+ * @threads: threads in all, the caller's included (2 or more)
+ *
+ * Starts threads - 1 workers (at most one per stream), waits for every
+ * stream's first batch and builds the heap.
+ * Return: 0, or a negative code with in->err set (dat_mt_stop() still
+ * cleans up).
+ */
+int dat_mt_start(struct ingest *in, struct dat *d, int threads);
+
+/**
+ * dat_mt_next() - the next event of the threaded reader, as dat_next()
+ * Return: 1, 0 at the end, or a negative code with in->err set.
+ */
+int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev);
+
+/** dat_mt_stop() - stop and join the workers, free the batches (NULL mt fine). */
+void dat_mt_stop(struct dat *d);
 
 /** dat_fast_release() - free the fast reader's buffers of every stream. */
 void dat_fast_release(struct dat *d);

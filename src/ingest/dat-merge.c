@@ -44,6 +44,18 @@ int dat_read_reported(struct dat *d, int si)
 	return ret;
 }
 
+void dat_lost_event(const struct tep_record *rec, struct sr_event *ev)
+{
+	ev->kind = SR_EV_LOST;
+	ev->name = "lost_events";
+	ev->system = "";
+	ev->ts_ns = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->pid = -1;
+	ev->src_pos = rec->offset;
+	ev->u.lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
+}
+
 /* ---- stream merge ------------------------------------------------------- */
 
 static bool stream_less(const struct dat *d, int a, int b)
@@ -51,14 +63,14 @@ static bool stream_less(const struct dat *d, int a, int b)
 	const struct dat_stream *x = &d->streams[a];
 	const struct dat_stream *y = &d->streams[b];
 
-	if (x->rec->ts != y->rec->ts)
-		return x->rec->ts < y->rec->ts;
+	if (x->key != y->key)
+		return x->key < y->key;
 	if (x->buf != y->buf)
 		return x->buf < y->buf;
 	return x->cpu < y->cpu;
 }
 
-static void heap_down(struct dat *d, int i)
+void dat_heap_down(struct dat *d, int i)
 {
 	int n = d->nr_heap;
 	int c;
@@ -92,6 +104,8 @@ static int stream_advance(struct dat *d, int si)
 	} else {
 		s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
 	}
+	if (s->rec)
+		s->key = s->rec->ts;
 	if (s->rec && s->rec->offset >= s->start)
 		done = s->rec->offset - s->start;
 	else
@@ -121,7 +135,7 @@ struct tep_record *dat_heap_pop(struct dat *d, int *bi)
 	stream_advance(d, si);
 	if (!s->rec)
 		d->heap[0] = d->heap[--d->nr_heap];
-	heap_down(d, 0);
+	dat_heap_down(d, 0);
 	return rec;
 }
 
@@ -134,7 +148,7 @@ int dat_heap_advance(struct dat *d)
 	ret = stream_advance(d, d->heap[0]);
 	if (!d->streams[d->heap[0]].rec)
 		d->heap[0] = d->heap[--d->nr_heap];
-	heap_down(d, 0);
+	dat_heap_down(d, 0);
 	return ret;
 }
 
@@ -150,6 +164,8 @@ int dat_streams_init(struct dat *d)
 		i = dat_fast_streams(d->in, d, true);
 		if (i < 0)
 			return i;
+		for (i = 0; i < d->nr_heap; i++)
+			d->streams[d->heap[i]].key = d->streams[d->heap[i]].rec->ts;
 		goto heapify;
 	}
 	for (bi = 0; bi < d->nr_bufs; bi++)
@@ -166,6 +182,7 @@ int dat_streams_init(struct dat *d)
 			s->rec = tracecmd_read_data(d->bufs[bi].h, cpu);
 			if (!s->rec)
 				continue;
+			s->key = s->rec->ts;
 			s->size = tracecmd_get_cpu_file_size(d->bufs[bi].h, cpu);
 			s->start = s->rec->offset & ~(uint64_t)(tracecmd_page_size(d->bufs[bi].h) - 1);
 			d->total += s->size;
@@ -174,6 +191,6 @@ int dat_streams_init(struct dat *d)
 	}
 heapify:
 	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
-		heap_down(d, i);
+		dat_heap_down(d, i);
 	return 0;
 }

@@ -372,10 +372,13 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 /*
  * Open for the fast reader (dat-fast.c): libtracecmd reads the headers and
  * event formats only (tracecmd_open_head(), after the same probe in a
- * child), the pages are read from @fd.  Return: 0 or negative (in->err).
+ * child), the pages are read from @fd.  Return: 0, 1 when the fast
+ * reader cannot read the file after all (d->lay.fast_why), or negative
+ * (in->err).
  */
 static int fast_open(struct ingest *in, struct dat *d)
 {
+	int threads;
 	int ret;
 
 	d->fast = true;
@@ -393,6 +396,14 @@ static int fast_open(struct ingest *in, struct dat *d)
 	if (!d->top)
 		return err_set(&in->err, -SR_EBADTRACE,
 			       "libtracecmd cannot read the file's headers or cpu data");
+	if (tep_is_old_format(tracecmd_get_tep(d->top))) {
+		/* Linux 2.6.30 and older: the ring-buffer page format before today's */
+		tracecmd_close(d->top);
+		d->top = NULL;
+		d->fast = false;
+		d->lay.fast_why = "a ring-buffer page format older than Linux 2.6.31";
+		return 1;
+	}
 	set_release(in, tracecmd_get_uname(d->top));
 	/* v6: the text after the CPU table wins over the TRACECLOCK option's, as in libtracecmd */
 	if (d->lay.version < 7)
@@ -405,7 +416,13 @@ static int fast_open(struct ingest *in, struct dat *d)
 	ret = note_cpus(in, d);
 	if (ret < 0)
 		return ret;
-	return dat_streams_init(d);
+	threads = in->opts.threads ? in->opts.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (threads < 2)
+		return dat_streams_init(d);
+	ret = dat_fast_streams(in, d, false);
+	if (ret < 0)
+		return ret;
+	return dat_mt_start(in, d, threads);
 }
 
 static int dat_open(struct ingest *in)
@@ -443,7 +460,10 @@ static int dat_open(struct ingest *in)
 				 d->lay.compression);
 			d->real_size = d->lay.file_size;
 			d->fd = fd;
-			return fast_open(in, d);
+			ret = fast_open(in, d);
+			if (ret != 1)
+				return ret;
+			d->fd = -1;
 		}
 		if (in->opts.reader == INGEST_READER_FAST) {
 			ret = err_set(&in->err, -SR_EUNSUPPORTED, "the fast reader cannot read it: %s",
@@ -522,19 +542,6 @@ static int decode_one(struct ingest *in, struct dat *d, int bi, const struct tep
 	return 1;
 }
 
-/* the lost-events marker returned before a record that carries a count */
-static void lost_event(const struct tep_record *rec, struct sr_event *ev)
-{
-	ev->kind = SR_EV_LOST;
-	ev->name = "lost_events";
-	ev->system = "";
-	ev->ts_ns = rec->ts;
-	ev->cpu = rec->cpu;
-	ev->pid = -1;
-	ev->src_pos = rec->offset;
-	ev->u.lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
-}
-
 /*
  * The fast reader's next: the record at the top of the heap lives in its
  * stream's buffer, so it is decoded (its strings copied) before the stream
@@ -560,7 +567,7 @@ static int fast_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 		rec = s->rec;
 		if (rec->missed_events && !s->fs.told_lost) {
 			s->fs.told_lost = true;
-			lost_event(rec, ev);
+			dat_lost_event(rec, ev);
 			return 1;
 		}
 		ret = decode_one(in, d, s->buf, rec, ev);
@@ -585,6 +592,8 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 	int bi;
 	int ret;
 
+	if (d->mt)
+		return dat_mt_next(in, d, ev);
 	if (d->fast)
 		return fast_next(in, d, ev);
 
@@ -608,7 +617,7 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 				continue;
 			}
 			if (rec->missed_events) {
-				lost_event(rec, ev);
+				dat_lost_event(rec, ev);
 				d->pending = rec;
 				d->pending_buf = bi;
 				return 1;
@@ -648,6 +657,7 @@ static void dat_close(struct ingest *in)
 		tracecmd_free_record(d->cur);
 	if (d->pending)
 		tracecmd_free_record(d->pending);
+	dat_mt_stop(d);
 	if (d->fast)
 		dat_fast_release(d);
 	for (i = 0; !d->fast && i < d->nr_heap; i++)

@@ -54,6 +54,9 @@ struct ingest_opts {
 	bool			strict;		/* damage is fatal */
 	const char		*buffer;	/* trace.dat instance name; NULL = all */
 	enum ingest_reader	reader;		/* trace.dat only */
+	int			threads;	/* fast reader: threads in all (the
+						 * caller's included); 0 = one per
+						 * online CPU, 1 = none of its own */
 	ingest_warn_fn		warn;		/* may be NULL */
 	void			*warn_arg;
 };

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dat-threads.c - the fast trace.dat reader on several threads: worker
+ * threads read and decode the per-CPU streams (pages, decompression,
+ * kbuffer, fields: dat-fast.c and dat-fields.c), each stream into batches
+ * of finished events; the caller's thread merges the streams' batches in
+ * time order and hands the events out through ingest_next(), so the
+ * model, the policies and the report run beside the decoding.
+ *
+ * Streams are dealt to the workers round-robin; each worker keeps every
+ * stream of its own at most DAT_MT_QUEUE batches ahead of the merge, the
+ * stream with the fewest queued first, so the stream the merge waits for
+ * always has room.  Memory: at most (DAT_MT_QUEUE + 1) batches per stream,
+ * whatever the trace's length.
+ *
+ * Order: a stream's items are in its own order, and the merge takes the
+ * earliest head (timestamp, buffer, CPU) as the one-thread reader does, so
+ * events come out in the same order.  Damage found by a worker travels as
+ * an item at the place it was found (the timestamp of the record it
+ * concerns, or of the record before it) and is reported by the merge when
+ * it gets there; a fatal error likewise.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dat-local.h"
+#include "ingest-local.h"
+
+#define DAT_MT_BATCH	1024	/* items a batch */
+#define DAT_MT_QUEUE	2	/* batches a stream may have queued */
+
+enum {
+	DAT_ITEM_EVENT,
+	DAT_ITEM_DAMAGE,
+	DAT_ITEM_FATAL,
+};
+
+struct dat_item {
+	struct sr_event	ev;		/* damage/fatal: ts_ns and src_pos only */
+	uint32_t	str_off;	/* ev.str, or the message: offset in the arena */
+	int		type;
+	int		code;		/* damage/fatal */
+};
+
+struct dat_batch {
+	struct dat_batch	*next;
+	int			n;
+	int			pos;		/* the merge's next item */
+	uint64_t		done;		/* stream bytes behind the last item */
+	char			*arena;		/* strings and messages of the items */
+	size_t			arena_len;
+	size_t			arena_cap;
+	struct dat_item		items[DAT_MT_BATCH];
+};
+
+struct dat_mtq {
+	struct dat_batch	*head;		/* queued, oldest first */
+	struct dat_batch	*tail;
+	int			queued;
+	bool			filling;	/* a worker is filling one */
+	bool			done;		/* no more batches will come */
+	struct dat_batch	*cur;		/* the merge's batch */
+};
+
+struct dat_worker {
+	struct dat_mt		*mt;
+	int			id;
+	pthread_t		tid;
+	bool			started;
+	struct dat_unz		unz;
+	struct dat_strs		strs;
+};
+
+struct dat_mt {
+	struct dat		*d;
+	pthread_mutex_t		lock;
+	pthread_cond_t		work_cv;	/* a stream has room, or stop */
+	pthread_cond_t		data_cv;	/* a batch is queued or a stream done */
+	bool			stop;
+	int			nr_workers;
+	struct dat_worker	*w;
+	struct dat_mtq		*q;		/* by stream */
+	struct dat_batch	*free;
+	struct dat_batch	*hold;		/* behind the last event handed out */
+};
+
+/* ---- workers ------------------------------------------------------------ */
+
+static struct dat_item *add_item(struct dat_batch *b, int type, uint64_t ts)
+{
+	struct dat_item *it = &b->items[b->n++];
+
+	memset(&it->ev, 0, sizeof(it->ev));
+	it->type = type;
+	it->ev.ts_ns = ts;
+	it->str_off = 0;
+	it->code = 0;
+	return it;
+}
+
+/* copy @len bytes and a NUL into the arena; Return: the offset, or -1 */
+static int64_t arena_put(struct dat_batch *b, const char *s, size_t len)
+{
+	size_t need = b->arena_len + len + 1, cap;
+	char *p;
+
+	if (need > b->arena_cap) {
+		cap = b->arena_cap ? b->arena_cap : 4096;
+		while (cap < need)
+			cap *= 2;
+		p = realloc(b->arena, cap);
+		if (!p)
+			return -1;
+		b->arena = p;
+		b->arena_cap = cap;
+	}
+	memcpy(b->arena + b->arena_len, s, len);
+	b->arena[b->arena_len + len] = '\0';
+	b->arena_len = need;
+	return (int64_t)(need - len - 1);
+}
+
+/* a damage or fatal item from @dmg */
+static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct dat_damage *dmg)
+{
+	struct dat_item *it = add_item(b, type, ts);
+	int64_t off = arena_put(b, dmg->msg, strlen(dmg->msg));
+
+	it->code = dmg->code;
+	it->ev.src_pos = dmg->pos;
+	it->str_off = off < 0 ? UINT32_MAX : (uint32_t)off;
+}
+
+/*
+ * Fill @b from stream @si: read, decode, and queue up to DAT_MT_BATCH
+ * items.  Return: true when the stream has ended (its last items are in @b).
+ */
+static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
+{
+	struct dat *d = w->mt->d;
+	struct dat_stream *s = &d->streams[si];
+	struct tep_record *rec = &s->fs.rec;
+	struct dat_damage dmg = { .code = -ENOMEM, .msg = "out of memory" };
+	struct dat_item *it;
+	int64_t off;
+	int ret;
+
+	b->n = 0;
+	b->pos = 0;
+	b->done = 0;
+	b->arena_len = 0;
+	while (b->n < DAT_MT_BATCH) {
+		if (!s->has_rec) {
+			ret = dat_fast_read(d, si, &w->unz, &dmg);
+			if (ret == DAT_READ_DAMAGE) {
+				add_damage(b, DAT_ITEM_DAMAGE, s->fs.last_ts, &dmg);
+				continue;
+			}
+			if (ret < 0)
+				add_damage(b, DAT_ITEM_FATAL, s->fs.last_ts, &dmg);
+			if (ret <= 0)
+				return true;
+			s->has_rec = true;
+		}
+		s->fs.last_ts = rec->ts;
+		if (rec->missed_events && !s->fs.told_lost) {
+			s->fs.told_lost = true;
+			dat_lost_event(rec, &add_item(b, DAT_ITEM_EVENT, rec->ts)->ev);
+			continue;
+		}
+		it = add_item(b, DAT_ITEM_EVENT, rec->ts);
+		ret = dat_decode(&d->bufs[s->buf], &w->strs, rec, &it->ev, &dmg);
+		s->has_rec = false;
+		if (rec->offset >= s->start && rec->offset - s->start < s->size)
+			b->done = rec->offset - s->start;
+		if (ret > 0 && it->ev.str) {
+			off = arena_put(b, it->ev.str, it->ev.str_len);
+			if (off < 0) {
+				b->n--;
+				dmg.code = -ENOMEM;
+				strcpy(dmg.msg, "out of memory");
+				add_damage(b, DAT_ITEM_FATAL, rec->ts, &dmg);
+				return true;
+			}
+			it->str_off = (uint32_t)off;
+		}
+		if (ret > 0)
+			continue;
+		b->n--;
+		add_damage(b, ret ? DAT_ITEM_FATAL : DAT_ITEM_DAMAGE, rec->ts, &dmg);
+		if (ret)
+			return true;
+	}
+	return false;
+}
+
+/* the worker's stream with room and the fewest queued, or -1 */
+static int pick_stream(struct dat_worker *w, bool *all_done)
+{
+	struct dat_mt *mt = w->mt;
+	int best = -1;
+	int si;
+
+	*all_done = true;
+	for (si = w->id; si < mt->d->nr_streams; si += mt->nr_workers) {
+		struct dat_mtq *q = &mt->q[si];
+
+		if (q->done)
+			continue;
+		*all_done = false;
+		if (q->filling || q->queued >= DAT_MT_QUEUE)
+			continue;
+		if (best < 0 || q->queued < mt->q[best].queued)
+			best = si;
+	}
+	return best;
+}
+
+static void *worker_main(void *arg)
+{
+	struct dat_worker *w = arg;
+	struct dat_mt *mt = w->mt;
+	struct dat_batch *b;
+	struct dat_mtq *q;
+	bool all_done;
+	bool ended;
+	int si;
+
+	pthread_mutex_lock(&mt->lock);
+	while (!mt->stop) {
+		si = pick_stream(w, &all_done);
+		if (all_done)
+			break;
+		if (si < 0) {
+			pthread_cond_wait(&mt->work_cv, &mt->lock);
+			continue;
+		}
+		q = &mt->q[si];
+		q->filling = true;
+		b = mt->free;
+		if (b)
+			mt->free = b->next;
+		pthread_mutex_unlock(&mt->lock);
+		if (!b)
+			b = calloc(1, sizeof(*b));
+		ended = b ? fill_batch(w, si, b) : true;
+		pthread_mutex_lock(&mt->lock);
+		q->filling = false;
+		if (b && b->n) {
+			b->next = NULL;
+			if (q->tail)
+				q->tail->next = b;
+			else
+				q->head = b;
+			q->tail = b;
+			q->queued++;
+		} else if (b) {
+			b->next = mt->free;
+			mt->free = b;
+		}
+		if (ended)
+			q->done = true;
+		pthread_cond_broadcast(&mt->data_cv);
+	}
+	pthread_mutex_unlock(&mt->lock);
+	return NULL;
+}
+
+/* ---- the merge (the caller's thread) ------------------------------------ */
+
+/* the next batch of stream @si, waiting for it; NULL when the stream has ended */
+static struct dat_batch *next_batch(struct dat_mt *mt, int si)
+{
+	struct dat_mtq *q = &mt->q[si];
+	struct dat_batch *b;
+
+	pthread_mutex_lock(&mt->lock);
+	while (!q->head && !q->done)
+		pthread_cond_wait(&mt->data_cv, &mt->lock);
+	b = q->head;
+	if (b) {
+		q->head = b->next;
+		b->next = NULL;
+		if (!q->head)
+			q->tail = NULL;
+		q->queued--;
+		pthread_cond_broadcast(&mt->work_cv);
+	}
+	pthread_mutex_unlock(&mt->lock);
+	return b;
+}
+
+static void release_batch(struct dat_mt *mt, struct dat_batch *b)
+{
+	if (!b)
+		return;
+	pthread_mutex_lock(&mt->lock);
+	b->next = mt->free;
+	mt->free = b;
+	pthread_mutex_unlock(&mt->lock);
+}
+
+/* make @b stream @si's current batch; Return: false when there is none */
+static bool take_batch(struct dat *d, int si, struct dat_batch *b)
+{
+	struct dat_stream *s = &d->streams[si];
+
+	d->mt->q[si].cur = b;
+	if (!b) {
+		/* the stream is read to its end */
+		d->done += s->size - s->done;
+		s->done = s->size;
+		return false;
+	}
+	s->key = b->items[0].ev.ts_ns;
+	if (b->done > s->done) {
+		d->done += b->done - s->done;
+		s->done = b->done;
+	}
+	return true;
+}
+
+int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
+{
+	struct dat_mt *mt = d->mt;
+	struct dat_damage dmg;
+	struct dat_batch *b;
+	struct dat_item *it;
+	int si;
+	int ret;
+
+	release_batch(mt, mt->hold);
+	mt->hold = NULL;
+	while (d->nr_heap) {
+		si = d->heap[0];
+		b = mt->q[si].cur;
+		it = &b->items[b->pos++];
+		ret = 0;
+		if (it->type == DAT_ITEM_EVENT) {
+			*ev = it->ev;
+			if (ev->str)
+				ev->str = b->arena + it->str_off;
+			ret = 1;
+		} else {
+			dmg.code = it->code;
+			dmg.pos = it->ev.src_pos;
+			snprintf(dmg.msg, sizeof(dmg.msg), "%s",
+				 it->str_off == UINT32_MAX ? "out of memory" : b->arena + it->str_off);
+			if (it->type == DAT_ITEM_DAMAGE) {
+				ret = dat_report_damage(in, &dmg);
+			} else {
+				err_set(&in->err, dmg.code, "%s", dmg.msg);
+				err_at_byte(&in->err, dmg.pos);
+				ret = dmg.code;
+			}
+		}
+		if (b->pos < b->n) {
+			d->streams[si].key = b->items[b->pos].ev.ts_ns;
+		} else {
+			if (ret == 1)
+				mt->hold = b;	/* ev->str points into it */
+			else
+				release_batch(mt, b);
+			if (!take_batch(d, si, next_batch(mt, si)))
+				d->heap[0] = d->heap[--d->nr_heap];
+		}
+		dat_heap_down(d, 0);
+		if (ret)
+			return ret;
+		memset(ev, 0, sizeof(*ev));
+	}
+	return 0;
+}
+
+/* ---- set up and tear down ----------------------------------------------- */
+
+int dat_mt_start(struct ingest *in, struct dat *d, int threads)
+{
+	struct dat_mt *mt;
+	int nw = threads - 1;
+	int i;
+	int ret;
+
+	for (i = 0; i < d->nr_bufs; i++)
+		if (dat_evinfo_prepare(&d->bufs[i]) < 0)
+			return err_set(&in->err, -ENOMEM, "out of memory");
+	if (nw > d->nr_streams)
+		nw = d->nr_streams;
+	if (nw < 1)
+		nw = 1;
+	mt = calloc(1, sizeof(*mt));
+	if (!mt)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	d->mt = mt;
+	mt->d = d;
+	pthread_mutex_init(&mt->lock, NULL);
+	pthread_cond_init(&mt->work_cv, NULL);
+	pthread_cond_init(&mt->data_cv, NULL);
+	mt->q = calloc(d->nr_streams ? d->nr_streams : 1, sizeof(*mt->q));
+	mt->w = calloc(nw, sizeof(*mt->w));
+	if (!mt->q || !mt->w)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	mt->nr_workers = nw;
+	for (i = 0; i < nw; i++) {
+		mt->w[i].mt = mt;
+		mt->w[i].id = i;
+		if (d->lay.compression[0] && dat_unz_init(&mt->w[i].unz, d->lay.compression) < 0)
+			return err_set(&in->err, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < nw; i++) {
+		ret = pthread_create(&mt->w[i].tid, NULL, worker_main, &mt->w[i]);
+		if (ret)
+			return err_set(&in->err, -ret, "cannot start a reader thread: %s",
+				       strerror(ret));
+		mt->w[i].started = true;
+	}
+	/* every stream's first batch: the heap's keys */
+	for (i = 0; i < d->nr_streams; i++)
+		if (take_batch(d, i, next_batch(mt, i)))
+			d->heap[d->nr_heap++] = i;
+	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
+		dat_heap_down(d, i);
+	return 0;
+}
+
+static void free_list(struct dat_batch *b)
+{
+	struct dat_batch *n;
+
+	for (; b; b = n) {
+		n = b->next;
+		free(b->arena);
+		free(b);
+	}
+}
+
+void dat_mt_stop(struct dat *d)
+{
+	struct dat_mt *mt = d->mt;
+	int i;
+
+	if (!mt)
+		return;
+	pthread_mutex_lock(&mt->lock);
+	mt->stop = true;
+	pthread_cond_broadcast(&mt->work_cv);
+	pthread_mutex_unlock(&mt->lock);
+	for (i = 0; i < mt->nr_workers; i++) {
+		if (mt->w[i].started)
+			pthread_join(mt->w[i].tid, NULL);
+		dat_unz_release(&mt->w[i].unz);
+		free(mt->w[i].strs.buf);
+	}
+	for (i = 0; mt->q && i < d->nr_streams; i++) {
+		free_list(mt->q[i].head);
+		free_list(mt->q[i].cur);
+	}
+	free_list(mt->hold);
+	free_list(mt->free);
+	pthread_mutex_destroy(&mt->lock);
+	pthread_cond_destroy(&mt->work_cv);
+	pthread_cond_destroy(&mt->data_cv);
+	free(mt->q);
+	free(mt->w);
+	free(mt);
+	d->mt = NULL;
+}
