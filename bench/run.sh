@@ -4,9 +4,14 @@
 # by side in one run, median of N runs each:
 #   bare-loop          a bare libtracecmd loop reading two fields a record
 #   trace-cmd report   trace-cmd report > /dev/null
+# and against itself: on one thread (--threads 1), with --ndjson, and with
+# libtracecmd as its reader (--reader=libtracecmd: how it was before the fast
+# reader).  First, reader-diff checks that the fast reader and libtracecmd
+# agree event for event on each file (on 1, 2 and 3 threads).
 # usage: bench/run.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
 # Prints, per file: events, then per tool the median wall time, events/s,
-# peak RSS, and the ratio of schedreplay's events/s to that tool's.
+# peak RSS, and the ratio of schedreplay's (default) events/s to that tool's;
+# then the goals of issue 8 as ratios.
 set -euo pipefail
 runs=5
 build=build
@@ -40,22 +45,39 @@ measure() {
 		"$(cut -d' ' -f2 "$tmp/$name" | sort -n | sed -n "$(((runs + 1) / 2))p")"
 }
 
-printf '%-28s %10s  %-18s %8s %12s %9s %8s\n' file events tool "wall s" "events/s" "RSS MiB" "sr/tool"
+diff_bin=$(cd "$here/.." && pwd)/$build/tests/reader-diff
+if [ -x "$diff_bin" ]; then
+	"$diff_bin" --require-fast "$@" || { echo "the fast reader and libtracecmd differ" >&2; exit 1; }
+else
+	echo "(no $diff_bin: reader agreement not checked; build with tests)" >&2
+fi
+
+printf '%-28s %10s  %-26s %8s %12s %9s %8s\n' file events tool "wall s" "events/s" "RSS MiB" "sr/tool"
 for f in "$@"; do
 	events=$("$bare" "$f" 2>/dev/null)
 	read -r t_sr m_sr < <(measure sr "$sr" replay --quiet "$f")
+	read -r t_sr1 m_sr1 < <(measure sr1 "$sr" replay --quiet --threads 1 "$f")
+	read -r t_nd m_nd < <(measure nd "$sr" replay --quiet --ndjson /dev/null "$f")
+	read -r t_ltc m_ltc < <(measure ltc "$sr" replay --quiet --reader=libtracecmd "$f")
 	read -r t_bare m_bare < <(measure bare "$bare" "$f")
 	read -r t_tc m_tc < <(measure tc trace-cmd report -i "$f")
-	for tool in sr bare tc; do
+	for tool in sr sr1 nd ltc bare tc; do
 		eval "t=\$t_$tool m=\$m_$tool"
 		case $tool in
 		sr) label="schedreplay replay" ;;
+		sr1) label="  --threads 1" ;;
+		nd) label="  --ndjson" ;;
+		ltc) label="  --reader=libtracecmd" ;;
 		bare) label="bare libtracecmd" ;;
 		tc) label="trace-cmd report" ;;
 		esac
 		awk -v f="$(basename "$(dirname "$f")")/$(basename "$f")" -v e="$events" -v l="$label" \
 			-v t="$t" -v m="$m" -v ts="$t_sr" 'BEGIN {
 			if (t <= 0) t = 0.005; if (ts <= 0) ts = 0.005
-			printf "%-28s %10d  %-18s %8.3f %12.0f %9.1f %8.2f\n", f, e, l, t, e / t, m / 1024, t / ts }'
+			printf "%-28s %10d  %-26s %8.3f %12.0f %9.1f %8.2f\n", f, e, l, t, e / t, m / 1024, t / ts }'
 	done
+	awk -v sr="$t_sr" -v sr1="$t_sr1" -v nd="$t_nd" -v bare="$t_bare" -v tc="$t_tc" -v thr="$(nproc)" 'BEGIN {
+		if (sr <= 0) sr = 0.005; if (sr1 <= 0) sr1 = 0.005
+		printf "  goals: vs bare loop %.2fx (>1), vs trace-cmd report %.1fx (>=10), ", bare / sr, tc / sr
+		printf "%d threads vs 1 %.2fx (>=1.6), --ndjson slowdown %+.0f%% (<=30%%)\n", thr, sr1 / sr, (nd / sr - 1) * 100 }'
 done

@@ -3,8 +3,13 @@
  * fuzz-dat.c - libFuzzer harness of the trace.dat reader through the
  * public ingest API: the input is the whole file (an in-memory file),
  * opened with the format forced to trace.dat so the header walk of
- * src/ingest/dat-check.c and then libtracecmd see every input.  Odd-sized
- * inputs are read with --strict.
+ * src/ingest/dat-check.c and then a reader see every input.  The size
+ * picks the options, so the corpus reaches all of them: odd sizes are read
+ * with --strict; bit 1 picks one thread or two (the fast reader's worker
+ * thread); sizes whose bits 2-3 are zero (a quarter) are read by
+ * libtracecmd (--reader=libtracecmd, the slow path: a probe child per
+ * input), the rest by the fast reader (src/ingest/dat-fast.c, or
+ * libtracecmd where it declines the file).
  *
  * Note: libtracecmd and libtraceevent are not instrumented; a fault inside
  * them is still caught (ASan's SEGV handler) but not a silent overread.
@@ -20,7 +25,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ingest_opts opts = { .format = INGEST_FMT_TRACE_DAT, .strict = size & 1 };
+	struct ingest_opts opts = {
+		.format = INGEST_FMT_TRACE_DAT,
+		.strict = size & 1,
+		.threads = size & 2 ? 2 : 1,
+		.reader = (size >> 2) & 3 ? INGEST_READER_AUTO : INGEST_READER_LIBTRACECMD,
+	};
 	volatile unsigned int sink = 0;
 	struct err err = { 0 };
 	struct ingest *in;

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Does `schedreplay replay` use memory by trace length?  Peak RSS (median of
+# N runs) of each trace given, and of the longest against the shortest.
+# Give the same workload recorded for different lengths, e.g.
+#   bench/make-trace.sh -e 500000 /tmp/small && bench/make-trace.sh -e 5000000 /tmp/big
+#   bench/memory.sh /tmp/small/big-v7.dat /tmp/big/big-v7.dat
+# The goal (issue 8): a trace 10x longer replays in at most 1.2x the memory.
+# usage: bench/memory.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
+set -euo pipefail
+runs=3
+build=build
+while getopts n:b: opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	b) build=$OPTARG ;;
+	*) echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2; }
+sr=$(cd "$(dirname "$0")/.." && pwd)/$build/schedreplay
+[ -x "$sr" ] || { echo "build first: make" >&2; exit 2; }
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+printf '%-36s %10s %10s %8s\n' file events "RSS MiB" "reader"
+rows=()
+for f in "$@"; do
+	: >"$tmp.rss"
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -f "%M" -o "$tmp" "$sr" replay --quiet "$f" >/dev/null 2>&1
+		cat "$tmp" >>"$tmp.rss"
+	done
+	rss=$(sort -n "$tmp.rss" | sed -n "$(((runs + 1) / 2))p")
+	rm -f "$tmp.rss"
+	read -r events reader < <("$sr" info --json --quiet "$f" | jq -r '"\(.events_total) \(.reader // "-")"')
+	printf '%-36s %10d %10.1f %8s\n' "$(basename "$(dirname "$f")")/$(basename "$f")" "$events" \
+		"$(awk -v r="$rss" 'BEGIN { print r / 1024 }')" "$reader"
+	rows+=("$events $rss")
+done
+if [ ${#rows[@]} -ge 2 ]; then
+	printf '%s\n' "${rows[@]}" | sort -n | awk 'NR == 1 { e0 = $1; m0 = $2 } { e = $1; m = $2 }
+		END { printf "  longest/shortest: %.1fx the events, %.2fx the memory (goal: 10x events <= 1.2x)\n", e / e0, m / m0 }'
+fi
