@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * eval.c - helpers the built-in policies share: unknown-input bookkeeping,
- * the NUMA locality gates, verdict building, and the common frame of the
- * load-balancer policies (class check, cache_nice_tries by domain level,
- * and the second run under the opposite nr_balance_failed assumption).
+ * the NUMA locality gates, verdict building, the start of every evaluate()
+ * (argument checks, parameters, class), and the common frame of each
+ * family: load balancer (cache_nice_tries by domain level, the running
+ * check, and the second run under the opposite nr_balance_failed
+ * assumption), NUMA balancer (numa_balancing, the destination CPU) and
+ * exec placement (unknown inputs, the node count, the verdict from the
+ * node picked).
  *
  * Everything here is pure: no globals, no allocation, no output.
  */
@@ -95,13 +99,38 @@ void replay_verdict_unknown(struct sr_verdict *out, const struct replay_eval *ev
 	out->missing = ev->missing;
 }
 
-int replay_check_args(const void *priv, const struct sr_snapshot *snap,
-		      const struct sr_verdict *out)
+static int replay_check_args(const void *priv, const struct sr_snapshot *snap,
+			     const struct sr_verdict *out)
 {
 	if (!priv || !snap || !out)
 		return -EINVAL;
 	if (snap->size < sizeof(*snap))
 		return -EINVAL;
+	return 0;
+}
+
+int replay_eval_begin(struct replay_eval *ev, const void *priv, const struct sr_snapshot *snap,
+		      struct sr_verdict *out, uint32_t nr_params, unsigned int classes)
+{
+	const struct sr_param_values *vals = priv;
+	uint32_t class;
+	int ret;
+
+	ret = replay_check_args(priv, snap, out);
+	if (ret)
+		return ret;
+	if (vals->nr < nr_params)
+		return -EINVAL;
+	memset(ev, 0, sizeof(*ev));
+	ev->snap = snap;
+	ev->param = vals->v;
+
+	class = (uint32_t)snap->decision_class;
+	if (!(snap->known & SR_SNAP_CLASS) || class >= 32 || !(classes & SR_CLASS_BIT(class))) {
+		replay_verdict_set(out, ev, SR_VERDICT_NOT_APPLICABLE,
+				   SR_REASON_CLASS_NOT_HANDLED, 0, 0);
+		return 1;
+	}
 	return 0;
 }
 
@@ -155,29 +184,29 @@ static int lb_exceeded(struct replay_eval *ev)
 int replay_lb_evaluate(const void *priv, const struct sr_snapshot *snap,
 		       struct sr_verdict *out, replay_lb_body_fn body)
 {
-	const struct sr_param_values *vals = priv;
-	struct replay_eval ev = { .snap = snap };
+	struct replay_eval ev;
 	struct replay_eval alt_ev;
 	struct sr_verdict alt;
 	int exceeded;
 	int ret;
 
-	ret = replay_check_args(priv, snap, out);
+	ret = replay_eval_begin(&ev, priv, snap, out, REPLAY_LB_P__COMMON, REPLAY_LB_CLASSES);
 	if (ret)
-		return ret;
-	if (vals->nr < REPLAY_LB_P__COMMON)
-		return -EINVAL;
-	ev.param = vals->v;
-
-	if (!(snap->known & SR_SNAP_CLASS) ||
-	    (snap->decision_class != SR_DECISION_CLASS_LB_PULL &&
-	     snap->decision_class != SR_DECISION_CLASS_LB_ACTIVE)) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE,
-				   SR_REASON_CLASS_NOT_HANDLED, 0, 0);
-		return 0;
-	}
+		return ret < 0 ? ret : 0;
 
 	exceeded = lb_exceeded(&ev);
+	/*
+	 * task_running(src_rq, p): a running task never moves, whatever
+	 * nr_balance_failed says, so the second run below could not differ
+	 */
+	if (!replay_need(&ev, SR_SNAP_BIT_TASK_RUNNING)) {
+		replay_verdict_unknown(out, &ev);
+		return 0;
+	}
+	if (snap->task_running) {
+		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_TASK_RUNNING, 0, 0);
+		return 0;
+	}
 	alt_ev = ev;
 	body(&ev, exceeded, out);
 	if (exceeded == REPLAY_UNKNOWN)
@@ -242,19 +271,16 @@ void replay_lb_tristate_tail(struct replay_eval *ev, int exceeded, bool active,
 				   deg.why);
 }
 
-bool replay_numa_common(struct replay_eval *ev, struct sr_verdict *out, int64_t numa_balancing)
+/*
+ * The checks every NUMA-balancer policy makes after the class: balancing
+ * off: resist; destination CPU unknown: unknown; no candidate CPU (a v5.7+
+ * stick): not applicable.  Returns true when @out is decided.
+ */
+static bool replay_numa_common(struct replay_eval *ev, struct sr_verdict *out)
 {
 	const struct sr_snapshot *snap = ev->snap;
 
-	if (!(snap->known & SR_SNAP_CLASS) ||
-	    (snap->decision_class != SR_DECISION_CLASS_NUMA_MOVE &&
-	     snap->decision_class != SR_DECISION_CLASS_NUMA_SWAP &&
-	     snap->decision_class != SR_DECISION_CLASS_NUMA_STICK)) {
-		replay_verdict_set(out, ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_CLASS_NOT_HANDLED,
-				   0, 0);
-		return true;
-	}
-	if (!numa_balancing) {
+	if (!ev->param[REPLAY_NUMA_P_BALANCING]) {
 		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_NUMA_FEATURE_OFF, 0, 0);
 		return true;
 	}
@@ -267,4 +293,168 @@ bool replay_numa_common(struct replay_eval *ev, struct sr_verdict *out, int64_t 
 		return true;
 	}
 	return false;
+}
+
+int replay_numa_evaluate(const void *priv, const struct sr_snapshot *snap,
+			 struct sr_verdict *out, replay_body_fn body)
+{
+	struct replay_eval ev;
+	int ret;
+
+	ret = replay_eval_begin(&ev, priv, snap, out, REPLAY_NUMA_P__COMMON, REPLAY_NUMA_CLASSES);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if (!replay_numa_common(&ev, out))
+		body(&ev, out);
+	return 0;
+}
+
+int replay_exec_evaluate(const void *priv, const struct sr_snapshot *snap,
+			 struct sr_verdict *out, const struct replay_exec_ops *ops)
+{
+	struct replay_eval ev;
+	int nr, node;
+	int ret;
+
+	ret = replay_eval_begin(&ev, priv, snap, out, ops->nr_params,
+				SR_CLASS_BIT(SR_DECISION_CLASS_EXEC));
+	if (ret)
+		return ret < 0 ? ret : 0;
+	if (!ops->need(&ev)) {
+		replay_verdict_unknown(out, &ev);
+		return 0;
+	}
+
+	nr = snap->nr_nodes;
+	if (nr > SR_MAX_NODES)
+		nr = SR_MAX_NODES;
+	node = nr < 1 ? -1 : ops->pick(&ev, nr);
+	if (node < 0) {
+		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE,
+				   0, 0);
+		return 0;
+	}
+	out->target_node = node;
+	if (node == snap->dst_node)
+		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, ops->why_here, 0, 0);
+	else
+		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, ops->why_elsewhere, 0, 0);
+	return 0;
+}
+
+bool replay_tristate_gates(struct replay_eval *ev, bool feature_numa, struct replay_pred *pred)
+{
+	struct replay_eval saved = *ev;
+	struct replay_pred gate;
+
+	/* !p->numa_faults || !(env->sd->flags & SD_NUMA), then !sched_feat(NUMA) */
+	gate = replay_numa_gates(ev);
+	if (gate.val == 0) {
+		*pred = replay_pred_make(-1, gate.why, 0);
+		return true;
+	}
+	if (!feature_numa) {
+		/* -1 whatever the gates say: their unknowns do not matter */
+		ev->missing = saved.missing;
+		ev->missing_reason = saved.missing_reason;
+		*pred = replay_pred_make(-1, SR_REASON_NUMA_FEATURE_OFF, 0);
+		return true;
+	}
+	if (gate.val == REPLAY_UNKNOWN) {
+		*pred = gate;
+		return true;
+	}
+	return false;
+}
+
+bool replay_tristate_pref_node(struct replay_eval *ev, struct replay_pred *pred)
+{
+	const struct sr_snapshot *s = ev->snap;
+
+	/* migrating away from the preferred node is always bad ... */
+	if (!replay_need(ev, SR_SNAP_BIT_PREF_NODE)) {
+		*pred = replay_pred_make(REPLAY_UNKNOWN, 0, 0);
+		return true;
+	}
+	if (s->src_node == s->pref_node) {
+		/* ... unless every task on the source runqueue is where it wants to be */
+		if (!replay_need(ev, SR_SNAP_BIT_SRC_NR_RUNNING) ||
+		    !replay_need(ev, SR_SNAP_BIT_SRC_NR_PREFERRED))
+			*pred = replay_pred_make(REPLAY_UNKNOWN, 0, 0);
+		else if (s->src_nr_running > s->src_nr_preferred)
+			*pred = replay_pred_make(1, SR_REASON_SRC_PREFERRED,
+						 SR_REASON_SRC_HAS_MISPLACED);
+		else
+			*pred = replay_pred_make(-1, SR_REASON_SRC_PREFERRED,
+						 SR_REASON_SRC_ALL_PREFERRED);
+		return true;
+	}
+	/* encourage migration to the preferred node */
+	if (s->dst_node == s->pref_node) {
+		*pred = replay_pred_make(0, SR_REASON_DST_PREFERRED, 0);
+		return true;
+	}
+	return false;
+}
+
+const uint64_t *replay_faults_of(struct replay_eval *ev)
+{
+	const struct sr_snapshot *s = ev->snap;
+
+	if (s->numa_group)
+		return replay_need(ev, SR_SNAP_BIT_GROUP_FAULTS) ? s->group_faults : NULL;
+	return replay_need(ev, SR_SNAP_BIT_TASK_FAULTS) ? s->task_faults : NULL;
+}
+
+bool replay_task_hot_class(struct replay_eval *ev, struct replay_pred *pred)
+{
+	const struct sr_snapshot *s = ev->snap;
+
+	/* p->sched_class != &fair_sched_class */
+	if (!replay_need(ev, SR_SNAP_BIT_TASK_CLASS)) {
+		*pred = replay_pred_make(REPLAY_UNKNOWN, 0, 0);
+		return true;
+	}
+	if (s->task_class != SR_TASK_FAIR && s->task_class != SR_TASK_FAIR_IDLE) {
+		*pred = replay_pred_make(0, SR_REASON_NOT_FAIR_TASK, 0);
+		return true;
+	}
+	/* p->policy == SCHED_IDLE */
+	if (s->task_class == SR_TASK_FAIR_IDLE) {
+		*pred = replay_pred_make(0, SR_REASON_IDLE_POLICY, 0);
+		return true;
+	}
+	return false;
+}
+
+struct replay_pred replay_task_hot_recent(struct replay_eval *ev)
+{
+	const struct sr_snapshot *s = ev->snap;
+	int64_t cost = ev->param[REPLAY_LB_P_MIGRATION_COST];
+
+	/* CACHE_HOT_BUDDY && env->dst_rq->nr_running && p is next/last buddy */
+	if (ev->param[REPLAY_LB_P_CACHE_HOT_BUDDY]) {
+		if (!(s->known & SR_SNAP_BUDDY)) {
+			/* never traced: taken as "not a buddy", flagged when it could matter */
+			if (!(s->known & SR_SNAP_DST_NR_RUNNING) || s->dst_nr_running > 0)
+				ev->flags |= SR_VF_ASSUMED_NOT_BUDDY;
+		} else if (s->buddy) {
+			if (!replay_need(ev, SR_SNAP_BIT_DST_NR_RUNNING))
+				return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
+			if (s->dst_nr_running > 0)
+				return replay_pred_make(1, SR_REASON_BUDDY_HOT, 0);
+		}
+	}
+
+	if (cost == -1)
+		return replay_pred_make(1, SR_REASON_MIGRATION_COST_ALL_HOT, 0);
+	if (cost == 0)
+		return replay_pred_make(0, SR_REASON_MIGRATION_COST_NONE_HOT, 0);
+
+	/* rq_clock_task(src_rq) - p->se.exec_start < sysctl_sched_migration_cost */
+	if (!replay_need(ev, SR_SNAP_BIT_SINCE_RAN))
+		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
+	if (s->since_ran_ns < (uint64_t)cost)
+		return replay_pred_make(1, SR_REASON_TASK_HOT, 0);
+	return replay_pred_make(0, SR_REASON_TASK_COLD, 0);
 }

@@ -24,7 +24,6 @@
  * (with target_node = the chosen node) when it would have gone elsewhere.
  * The node only: which CPU inside it is not judged.
  */
-#include <errno.h>
 #include <stdint.h>
 
 #include "replay-local.h"
@@ -40,46 +39,24 @@ static const struct sr_param_desc exec_least_loaded_params[] = {
 	{ .name = NULL },
 };
 
-static int exec_least_loaded_evaluate(const void *priv, const struct sr_snapshot *snap,
-				      struct sr_verdict *out)
+static bool exec_least_loaded_need(struct replay_eval *ev)
 {
-	const struct sr_param_values *vals = priv;
-	struct replay_eval ev = { .snap = snap };
+	return replay_need(ev, SR_SNAP_BIT_NR_NODES) &&
+	       replay_need(ev, SR_SNAP_BIT_NODE_NR_CPUS) &&
+	       replay_need(ev, SR_SNAP_BIT_NODE_NR_RUNNING) &&
+	       replay_need(ev, SR_SNAP_BIT_EXEC_SEQ) &&
+	       replay_need(ev, SR_SNAP_BIT_DST_NODE) &&
+	       (!ev->param[P_SUBTRACT_SELF] || replay_need(ev, SR_SNAP_BIT_SRC_NODE));
+}
+
+/* sched_best_node(p, exec): the least loaded node, scanned from the counter */
+static int exec_least_loaded_pick(struct replay_eval *ev, int nr)
+{
+	const struct sr_snapshot *snap = ev->snap;
 	int64_t best_load = 0;
 	int best = -1;
-	int nr, start, i;
-	int ret;
+	int start, i;
 
-	ret = replay_check_args(priv, snap, out);
-	if (ret)
-		return ret;
-	if (vals->nr < 1)
-		return -EINVAL;
-	ev.param = vals->v;
-
-	if (!(snap->known & SR_SNAP_CLASS) || snap->decision_class != SR_DECISION_CLASS_EXEC) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE,
-				   SR_REASON_CLASS_NOT_HANDLED, 0, 0);
-		return 0;
-	}
-	if (!replay_need(&ev, SR_SNAP_BIT_NR_NODES) ||
-	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_CPUS) ||
-	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_RUNNING) ||
-	    !replay_need(&ev, SR_SNAP_BIT_EXEC_SEQ) ||
-	    !replay_need(&ev, SR_SNAP_BIT_DST_NODE) ||
-	    (ev.param[P_SUBTRACT_SELF] && !replay_need(&ev, SR_SNAP_BIT_SRC_NODE))) {
-		replay_verdict_unknown(out, &ev);
-		return 0;
-	}
-
-	nr = snap->nr_nodes;
-	if (nr > SR_MAX_NODES)
-		nr = SR_MAX_NODES;
-	if (nr < 1) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE,
-				   0, 0);
-		return 0;
-	}
 	start = (int)(snap->exec_seq % (uint64_t)nr);
 	for (i = 0; i < nr; i++) {
 		int n = (start + i) % nr;
@@ -87,7 +64,7 @@ static int exec_least_loaded_evaluate(const void *priv, const struct sr_snapshot
 
 		if (snap->node_nr_cpus[n] <= 0)
 			continue;
-		if (ev.param[P_SUBTRACT_SELF] && n == snap->src_node && load > 0)
+		if (ev->param[P_SUBTRACT_SELF] && n == snap->src_node && load > 0)
 			load--;
 		if (load < 0)
 			load = 0;
@@ -97,29 +74,31 @@ static int exec_least_loaded_evaluate(const void *priv, const struct sr_snapshot
 			best_load = load;
 		}
 	}
-	if (best < 0) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE,
-				   0, 0);
-		return 0;
-	}
-	out->target_node = best;
-	if (best == snap->dst_node)
-		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_LEAST_LOADED, 0, 0);
-	else
-		replay_verdict_set(out, &ev, SR_VERDICT_RESIST,
-				   SR_REASON_EXEC_LESS_LOADED_ELSEWHERE, 0, 0);
-	return 0;
+	return best;
+}
+
+static const struct replay_exec_ops exec_least_loaded = {
+	.nr_params	= 1,
+	.need		= exec_least_loaded_need,
+	.pick		= exec_least_loaded_pick,
+	.why_here	= SR_REASON_EXEC_LEAST_LOADED,
+	.why_elsewhere	= SR_REASON_EXEC_LESS_LOADED_ELSEWHERE,
+};
+
+static int exec_least_loaded_evaluate(const void *priv, const struct sr_snapshot *snap,
+				      struct sr_verdict *out)
+{
+	return replay_exec_evaluate(priv, snap, out, &exec_least_loaded);
 }
 
 const struct sr_policy_ops policy_exec_least_loaded_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "exec-least-loaded",
 	.provenance	= "seed 003: Erich Focht's node-affine NUMA scheduler part 2 "
 			  "(2002), sched_best_node() at exec",
 	.description	= "exec placement on the node with the fewest runnable tasks "
 			  "per CPU, ties broken round robin",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_EXEC),
+	.classes	= REPLAY_EXEC_CLASSES,
 	.params		= exec_least_loaded_params,
 	.evaluate	= exec_least_loaded_evaluate,
 };

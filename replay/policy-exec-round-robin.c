@@ -17,7 +17,6 @@
  * Focht's counter starts wherever the machine left it; node 0 for the
  * trace's first exec is our convention (parameter "offset" shifts it).
  */
-#include <errno.h>
 #include <stdint.h>
 
 #include "replay-local.h"
@@ -32,75 +31,52 @@ static const struct sr_param_desc exec_round_robin_params[] = {
 	{ .name = NULL },
 };
 
-static int exec_round_robin_evaluate(const void *priv, const struct sr_snapshot *snap,
-				     struct sr_verdict *out)
+static bool exec_round_robin_need(struct replay_eval *ev)
 {
-	const struct sr_param_values *vals = priv;
-	struct replay_eval ev = { .snap = snap };
-	int node = -1;
-	int nr, start, i;
-	int ret;
+	return replay_need(ev, SR_SNAP_BIT_NR_NODES) &&
+	       replay_need(ev, SR_SNAP_BIT_NODE_NR_CPUS) &&
+	       replay_need(ev, SR_SNAP_BIT_EXEC_SEQ) &&
+	       replay_need(ev, SR_SNAP_BIT_DST_NODE);
+}
 
-	ret = replay_check_args(priv, snap, out);
-	if (ret)
-		return ret;
-	if (vals->nr < 1)
-		return -EINVAL;
-	ev.param = vals->v;
+/* the counter's node, then onwards past nodes without CPUs */
+static int exec_round_robin_pick(struct replay_eval *ev, int nr)
+{
+	const struct sr_snapshot *snap = ev->snap;
+	int start, i;
 
-	if (!(snap->known & SR_SNAP_CLASS) || snap->decision_class != SR_DECISION_CLASS_EXEC) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE,
-				   SR_REASON_CLASS_NOT_HANDLED, 0, 0);
-		return 0;
-	}
-	if (!replay_need(&ev, SR_SNAP_BIT_NR_NODES) ||
-	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_CPUS) ||
-	    !replay_need(&ev, SR_SNAP_BIT_EXEC_SEQ) ||
-	    !replay_need(&ev, SR_SNAP_BIT_DST_NODE)) {
-		replay_verdict_unknown(out, &ev);
-		return 0;
-	}
-
-	nr = snap->nr_nodes;
-	if (nr > SR_MAX_NODES)
-		nr = SR_MAX_NODES;
-	if (nr < 1) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE,
-				   0, 0);
-		return 0;
-	}
-	start = (int)((snap->exec_seq + (uint64_t)ev.param[P_OFFSET]) % (uint64_t)nr);
+	start = (int)((snap->exec_seq + (uint64_t)ev->param[P_OFFSET]) % (uint64_t)nr);
 	/* skip pools without CPUs */
 	for (i = 0; i < nr; i++) {
 		int n = (start + i) % nr;
 
-		if (snap->node_nr_cpus[n] > 0) {
-			node = n;
-			break;
-		}
+		if (snap->node_nr_cpus[n] > 0)
+			return n;
 	}
-	if (node < 0) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE,
-				   0, 0);
-		return 0;
-	}
-	out->target_node = node;
-	if (node == snap->dst_node)
-		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_ROUND_ROBIN, 0, 0);
-	else
-		replay_verdict_set(out, &ev, SR_VERDICT_RESIST,
-				   SR_REASON_EXEC_ROUND_ROBIN_ELSEWHERE, 0, 0);
-	return 0;
+	return -1;
+}
+
+static const struct replay_exec_ops exec_round_robin = {
+	.nr_params	= 1,
+	.need		= exec_round_robin_need,
+	.pick		= exec_round_robin_pick,
+	.why_here	= SR_REASON_EXEC_ROUND_ROBIN,
+	.why_elsewhere	= SR_REASON_EXEC_ROUND_ROBIN_ELSEWHERE,
+};
+
+static int exec_round_robin_evaluate(const void *priv, const struct sr_snapshot *snap,
+				     struct sr_verdict *out)
+{
+	return replay_exec_evaluate(priv, snap, out, &exec_round_robin);
 }
 
 const struct sr_policy_ops policy_exec_round_robin_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "exec-round-robin",
 	.provenance	= "seed 003: Erich Focht's round-robin-only sched_best_node() "
 			  "(LKML, 2002-10-27), on his node-affine NUMA scheduler part 2",
 	.description	= "exec placement on the next node in turn, loads ignored",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_EXEC),
+	.classes	= REPLAY_EXEC_CLASSES,
 	.params		= exec_round_robin_params,
 	.evaluate	= exec_round_robin_evaluate,
 };

@@ -37,23 +37,11 @@ static const struct sr_param_desc lb_v41_numa_hotness_params[] = {
 static struct replay_pred degrades_posted(struct replay_eval *ev)
 {
 	const struct sr_snapshot *s = ev->snap;
-	struct replay_pred gate, cmp;
-	struct replay_eval saved;
+	struct replay_pred pred, cmp;
 	bool src_in, dst_in;
 
-	/* !p->numa_faults || !(env->sd->flags & SD_NUMA), then !sched_feat(NUMA) */
-	saved = *ev;
-	gate = replay_numa_gates(ev);
-	if (gate.val == 0)
-		return replay_pred_make(-1, gate.why, 0);
-	if (!ev->param[P_NUMA]) {
-		/* -1 whatever the gates say: their unknowns do not matter */
-		ev->missing = saved.missing;
-		ev->missing_reason = saved.missing_reason;
-		return replay_pred_make(-1, SR_REASON_NUMA_FEATURE_OFF, 0);
-	}
-	if (gate.val == REPLAY_UNKNOWN)
-		return gate;
+	if (replay_tristate_gates(ev, ev->param[P_NUMA], &pred))
+		return pred;
 
 	if (!replay_need(ev, SR_SNAP_BIT_NUMA_GROUP))
 		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
@@ -75,22 +63,9 @@ static struct replay_pred degrades_posted(struct replay_eval *ev)
 		return replay_pred_make(cmp.val < 0, cmp.why, 0);
 	}
 
-	/* migrating away from the preferred node is always bad ... */
-	if (!replay_need(ev, SR_SNAP_BIT_PREF_NODE))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->src_node == s->pref_node) {
-		/* ... unless every task on the source runqueue is where it wants to be */
-		if (!replay_need(ev, SR_SNAP_BIT_SRC_NR_RUNNING) ||
-		    !replay_need(ev, SR_SNAP_BIT_SRC_NR_PREFERRED))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		if (s->src_nr_running > s->src_nr_preferred)
-			return replay_pred_make(1, SR_REASON_SRC_PREFERRED,
-						SR_REASON_SRC_HAS_MISPLACED);
-		return replay_pred_make(-1, SR_REASON_SRC_PREFERRED, SR_REASON_SRC_ALL_PREFERRED);
-	}
-	/* encourage migration to the preferred node */
-	if (s->dst_node == s->pref_node)
-		return replay_pred_make(0, SR_REASON_DST_PREFERRED, 0);
+	/* away from the preferred node, or to it */
+	if (replay_tristate_pref_node(ev, &pred))
+		return pred;
 
 	if (!replay_need(ev, SR_SNAP_BIT_TASK_FAULTS))
 		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
@@ -99,9 +74,9 @@ static struct replay_pred degrades_posted(struct replay_eval *ev)
 }
 
 /*
- * can_migrate_task() with the patch: steps 1-4 as v4.1, then the tri-state
- * tail.  Active balancing passes through nr_balance_failed =
- * cache_nice_tries + 1 as in v4.1.
+ * can_migrate_task() with the patch: steps 1-4 as v4.1 (the running check
+ * is replay_lb_evaluate()'s), then the tri-state tail.  Active balancing
+ * passes through nr_balance_failed = cache_nice_tries + 1 as in v4.1.
  */
 static void lb_v41_numa_hotness_body(struct replay_eval *ev, int exceeded,
 				     struct sr_verdict *out)
@@ -111,14 +86,6 @@ static void lb_v41_numa_hotness_body(struct replay_eval *ev, int exceeded,
 
 	if (active)
 		exceeded = 1;
-	if (!replay_need(ev, SR_SNAP_BIT_TASK_RUNNING)) {
-		replay_verdict_unknown(out, ev);
-		return;
-	}
-	if (s->task_running) {
-		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_TASK_RUNNING, 0, 0);
-		return;
-	}
 	replay_lb_tristate_tail(ev, exceeded, active, degrades_posted(ev),
 				replay_task_hot_v41, out);
 }
@@ -130,16 +97,14 @@ static int lb_v41_numa_hotness_evaluate(const void *priv, const struct sr_snapsh
 }
 
 const struct sr_policy_ops policy_lb_v41_numa_hotness_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "lb-v4.1-numa-hotness",
 	.provenance	= "seed 002 \"sched: Prefer numa hotness over cache hotness\" "
 			  "(Srikar Dronamraju, 2015-06-10) as posted, on Linux v4.1 "
 			  "(fair.c ffeaa41, features.h 91e33cd)",
 	.description	= "load balancer with seed 002 as posted: tri-state locality "
 			  "before task_hot(), group active-node tests kept",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_LB_PULL) |
-			  SR_CLASS_BIT(SR_DECISION_CLASS_LB_ACTIVE),
+	.classes	= REPLAY_LB_CLASSES,
 	.params		= lb_v41_numa_hotness_params,
 	.evaluate	= lb_v41_numa_hotness_evaluate,
 };

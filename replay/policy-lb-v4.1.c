@@ -39,43 +39,11 @@ static const struct sr_param_desc lb_v41_params[] = {
 
 struct replay_pred replay_task_hot_v41(struct replay_eval *ev)
 {
-	const struct sr_snapshot *s = ev->snap;
-	int64_t cost = ev->param[REPLAY_LB_P_MIGRATION_COST];
+	struct replay_pred pred;
 
-	/* p->sched_class != &fair_sched_class */
-	if (!replay_need(ev, SR_SNAP_BIT_TASK_CLASS))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->task_class != SR_TASK_FAIR && s->task_class != SR_TASK_FAIR_IDLE)
-		return replay_pred_make(0, SR_REASON_NOT_FAIR_TASK, 0);
-	/* p->policy == SCHED_IDLE */
-	if (s->task_class == SR_TASK_FAIR_IDLE)
-		return replay_pred_make(0, SR_REASON_IDLE_POLICY, 0);
-
-	/* CACHE_HOT_BUDDY && env->dst_rq->nr_running && p is next/last buddy */
-	if (ev->param[REPLAY_LB_P_CACHE_HOT_BUDDY]) {
-		if (!(s->known & SR_SNAP_BUDDY)) {
-			/* never traced: taken as "not a buddy", flagged when it could matter */
-			if (!(s->known & SR_SNAP_DST_NR_RUNNING) || s->dst_nr_running > 0)
-				ev->flags |= SR_VF_ASSUMED_NOT_BUDDY;
-		} else if (s->buddy) {
-			if (!replay_need(ev, SR_SNAP_BIT_DST_NR_RUNNING))
-				return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-			if (s->dst_nr_running > 0)
-				return replay_pred_make(1, SR_REASON_BUDDY_HOT, 0);
-		}
-	}
-
-	if (cost == -1)
-		return replay_pred_make(1, SR_REASON_MIGRATION_COST_ALL_HOT, 0);
-	if (cost == 0)
-		return replay_pred_make(0, SR_REASON_MIGRATION_COST_NONE_HOT, 0);
-
-	/* rq_clock_task(src_rq) - p->se.exec_start < sysctl_sched_migration_cost */
-	if (!replay_need(ev, SR_SNAP_BIT_SINCE_RAN))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->since_ran_ns < (uint64_t)cost)
-		return replay_pred_make(1, SR_REASON_TASK_HOT, 0);
-	return replay_pred_make(0, SR_REASON_TASK_COLD, 0);
+	if (replay_task_hot_class(ev, &pred))
+		return pred;
+	return replay_task_hot_recent(ev);
 }
 
 /* migrate_improves_locality(): true when the move favours the dst node */
@@ -177,15 +145,6 @@ static void lb_v41_body(struct replay_eval *ev, int exceeded, struct sr_verdict 
 	if (active)
 		exceeded = 1;
 
-	if (!replay_need(ev, SR_SNAP_BIT_TASK_RUNNING)) {
-		replay_verdict_unknown(out, ev);
-		return;
-	}
-	if (s->task_running) {
-		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_TASK_RUNNING, 0, 0);
-		return;
-	}
-
 	hot = replay_task_hot_v41(ev);
 	deg = replay_pred_make(0, 0, 0);
 	if (hot.val == 0) {
@@ -241,16 +200,14 @@ static int lb_v41_evaluate(const void *priv, const struct sr_snapshot *snap,
 }
 
 const struct sr_policy_ops policy_lb_v41_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "lb-v4.1",
 	.provenance	= "Linux v4.1 (v4.1.8, v4.1.52) kernel/sched/fair.c can_migrate_task(); "
 			  "migrate_improves_locality() 3a7053b3224f, "
 			  "migrate_degrades_locality() 7a0f308337d1",
 	.description	= "load balancer before seed 002: task_hot() first, "
 			  "migrate_improves_locality() can override it",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_LB_PULL) |
-			  SR_CLASS_BIT(SR_DECISION_CLASS_LB_ACTIVE),
+	.classes	= REPLAY_LB_CLASSES,
 	.params		= lb_v41_params,
 	.evaluate	= lb_v41_evaluate,
 };

@@ -37,50 +37,21 @@ static const struct sr_param_desc lb_v43_params[] = {
 static struct replay_pred degrades_v43(struct replay_eval *ev)
 {
 	const struct sr_snapshot *s = ev->snap;
-	struct replay_pred gate, cmp;
-	struct replay_eval saved;
+	struct replay_pred pred, cmp;
 	const uint64_t *faults;
 
-	saved = *ev;
-	gate = replay_numa_gates(ev);
-	if (gate.val == 0)
-		return replay_pred_make(-1, gate.why, 0);
-	if (!ev->param[P_NUMA]) {
-		/* -1 whatever the gates say: their unknowns do not matter */
-		ev->missing = saved.missing;
-		ev->missing_reason = saved.missing_reason;
-		return replay_pred_make(-1, SR_REASON_NUMA_FEATURE_OFF, 0);
-	}
-	if (gate.val == REPLAY_UNKNOWN)
-		return gate;
+	if (replay_tristate_gates(ev, ev->param[P_NUMA], &pred))
+		return pred;
+	/* away from the preferred node (for group members too), or to it */
+	if (replay_tristate_pref_node(ev, &pred))
+		return pred;
 
-	/* migrating away from the preferred node is always bad */
-	if (!replay_need(ev, SR_SNAP_BIT_PREF_NODE))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->src_node == s->pref_node) {
-		if (!replay_need(ev, SR_SNAP_BIT_SRC_NR_RUNNING) ||
-		    !replay_need(ev, SR_SNAP_BIT_SRC_NR_PREFERRED))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		if (s->src_nr_running > s->src_nr_preferred)
-			return replay_pred_make(1, SR_REASON_SRC_PREFERRED,
-						SR_REASON_SRC_HAS_MISPLACED);
-		return replay_pred_make(-1, SR_REASON_SRC_PREFERRED, SR_REASON_SRC_ALL_PREFERRED);
-	}
-	/* encourage migration to the preferred node */
-	if (s->dst_node == s->pref_node)
-		return replay_pred_make(0, SR_REASON_DST_PREFERRED, 0);
-
+	/* group_faults() for a group member, task_faults() otherwise */
 	if (!replay_need(ev, SR_SNAP_BIT_NUMA_GROUP))
 		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->numa_group) {
-		if (!replay_need(ev, SR_SNAP_BIT_GROUP_FAULTS))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		faults = s->group_faults;
-	} else {
-		if (!replay_need(ev, SR_SNAP_BIT_TASK_FAULTS))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		faults = s->task_faults;
-	}
+	faults = replay_faults_of(ev);
+	if (!faults)
+		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
 	/* dst_faults < src_faults; equality yields 0 ("improves") */
 	cmp = replay_compare_faults(faults, s->src_node, s->dst_node);
 	return replay_pred_make(cmp.val < 0, cmp.why, 0);
@@ -94,14 +65,6 @@ static void lb_v43_body(struct replay_eval *ev, int exceeded, struct sr_verdict 
 	/* v4.3's load_balance() still sets nr_balance_failed = cache_nice_tries + 1 */
 	if (active)
 		exceeded = 1;
-	if (!replay_need(ev, SR_SNAP_BIT_TASK_RUNNING)) {
-		replay_verdict_unknown(out, ev);
-		return;
-	}
-	if (s->task_running) {
-		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_TASK_RUNNING, 0, 0);
-		return;
-	}
 	replay_lb_tristate_tail(ev, exceeded, active, degrades_v43(ev), replay_task_hot_v41, out);
 }
 
@@ -112,16 +75,14 @@ static int lb_v43_evaluate(const void *priv, const struct sr_snapshot *snap,
 }
 
 const struct sr_policy_ops policy_lb_v43_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "lb-v4.3",
 	.provenance	= "Linux v4.3 (v4.3.3) kernel/sched/fair.c can_migrate_task(); "
 			  "seed 002 as landed, 2a1ed24ce940 (id unconfirmed), on v4.2's "
 			  "c1ceac6276e4",
 	.description	= "load balancer with seed 002 as landed: preferred-node checks "
 			  "first, no active-node tests, equal faults count as improving",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_LB_PULL) |
-			  SR_CLASS_BIT(SR_DECISION_CLASS_LB_ACTIVE),
+	.classes	= REPLAY_LB_CLASSES,
 	.params		= lb_v43_params,
 	.evaluate	= lb_v43_evaluate,
 };

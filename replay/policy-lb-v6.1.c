@@ -140,7 +140,7 @@ static uint64_t weight(const struct sr_snapshot *s, const struct numa_topo *t,
 static struct replay_pred degrades_v61(struct replay_eval *ev)
 {
 	const struct sr_snapshot *s = ev->snap;
-	struct replay_pred gate;
+	struct replay_pred pred;
 	struct numa_topo topo;
 	const uint64_t *faults;
 	uint64_t sw, dw;
@@ -148,27 +148,15 @@ static struct replay_pred degrades_v61(struct replay_eval *ev)
 
 	if (!ev->param[P_NUMA_BALANCING])
 		return replay_pred_make(-1, SR_REASON_NUMA_FEATURE_OFF, 0);
-	gate = replay_numa_gates(ev);
-	if (gate.val == 0)
-		return replay_pred_make(-1, gate.why, 0);
-	if (gate.val == REPLAY_UNKNOWN)
-		return gate;
+	pred = replay_numa_gates(ev);
+	if (pred.val == 0)
+		return replay_pred_make(-1, pred.why, 0);
+	if (pred.val == REPLAY_UNKNOWN)
+		return pred;
 
-	/* migrating away from the preferred node is always bad */
-	if (!replay_need(ev, SR_SNAP_BIT_PREF_NODE))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->src_node == s->pref_node) {
-		if (!replay_need(ev, SR_SNAP_BIT_SRC_NR_RUNNING) ||
-		    !replay_need(ev, SR_SNAP_BIT_SRC_NR_PREFERRED))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		if (s->src_nr_running > s->src_nr_preferred)
-			return replay_pred_make(1, SR_REASON_SRC_PREFERRED,
-						SR_REASON_SRC_HAS_MISPLACED);
-		return replay_pred_make(-1, SR_REASON_SRC_PREFERRED, SR_REASON_SRC_ALL_PREFERRED);
-	}
-	/* encourage migration to the preferred node */
-	if (s->dst_node == s->pref_node)
-		return replay_pred_make(0, SR_REASON_DST_PREFERRED, 0);
+	/* away from the preferred node, or to it */
+	if (replay_tristate_pref_node(ev, &pred))
+		return pred;
 
 	/* leaving a core idle is often worse than degrading locality */
 	if (!replay_need(ev, SR_SNAP_BIT_IDLE_TYPE))
@@ -188,15 +176,9 @@ static struct replay_pred degrades_v61(struct replay_eval *ev)
 			ev->missing_reason = sr_reason_missing(SR_SNAP_BIT_DISTANCE);
 		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
 	}
-	if (s->numa_group) {
-		if (!replay_need(ev, SR_SNAP_BIT_GROUP_FAULTS))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		faults = s->group_faults;
-	} else {
-		if (!replay_need(ev, SR_SNAP_BIT_TASK_FAULTS))
-			return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-		faults = s->task_faults;
-	}
+	faults = replay_faults_of(ev);
+	if (!faults)
+		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
 	topo = numa_topology(s);
 	dist = s->distance[s->src_node][s->dst_node];
 	sw = weight(s, &topo, faults, s->src_node, dist);
@@ -207,18 +189,18 @@ static struct replay_pred degrades_v61(struct replay_eval *ev)
 				0);
 }
 
-/* task_hot() of v6.1 (section 2.5, without core scheduling) */
+/*
+ * task_hot() of v6.1 (section 2.5, without core scheduling): v4.1's, with
+ * SMT siblings never hot; sched_core_cookie_match(), between the "all hot"
+ * and "none hot" migration-cost tests, is taken as always true
+ */
 static struct replay_pred task_hot_v61(struct replay_eval *ev)
 {
 	const struct sr_snapshot *s = ev->snap;
-	int64_t cost = ev->param[REPLAY_LB_P_MIGRATION_COST];
+	struct replay_pred pred;
 
-	if (!replay_need(ev, SR_SNAP_BIT_TASK_CLASS))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->task_class != SR_TASK_FAIR && s->task_class != SR_TASK_FAIR_IDLE)
-		return replay_pred_make(0, SR_REASON_NOT_FAIR_TASK, 0);
-	if (s->task_class == SR_TASK_FAIR_IDLE)
-		return replay_pred_make(0, SR_REASON_IDLE_POLICY, 0);
+	if (replay_task_hot_class(ev, &pred))
+		return pred;
 
 	/* SMT siblings share cache (env->sd->flags & SD_SHARE_CPUCAPACITY) */
 	if (s->known & SR_SNAP_SD_LEVEL) {
@@ -230,34 +212,12 @@ static struct replay_pred task_hot_v61(struct replay_eval *ev)
 	} else if (!s->cross_node) {
 		ev->flags |= SR_VF_ASSUMED_NOT_SMT;
 	}
-
-	if (ev->param[REPLAY_LB_P_CACHE_HOT_BUDDY]) {
-		if (!(s->known & SR_SNAP_BUDDY)) {
-			if (!(s->known & SR_SNAP_DST_NR_RUNNING) || s->dst_nr_running > 0)
-				ev->flags |= SR_VF_ASSUMED_NOT_BUDDY;
-		} else if (s->buddy) {
-			if (!replay_need(ev, SR_SNAP_BIT_DST_NR_RUNNING))
-				return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-			if (s->dst_nr_running > 0)
-				return replay_pred_make(1, SR_REASON_BUDDY_HOT, 0);
-		}
-	}
-
-	if (cost == -1)
-		return replay_pred_make(1, SR_REASON_MIGRATION_COST_ALL_HOT, 0);
-	/* sched_core_cookie_match(): no core scheduling assumed */
-	if (cost == 0)
-		return replay_pred_make(0, SR_REASON_MIGRATION_COST_NONE_HOT, 0);
-	if (!replay_need(ev, SR_SNAP_BIT_SINCE_RAN))
-		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
-	if (s->since_ran_ns < (uint64_t)cost)
-		return replay_pred_make(1, SR_REASON_TASK_HOT, 0);
-	return replay_pred_make(0, SR_REASON_TASK_COLD, 0);
+	return replay_task_hot_recent(ev);
 }
 
 /*
  * can_migrate_task() of v6.1 from the running check on:
- *   task_on_cpu(src_rq, p)        -> NO
+ *   task_on_cpu(src_rq, p)        -> NO (in replay_lb_evaluate())
  *   env->flags & LBF_ACTIVE_LB    -> YES (no hotness or locality test, not "forced")
  *   then the tri-state tail
  */
@@ -265,14 +225,6 @@ static void lb_v61_body(struct replay_eval *ev, int exceeded, struct sr_verdict 
 {
 	const struct sr_snapshot *s = ev->snap;
 
-	if (!replay_need(ev, SR_SNAP_BIT_TASK_RUNNING)) {
-		replay_verdict_unknown(out, ev);
-		return;
-	}
-	if (s->task_running) {
-		replay_verdict_set(out, ev, SR_VERDICT_RESIST, SR_REASON_TASK_RUNNING, 0, 0);
-		return;
-	}
 	if (s->decision_class == SR_DECISION_CLASS_LB_ACTIVE) {
 		replay_verdict_set(out, ev, SR_VERDICT_ALLOW, SR_REASON_ACTIVE_BALANCE, 0, 0);
 		return;
@@ -287,16 +239,14 @@ static int lb_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 }
 
 const struct sr_policy_ops policy_lb_v61_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "lb-v6.1",
 	.provenance	= "Linux v6.1 (Debian 6.1.0-57-amd64, which recorded the bundled "
 			  "traces) kernel/sched/fair.c can_migrate_task(); idle override "
 			  "739294fb03f5 (v4.13), weights f35678b6a170 (v4.19)",
 	.description	= "load balancer of 6.1: tri-state locality with the CPU_IDLE "
 			  "override and distance-aware weights, LBF_ACTIVE_LB, SMT never hot",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_LB_PULL) |
-			  SR_CLASS_BIT(SR_DECISION_CLASS_LB_ACTIVE),
+	.classes	= REPLAY_LB_CLASSES,
 	.params		= lb_v61_params,
 	.evaluate	= lb_v61_evaluate,
 };

@@ -16,54 +16,37 @@
  * when another move was in flight to the same CPU.  A numa-stick without a
  * candidate CPU (dst_cpu -1, v5.7+ kernels) has nothing to judge.
  */
-#include <errno.h>
-
 #include "replay-local.h"
 
-enum {
-	P_NUMA_BALANCING = 0,
-};
-
 static const struct sr_param_desc numa_v418_params[] = {
-	{ .name = "numa_balancing", .type = SR_PARAM_BOOL, .def = 1, .min = 0, .max = 1,
-	  .description = "kernel.numa_balancing: 0 means the balancer moves nothing" },
+	REPLAY_NUMA_PARAMS_COMMON,
 	{ .name = NULL },
 };
+
+static void numa_v418_body(struct replay_eval *ev, struct sr_verdict *out)
+{
+	const struct sr_snapshot *snap = ev->snap;
+
+	/* task_numa_compare() has no per-runqueue claim to test */
+	replay_verdict_set(out, ev, SR_VERDICT_ALLOW, SR_REASON_NUMA_CONCURRENT_ALLOWED,
+			   (snap->known & SR_SNAP_NUMA_INFLIGHT) && snap->numa_inflight > 0 ?
+			   SR_REASON_DST_NUMA_CLAIMED : 0, 0);
+}
 
 static int numa_v418_evaluate(const void *priv, const struct sr_snapshot *snap,
 			      struct sr_verdict *out)
 {
-	const struct sr_param_values *vals = priv;
-	struct replay_eval ev = { .snap = snap };
-	int ret;
-
-	ret = replay_check_args(priv, snap, out);
-	if (ret)
-		return ret;
-	if (vals->nr < 1)
-		return -EINVAL;
-	ev.param = vals->v;
-
-	if (replay_numa_common(&ev, out, ev.param[P_NUMA_BALANCING]))
-		return 0;
-	/* task_numa_compare() has no per-runqueue claim to test */
-	replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_NUMA_CONCURRENT_ALLOWED,
-			   (snap->known & SR_SNAP_NUMA_INFLIGHT) && snap->numa_inflight > 0 ?
-			   SR_REASON_DST_NUMA_CLAIMED : 0, 0);
-	return 0;
+	return replay_numa_evaluate(priv, snap, out, numa_v418_body);
 }
 
 const struct sr_policy_ops policy_numa_v418_ops = {
-	.abi_version	= SR_POLICY_ABI_VERSION,
-	.size		= sizeof(struct sr_policy_ops),
+	REPLAY_OPS_BUILTIN,
 	.name		= "numa-v4.18",
 	.provenance	= "Linux v4.18 (v4.17 tree checked) kernel/sched/fair.c "
 			  "task_numa_compare()/task_numa_assign(), before a4739eca4456",
 	.description	= "NUMA balancer without numa_migrate_on: concurrent NUMA moves "
 			  "onto one CPU allowed",
-	.classes	= SR_CLASS_BIT(SR_DECISION_CLASS_NUMA_MOVE) |
-			  SR_CLASS_BIT(SR_DECISION_CLASS_NUMA_SWAP) |
-			  SR_CLASS_BIT(SR_DECISION_CLASS_NUMA_STICK),
+	.classes	= REPLAY_NUMA_CLASSES,
 	.params		= numa_v418_params,
 	.evaluate	= numa_v418_evaluate,
 };

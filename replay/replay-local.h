@@ -34,6 +34,22 @@ extern const struct sr_policy_ops policy_exec_least_loaded_ops;
 extern const struct sr_policy_ops policy_exec_round_robin_ops;
 
 /*
+ * The fields every built-in ops table starts with: built-ins are compiled
+ * against this very ABI.
+ */
+#define REPLAY_OPS_BUILTIN						\
+	.abi_version	= SR_POLICY_ABI_VERSION,			\
+	.size		= sizeof(struct sr_policy_ops)
+
+/* The classes each family decides: its ops tables' .classes and its frame's check. */
+#define REPLAY_LB_CLASSES	(SR_CLASS_BIT(SR_DECISION_CLASS_LB_PULL) |	\
+				 SR_CLASS_BIT(SR_DECISION_CLASS_LB_ACTIVE))
+#define REPLAY_NUMA_CLASSES	(SR_CLASS_BIT(SR_DECISION_CLASS_NUMA_MOVE) |	\
+				 SR_CLASS_BIT(SR_DECISION_CLASS_NUMA_SWAP) |	\
+				 SR_CLASS_BIT(SR_DECISION_CLASS_NUMA_STICK))
+#define REPLAY_EXEC_CLASSES	SR_CLASS_BIT(SR_DECISION_CLASS_EXEC)
+
+/*
  * Every load-balancer policy's parameter table starts with these four, in
  * this order (REPLAY_LB_PARAMS_COMMON), so the shared helpers find them.
  */
@@ -61,6 +77,20 @@ enum replay_lb_param {
 	{ .name = "CACHE_HOT_BUDDY", .type = SR_PARAM_BOOL,			\
 	  .def = 1, .min = 0, .max = 1,						\
 	  .description = "sched feature: a cfs buddy is hot when dst is busy" }
+
+/*
+ * Every NUMA-balancer policy's parameter table starts with this one
+ * (REPLAY_NUMA_PARAMS_COMMON), which replay_numa_evaluate() reads.
+ */
+enum replay_numa_param {
+	REPLAY_NUMA_P_BALANCING = 0,	/* kernel.numa_balancing */
+	REPLAY_NUMA_P__COMMON
+};
+
+#define REPLAY_NUMA_PARAMS_COMMON						\
+	{ .name = "numa_balancing", .type = SR_PARAM_BOOL,			\
+	  .def = 1, .min = 0, .max = 1,						\
+	  .description = "kernel.numa_balancing: 0 means the balancer moves nothing" }
 
 /**
  * struct replay_pred - a predicate's answer and why
@@ -161,6 +191,70 @@ void replay_verdict_set(struct sr_verdict *out, const struct replay_eval *ev, in
 void replay_verdict_unknown(struct sr_verdict *out, const struct replay_eval *ev);
 
 /**
+ * replay_tristate_gates() - the gates seed 002's tri-state
+ * migrate_degrades_locality() opens with, posted and as landed in v4.3:
+ * replay_numa_gates(), then sched_feat(NUMA)
+ * @ev:           the evaluation
+ * @feature_numa: the policy's NUMA feature parameter
+ * @pred:         set when the gates decide
+ *
+ * A closed gate answers -1 (its reason); the feature off answers -1
+ * (NUMA_FEATURE_OFF) and forgets what the gates found unknown; an unknown
+ * gate answers REPLAY_UNKNOWN.
+ *
+ * Return: true when @pred is set, false when every gate is open.
+ */
+bool replay_tristate_gates(struct replay_eval *ev, bool feature_numa, struct replay_pred *pred);
+
+/**
+ * replay_tristate_pref_node() - the preferred-node tests of the tri-state
+ * migrate_degrades_locality() (v4.3 on; the posting's for tasks outside a
+ * NUMA group)
+ * @ev:   the evaluation
+ * @pred: set when the tests decide
+ *
+ * Leaving the preferred node: 1 (SRC_PREFERRED + SRC_HAS_MISPLACED), or -1
+ * when every task on the source runqueue is on its preferred node
+ * (SRC_ALL_PREFERRED); reaching it: 0 (DST_PREFERRED); an input needed
+ * unknown: REPLAY_UNKNOWN.
+ *
+ * Return: true when @pred is set, false when the move neither leaves nor
+ * reaches the preferred node.
+ */
+bool replay_tristate_pref_node(struct replay_eval *ev, struct replay_pred *pred);
+
+/**
+ * replay_faults_of() - the fault array the locality functions compare:
+ * group_faults() for a NUMA group member, task_faults() otherwise
+ * @ev: the evaluation; the task's NUMA group must be known
+ *
+ * Return: borrowed from the snapshot, or NULL when that array is unknown
+ * (recorded with replay_need()).
+ */
+const uint64_t *replay_faults_of(struct replay_eval *ev);
+
+/**
+ * replay_task_hot_class() - the first tests of every task_hot() version:
+ * not a fair task, or SCHED_IDLE, is never hot
+ * @ev:   the evaluation
+ * @pred: set when the tests decide (0 with NOT_FAIR_TASK or IDLE_POLICY,
+ *        or REPLAY_UNKNOWN)
+ *
+ * Return: true when @pred is set, false when task_hot() goes on.
+ */
+bool replay_task_hot_class(struct replay_eval *ev, struct replay_pred *pred);
+
+/**
+ * replay_task_hot_recent() - the last tests of every task_hot() version:
+ * the cache-hot buddy (CACHE_HOT_BUDDY), then sched_migration_cost_ns
+ * against the time since the task last ran
+ * @ev: the evaluation; uses the REPLAY_LB_P_* parameters
+ *
+ * Return: val 1 hot / 0 cold / REPLAY_UNKNOWN, why the branch taken.
+ */
+struct replay_pred replay_task_hot_recent(struct replay_eval *ev);
+
+/**
  * replay_task_hot_v41() - task_hot() of v4.1, unchanged through v4.18
  * @ev: the evaluation; uses the REPLAY_LB_P_* parameters
  *
@@ -192,7 +286,8 @@ void replay_lb_tristate_tail(struct replay_eval *ev, int exceeded, bool active,
 			     struct sr_verdict *out);
 
 /*
- * The version-specific body of can_migrate_task(): fills @out given whether
+ * The version-specific body of can_migrate_task() after the running check
+ * (the task is known not to be running): fills @out given whether
  * nr_balance_failed exceeds cache_nice_tries (0, 1 or REPLAY_UNKNOWN).
  */
 typedef void (*replay_lb_body_fn)(struct replay_eval *ev, int exceeded, struct sr_verdict *out);
@@ -205,9 +300,10 @@ typedef void (*replay_lb_body_fn)(struct replay_eval *ev, int exceeded, struct s
  * @body: the version's can_migrate_task() body
  *
  * Answers not-applicable outside lb-pull / lb-active, works out
- * cache_nice_tries, runs @body under the nr_balance_failed assumption, runs
- * it again under the opposite one and sets SR_VF_FAILED_DEPENDENT when the
- * verdicts differ.
+ * cache_nice_tries, resists a running task (unknown when that is unknown:
+ * every version's can_migrate_task() tests it before hotness), runs @body
+ * under the nr_balance_failed assumption, runs it again under the opposite
+ * one and sets SR_VF_FAILED_DEPENDENT when the verdicts differ.
  *
  * Context: pure; allocates nothing.
  * Return: 0, or -EINVAL for NULL arguments or a snapshot too small.
@@ -216,28 +312,79 @@ int replay_lb_evaluate(const void *priv, const struct sr_snapshot *snap,
 		       struct sr_verdict *out, replay_lb_body_fn body);
 
 /**
- * replay_numa_common() - the checks every NUMA-balancer policy makes first
- * @ev:             the evaluation (snapshot, parameters)
- * @out:            the verdict, set when the checks decide
- * @numa_balancing: the policy's kernel.numa_balancing parameter
+ * replay_eval_begin() - the start of every built-in evaluate()
+ * @ev:        the evaluation, set up here (snapshot, parameters)
+ * @priv:      the policy's struct sr_param_values (the default priv)
+ * @snap:      the snapshot
+ * @out:       the verdict, set when the class is not the policy's
+ * @nr_params: parameters the policy reads (fewer is -EINVAL)
+ * @classes:   mask of SR_CLASS_BIT() the policy decides (its ops .classes)
  *
- * Not a NUMA class: not applicable; balancing off: resist; destination CPU
- * unknown: unknown; no candidate CPU (a v5.7+ stick): not applicable.
- * Context: pure, called from evaluate().
- * Return: true when @out is decided, false when the policy goes on.
+ * Context: pure, called first in evaluate().
+ * Return: 0 when the policy goes on; 1 when @out is decided (not
+ * applicable: the class is unknown or not one of @classes); -EINVAL for
+ * NULL pointers, a snapshot smaller than struct sr_snapshot or too few
+ * parameter values.
  */
-bool replay_numa_common(struct replay_eval *ev, struct sr_verdict *out, int64_t numa_balancing);
+int replay_eval_begin(struct replay_eval *ev, const void *priv, const struct sr_snapshot *snap,
+		      struct sr_verdict *out, uint32_t nr_params, unsigned int classes);
+
+/* A version-specific evaluation step: fills @out. */
+typedef void (*replay_body_fn)(struct replay_eval *ev, struct sr_verdict *out);
 
 /**
- * replay_check_args() - the argument checks of every built-in evaluate()
- * @priv: parameter values
- * @snap: snapshot
- * @out:  verdict
+ * replay_numa_evaluate() - the NUMA-balancer policies' common evaluate()
+ * @priv: the policy's struct sr_param_values; REPLAY_NUMA_PARAMS_COMMON first
+ * @snap: the snapshot
+ * @out:  the verdict
+ * @body: what the version adds once the common checks pass
  *
- * Return: 0, or -EINVAL for NULL pointers or a snapshot smaller than
- * struct sr_snapshot.
+ * Not a NUMA class (REPLAY_NUMA_CLASSES): not applicable; numa_balancing
+ * off: resist; destination CPU unknown: unknown; no candidate CPU (a v5.7+
+ * stick): not applicable; else @body decides.
+ *
+ * Context: pure; allocates nothing.
+ * Return: 0, or -EINVAL as replay_eval_begin().
  */
-int replay_check_args(const void *priv, const struct sr_snapshot *snap,
-		      const struct sr_verdict *out);
+int replay_numa_evaluate(const void *priv, const struct sr_snapshot *snap,
+			 struct sr_verdict *out, replay_body_fn body);
+
+/**
+ * struct replay_exec_ops - what an exec-placement policy adds to
+ * replay_exec_evaluate()
+ * @nr_params:     parameter values it reads
+ * @need:          replay_need() on each input it reads, in its order;
+ *                 false at the first one unknown
+ * @pick:          the node the policy places the exec'ing task on, among
+ *                 nodes 0..@nr-1 (@nr >= 1, at most SR_MAX_NODES); -1 when
+ *                 none can take it
+ * @why_here:      reason of "allow" (the task went to the node picked)
+ * @why_elsewhere: reason of "resist" (it went elsewhere)
+ */
+struct replay_exec_ops {
+	uint32_t	nr_params;
+	bool		(*need)(struct replay_eval *ev);
+	int		(*pick)(struct replay_eval *ev, int nr);
+	unsigned int	why_here;
+	unsigned int	why_elsewhere;
+};
+
+/**
+ * replay_exec_evaluate() - the exec-placement policies' common evaluate()
+ * @priv: the policy's struct sr_param_values
+ * @snap: the snapshot
+ * @out:  the verdict
+ * @ops:  the policy's inputs, choice and reasons
+ *
+ * Not an exec: not applicable; an input @ops needs unknown: unknown; no
+ * node (nr_nodes < 1, or @ops->pick() found none): not applicable; else
+ * target_node = the node picked, allow when the task went there, resist
+ * when it did not.
+ *
+ * Context: pure; allocates nothing.
+ * Return: 0, or -EINVAL as replay_eval_begin().
+ */
+int replay_exec_evaluate(const void *priv, const struct sr_snapshot *snap,
+			 struct sr_verdict *out, const struct replay_exec_ops *ops);
 
 #endif

@@ -433,9 +433,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	const struct replay_opts *op = &c->o;
 	struct replay_setup setup = { 0 };
 	struct replay_run run = { 0 };
-	struct report_schedstat kstat;
-	struct report_task_counters tc;
-	struct report_cost_in cin;
+	struct replay_setup_report rep;
 	struct report_replay_in ri;
 	struct report_out out = { 0 };
 	struct report_out nd = { 0 };
@@ -470,7 +468,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	if (ret)
 		goto out;
 
-	replay_setup_report_in(&setup, &ri, &kstat, &tc, &cin, op->top);
+	replay_setup_report_in(&setup, &ri, &rep, op->top);
 	doc = report_replay_build(&ri);
 	if (!doc) {
 		ret = CLI_EXIT_INTERNAL;

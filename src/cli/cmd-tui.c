@@ -175,9 +175,7 @@ static int load_trace(struct tui_store *store, const struct replay_opts *o, cons
 		      const struct cli_source_opts *so)
 {
 	struct replay_setup setup = { 0 };
-	struct report_schedstat kstat;
-	struct report_task_counters tc;
-	struct report_cost_in cin;
+	struct replay_setup_report rep;
 	struct report_replay_in ri;
 	json_t *doc = NULL;
 	int ret;
@@ -186,7 +184,7 @@ static int load_trace(struct tui_store *store, const struct replay_opts *o, cons
 	if (!ret)
 		ret = replay_setup_run(&setup, add_row, store, row_cost, NULL);
 	if (!ret) {
-		replay_setup_report_in(&setup, &ri, &kstat, &tc, &cin, 0);
+		replay_setup_report_in(&setup, &ri, &rep, 0);
 		doc = report_replay_build(&ri);
 		if (!doc || tui_store_set_header(store, doc) < 0) {
 			cli_error("out of memory");

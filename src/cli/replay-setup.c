@@ -379,9 +379,10 @@ static const char *vmstat_files(struct cost_ledger *l, const char *dir)
 }
 
 void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
-			    struct report_schedstat *kstat, struct report_task_counters *tc,
-			    struct report_cost_in *cin, size_t top)
+			    struct replay_setup_report *rep, size_t top)
 {
+	struct report_task_counters *tc = &rep->tc;
+	struct report_cost_in *cin = &rep->cin;
 	struct tc_arg tca = { .tc = tc, .engine = s->engine };
 	bool have_kstat = false;
 
@@ -389,7 +390,7 @@ void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
 		char path[PATH_MAX + 32];
 
 		snprintf(path, sizeof(path), "%s/schedstat-delta.txt", s->src.capture_dir);
-		have_kstat = report_schedstat_read(path, kstat) == 0;
+		have_kstat = report_schedstat_read(path, &rep->kstat) == 0;
 	}
 	memset(ri, 0, sizeof(*ri));
 	ri->trace = s->src.path;
@@ -399,7 +400,7 @@ void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
 	ri->topo = s->src.topo;
 	ri->engine = s->engine;
 	ri->dstats = decision_stats(s->dec);
-	ri->schedstat = have_kstat ? kstat : NULL;
+	ri->schedstat = have_kstat ? &rep->kstat : NULL;
 	ri->warnings = s->src.warnings;
 	ri->top_tasks = top;
 	memset(tc, 0, sizeof(*tc));

@@ -132,16 +132,27 @@ int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost
 		     cost_release_fn release);
 
 /**
+ * struct replay_setup_report - what a report input borrows besides the
+ * setup: filled by replay_setup_report_in(), kept by the caller until the
+ * report is built (not copied: the report input points into it)
+ * @kstat: the capture's kernel counters (schedstat-delta.txt)
+ * @tc:    the kernel's per-task counters (numa_sample lines)
+ * @cin:   the cost block
+ */
+struct replay_setup_report {
+	struct report_schedstat		kstat;
+	struct report_task_counters	tc;
+	struct report_cost_in		cin;
+};
+
+/**
  * replay_setup_report_in() - what the report needs after a run
- * @ri:    filled; borrows from @s
- * @kstat: storage for the capture's kernel counters
- * @tc:    storage for the kernel's per-task counters (numa_sample lines)
- * @cin:   storage for the cost block
- * @top:   tasks to list with most disagreements (and costliest decisions)
+ * @ri:  filled; borrows from @s and @rep
+ * @rep: storage for the parts @ri points to
+ * @top: tasks to list with most disagreements (and costliest decisions)
  */
 void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
-			    struct report_schedstat *kstat, struct report_task_counters *tc,
-			    struct report_cost_in *cin, size_t top);
+			    struct replay_setup_report *rep, size_t top);
 
 /** replay_setup_close() - free everything (safe on a zeroed struct) */
 void replay_setup_close(struct replay_setup *s);

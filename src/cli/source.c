@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "source.h"
 #include "ingest/marker.h"
+#include "model/model.h"
 #include "util/escape.h"
 
 #define PRESCAN_EVENTS 500000
@@ -402,76 +403,31 @@ static void show_progress(struct cli_source *src)
 		fprintf(stderr, "\r\033[Kreading  %llu events", (unsigned long long)src->nr_read);
 }
 
-static int range_error(struct cli_source *src, const struct sr_event *ev, const char *what,
-		       int val, int limit)
+/*
+ * Check the CPUs and nodes an event names against the topology
+ * (model_check_event()); print what is out of range, with the position.
+ */
+static int check_event(struct cli_source *src, const struct sr_event *ev)
 {
 	struct err e = { 0 };
+	int ret;
 
+	ret = model_check_event(src->topo, ev, &e);
+	if (ret == 0)
+		return 0;
+	if (src->progress)
+		fputs("\r\033[K", stderr);
+	if (ret == -ENOMEM) {
+		cli_error("out of memory");
+		return -CLI_EXIT_INTERNAL;
+	}
 	err_set_file(&e, src->path);
 	if (ingest_pos_is_line(src->in))
 		err_at_line(&e, ev->src_pos);
 	else
 		err_at_byte(&e, ev->src_pos);
-	err_set(&e, -SR_ERANGE, "%s: %s %d out of range (topology from %s has %d)",
-		ev->name ? ev->name : "event", what, val, topo_source_name(src->topo->source),
-		limit);
-	if (src->progress)
-		fputs("\r\033[K", stderr);
 	print_err(&e);
 	return -CLI_EXIT_BADINPUT;
-}
-
-/* Check the CPUs and nodes an event names against the topology. */
-static int check_event(struct cli_source *src, const struct sr_event *ev)
-{
-	struct topo *t = src->topo;
-	int cpus[3] = { ev->cpu, -1, -1 }, nodes[2] = { -1, -1 };
-	int i;
-
-	switch (ev->kind) {
-	case SR_EV_MIGRATE:
-		cpus[1] = ev->u.mig.orig_cpu;
-		cpus[2] = ev->u.mig.dest_cpu;
-		break;
-	case SR_EV_WAKEUP:
-	case SR_EV_WAKING:
-	case SR_EV_WAKEUP_NEW:
-		cpus[1] = ev->u.wake.target_cpu;
-		break;
-	case SR_EV_MOVE_NUMA:
-	case SR_EV_SWAP_NUMA:
-	case SR_EV_STICK_NUMA:
-		cpus[1] = ev->u.numa.src_cpu;
-		cpus[2] = ev->u.numa.dst_cpu;
-		nodes[0] = ev->u.numa.src_nid;
-		nodes[1] = ev->u.numa.dst_nid;
-		break;
-	case SR_EV_NUMA_FAULT:
-		nodes[0] = ev->u.fault.mem_node;
-		break;
-	default:
-		break;
-	}
-	for (i = 0; i < 3; i++) {
-		if (cpus[i] < 0 && i > 0)
-			continue;	/* -1: the event did not name one */
-		if (cpus[i] < t->nr_cpus)
-			continue;
-		if (t->source == TOPO_SRC_DEFAULT && cpus[i] < TOPO_MAX_CPUS) {
-			if (topo_grow_cpus(t, cpus[i] + 1) < 0) {
-				cli_error("out of memory");
-				return -CLI_EXIT_INTERNAL;
-			}
-			continue;
-		}
-		return range_error(src, ev, "cpu", cpus[i], t->nr_cpus);
-	}
-	if (t->source == TOPO_SRC_DEFAULT)
-		return 0;	/* nodes cannot be checked against a guess */
-	for (i = 0; i < 2; i++)
-		if (nodes[i] >= t->nr_nodes)
-			return range_error(src, ev, "node", nodes[i], t->nr_nodes);
-	return 0;
 }
 
 int cli_source_next(struct cli_source *src, struct sr_event *ev)

@@ -7,12 +7,11 @@
  * The input is the whole trace file (an in-memory file).  Every event read
  * goes on, as in `schedreplay replay`, through the decision classifier and
  * the state model on a fixed 4-node, 8-CPU topology, after the range check
- * the CLI makes (src/cli/source.c check_event()): hostile event sequences
+ * the CLI makes (model_check_event()): hostile event sequences
  * (pid reuse, switches from unknown tasks, lost windows) are fuzzed with
  * the text that carries them.  Odd-sized inputs are read with --strict.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,45 +49,6 @@ static int count_decision(const struct decision *d, void *arg)
 	return 0;
 }
 
-/* the CLI's check: CPUs and nodes an event names must be in the topology */
-static bool in_range(const struct topo *t, const struct sr_event *ev)
-{
-	int cpus[3] = { ev->cpu, -1, -1 }, nodes[2] = { -1, -1 };
-	int i;
-
-	switch (ev->kind) {
-	case SR_EV_MIGRATE:
-		cpus[1] = ev->u.mig.orig_cpu;
-		cpus[2] = ev->u.mig.dest_cpu;
-		break;
-	case SR_EV_WAKEUP:
-	case SR_EV_WAKING:
-	case SR_EV_WAKEUP_NEW:
-		cpus[1] = ev->u.wake.target_cpu;
-		break;
-	case SR_EV_MOVE_NUMA:
-	case SR_EV_SWAP_NUMA:
-	case SR_EV_STICK_NUMA:
-		cpus[1] = ev->u.numa.src_cpu;
-		cpus[2] = ev->u.numa.dst_cpu;
-		nodes[0] = ev->u.numa.src_nid;
-		nodes[1] = ev->u.numa.dst_nid;
-		break;
-	case SR_EV_NUMA_FAULT:
-		nodes[0] = ev->u.fault.mem_node;
-		break;
-	default:
-		break;
-	}
-	for (i = 0; i < 3; i++)
-		if (cpus[i] >= t->nr_cpus)
-			return false;
-	for (i = 0; i < 2; i++)
-		if (nodes[i] >= t->nr_nodes)
-			return false;
-	return true;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ingest_opts opts = { .format = FUZZ_FORMAT, .strict = size & 1 };
@@ -123,8 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sink += fuzz_touch(ev.str, ev.str_len);
 		if (ev.name)
 			sink += fuzz_touch(ev.name, strlen(ev.name));
-		if (!in_range(topo, &ev))
+		if (model_check_event(topo, &ev, &err) < 0) {
+			err_clear(&err);
 			continue;
+		}
 		r = decision_feed(dec, model, &ev);
 		if (r >= 0)
 			r = model_feed(model, &ev);

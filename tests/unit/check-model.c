@@ -5,8 +5,10 @@
  * preempted vs sleeping vs dead, exit, pid reuse, switch mismatch,
  * unordered time, lost events, numa_sample and NUMA events -> faults,
  * preferred node and group, exec, CPUs out of range, and a random stream
- * checked against the runnable-count invariant.
+ * checked against the runnable-count invariant; model_check_event() on
+ * each id an event kind names.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -664,6 +666,126 @@ START_TEST(test_random_invariant)
 }
 END_TEST
 
+/*
+ * model_check_event(): one row per id an event kind names, set out of range
+ * on the 4-node, 8-CPU topology (from JSON); the message is the one the CLI
+ * prints (tests/e2e/test-info.sh reads it).
+ */
+#define EV_FIELD(f)	offsetof(struct sr_event, f)
+
+static const struct check_case {
+	enum sr_event_kind	kind;
+	const char		*name;
+	size_t			field;	/* offset of the int id set to bad */
+	bool			node;	/* the id is a node (last valid 3, not 7) */
+	int			bad;
+	const char		*msg;
+} check_cases[] = {
+	{ SR_EV_SWITCH, "sched_switch", EV_FIELD(cpu), false, 8,
+	  "sched_switch: cpu 8 out of range (topology from json has 8)" },
+	{ SR_EV_MIGRATE, "sched_migrate_task", EV_FIELD(u.mig.orig_cpu), false, 9,
+	  "sched_migrate_task: cpu 9 out of range (topology from json has 8)" },
+	{ SR_EV_MIGRATE, "sched_migrate_task", EV_FIELD(u.mig.dest_cpu), false, 100,
+	  "sched_migrate_task: cpu 100 out of range (topology from json has 8)" },
+	{ SR_EV_WAKEUP, "sched_wakeup", EV_FIELD(u.wake.target_cpu), false, 8,
+	  "sched_wakeup: cpu 8 out of range (topology from json has 8)" },
+	{ SR_EV_WAKING, NULL, EV_FIELD(u.wake.target_cpu), false, 8,
+	  "event: cpu 8 out of range (topology from json has 8)" },
+	{ SR_EV_WAKEUP_NEW, "sched_wakeup_new", EV_FIELD(u.wake.target_cpu), false, 12,
+	  "sched_wakeup_new: cpu 12 out of range (topology from json has 8)" },
+	{ SR_EV_MOVE_NUMA, "sched_move_numa", EV_FIELD(u.numa.src_cpu), false, 8,
+	  "sched_move_numa: cpu 8 out of range (topology from json has 8)" },
+	{ SR_EV_SWAP_NUMA, "sched_swap_numa", EV_FIELD(u.numa.dst_cpu), false, 8,
+	  "sched_swap_numa: cpu 8 out of range (topology from json has 8)" },
+	{ SR_EV_STICK_NUMA, "sched_stick_numa", EV_FIELD(u.numa.src_nid), true, 4,
+	  "sched_stick_numa: node 4 out of range (topology from json has 4)" },
+	{ SR_EV_MOVE_NUMA, "sched_move_numa", EV_FIELD(u.numa.dst_nid), true, 7,
+	  "sched_move_numa: node 7 out of range (topology from json has 4)" },
+	{ SR_EV_NUMA_FAULT, "numa_fault", EV_FIELD(u.fault.mem_node), true, 4,
+	  "numa_fault: node 4 out of range (topology from json has 4)" },
+};
+
+/* An event of @kind naming valid ids everywhere, then the id at @field set to @val. */
+static void check_event_make(struct sr_event *ev, enum sr_event_kind kind, const char *name,
+			     size_t field, int val)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->name = name;
+	ev->cpu = 1;
+	switch (kind) {
+	case SR_EV_MIGRATE:
+		ev->u.mig.orig_cpu = 2;
+		ev->u.mig.dest_cpu = 7;
+		break;
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP_NEW:
+		ev->u.wake.target_cpu = 7;
+		break;
+	case SR_EV_MOVE_NUMA:
+	case SR_EV_SWAP_NUMA:
+	case SR_EV_STICK_NUMA:
+		ev->u.numa.src_cpu = 0;
+		ev->u.numa.dst_cpu = 7;
+		ev->u.numa.src_nid = 0;
+		ev->u.numa.dst_nid = 3;
+		break;
+	case SR_EV_NUMA_FAULT:
+		ev->u.fault.mem_node = 3;
+		break;
+	default:
+		break;
+	}
+	memcpy((char *)ev + field, &val, sizeof(val));
+}
+
+START_TEST(test_check_event_range)
+{
+	const struct check_case *c = &check_cases[_i];
+	struct err e = { 0 };
+	struct sr_event ev;
+
+	topo->source = TOPO_SRC_JSON;
+	/* -1 (not named) where the bad id goes, then the last valid id */
+	check_event_make(&ev, c->kind, c->name, c->field, -1);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), 0);
+	ck_assert_int_eq(e.code, 0);
+	check_event_make(&ev, c->kind, c->name, c->field, c->node ? 3 : 7);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), 0);
+	check_event_make(&ev, c->kind, c->name, c->field, c->bad);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), -SR_ERANGE);
+	ck_assert_int_eq(e.code, -SR_ERANGE);
+	ck_assert_str_eq(e.msg, c->msg);
+	ck_assert_int_eq(topo->nr_cpus, 8);	/* a real topology never grows */
+}
+END_TEST
+
+/* A guessed topology grows to take CPUs below TOPO_MAX_CPUS; nodes pass. */
+START_TEST(test_check_event_default)
+{
+	struct err e = { 0 };
+	struct sr_event ev;
+
+	ck_assert_int_eq(topo->source, TOPO_SRC_DEFAULT);
+	check_event_make(&ev, SR_EV_MIGRATE, "sched_migrate_task", EV_FIELD(u.mig.dest_cpu), 11);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), 0);
+	ck_assert_int_eq(topo->nr_cpus, 12);
+	check_event_make(&ev, SR_EV_STICK_NUMA, "sched_stick_numa", EV_FIELD(u.numa.dst_nid), 40);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), 0);
+	ck_assert_int_eq(e.code, 0);
+	check_event_make(&ev, SR_EV_SWITCH, "sched_switch", EV_FIELD(cpu), TOPO_MAX_CPUS - 1);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), 0);
+	ck_assert_int_eq(topo->nr_cpus, TOPO_MAX_CPUS);
+	check_event_make(&ev, SR_EV_WAKEUP, "sched_wakeup", EV_FIELD(u.wake.target_cpu),
+			 TOPO_MAX_CPUS);
+	ck_assert_int_eq(model_check_event(topo, &ev, &e), -SR_ERANGE);
+	ck_assert_str_eq(e.msg,
+			 "sched_wakeup: cpu 4096 out of range (topology from default has 4096)");
+	ck_assert_int_eq(topo->nr_cpus, TOPO_MAX_CPUS);
+}
+END_TEST
+
 static Suite *model_suite(void)
 {
 	Suite *s = suite_create("model");
@@ -690,6 +812,9 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_sample_faults);
 	tcase_add_test(tc, test_sample_bad);
 	tcase_add_test(tc, test_numa_events);
+	tcase_add_loop_test(tc, test_check_event_range, 0,
+			    sizeof(check_cases) / sizeof(check_cases[0]));
+	tcase_add_test(tc, test_check_event_default);
 	suite_add_tcase(s, tc);
 	return s;
 }
