@@ -461,14 +461,15 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 				continue;
 			}
 			ret = dat_read_reported(d, d->nr_streams);
-			if (ret < 0)
-				return ret;
-			if (!ret) {
-				/* an empty stream: free now, reuse the slot */
+			if (ret <= 0) {
+				/* an empty stream, or an error: free now (reuse the slot) */
 				free(s->fs.buf);
 				s->fs.buf = NULL;
-				continue;
 			}
+			if (ret < 0)
+				return ret;
+			if (!ret)
+				continue;
 			s->rec = &s->fs.rec;
 			d->total += s->size;
 			d->heap[d->nr_heap++] = d->nr_streams++;
