@@ -409,9 +409,12 @@ static void show_progress(struct cli_source *src)
  */
 static int check_event(struct cli_source *src, const struct sr_event *ev)
 {
-	struct err e = { 0 };
+	struct err e;
 	int ret;
 
+	/* once per event: not `= { 0 }`, which clears 1 KiB of strings each time */
+	e.code = 0;
+	e.file[0] = e.where[0] = e.msg[0] = '\0';
 	ret = model_check_event(src->topo, ev, &e);
 	if (ret == 0)
 		return 0;
