@@ -36,9 +36,13 @@ for f in "$@"; do
 	read -r events reader < <("$sr" info --json --quiet "$f" | jq -r '"\(.events_total) \(.reader // "-")"')
 	printf '%-36s %10d %10.1f %8s\n' "$(basename "$(dirname "$f")")/$(basename "$f")" "$events" \
 		"$(awk -v r="$rss" 'BEGIN { print r / 1024 }')" "$reader"
-	rows+=("$events $rss")
+	rows+=("$(basename "$f") $events $rss")
 done
-if [ ${#rows[@]} -ge 2 ]; then
-	printf '%s\n' "${rows[@]}" | sort -n | awk 'NR == 1 { e0 = $1; m0 = $2 } { e = $1; m = $2 }
-		END { printf "  longest/shortest: %.1fx the events, %.2fx the memory (goal: 10x events <= 1.2x)\n", e / e0, m / m0 }'
-fi
+# per file name (big-v6.dat, big-v7.dat...): the longest trace against the shortest
+printf '%s\n' "${rows[@]}" | sort -k1,1 -k2,2n | awk '
+	$1 != name { if (n > 1) report(); name = $1; e0 = $2; m0 = $3; n = 0 }
+	{ e = $2; m = $3; n++ }
+	END { if (n > 1) report() }
+	function report() {
+		printf "  %s: longest/shortest %.1fx the events, %.2fx the memory (goal: 10x events <= 1.2x)\n",
+			name, e / e0, m / m0 }'

@@ -338,8 +338,18 @@ struct dat_stream {
 	uint64_t		size;		/* bytes of CPU data */
 	uint64_t		done;		/* bytes behind the look-ahead */
 	struct dat_fsrc		fs;		/* fast reader only */
-	uint64_t		key;		/* heap key: the next item's timestamp */
 	bool			has_rec;	/* threads: fs.rec is read, not yet decoded */
+};
+
+/*
+ * The merge heap's key of a stream: its next item's timestamp, then buffer
+ * and CPU.  Kept apart from struct dat_stream, whose reading state worker
+ * threads write: sharing its cache lines made the merge crawl.
+ */
+struct dat_hkey {
+	uint64_t	key;
+	int		buf;
+	int		cpu;
 };
 
 struct dat {
@@ -366,6 +376,7 @@ struct dat {
 	struct ingest		*in;		/* fast: for damage reports */
 	int			deferred;	/* fast: an error to return next */
 	struct dat_mt		*mt;		/* fast, threaded (dat-threads.c) */
+	struct dat_hkey		*hk;		/* by stream: heap keys */
 };
 
 /**
@@ -389,8 +400,15 @@ int dat_streams_init(struct dat *d);
 struct tep_record *dat_heap_pop(struct dat *d, int *bi);
 
 /**
+ * dat_heap_keys() - d->hk for d->nr_streams streams: buffer and CPU set,
+ * keys from the look-ahead records (sequential readers) or 0
+ * Return: 0 or -ENOMEM.
+ */
+int dat_heap_keys(struct dat *d);
+
+/**
  * dat_heap_down() - restore the heap below @i after a key grew
- * @d: the decoder; d->streams[].key are the keys (then buffer, CPU)
+ * @d: the decoder; d->hk[] are the keys
  * @i: index in d->heap
  */
 void dat_heap_down(struct dat *d, int i);

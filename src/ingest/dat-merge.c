@@ -60,8 +60,8 @@ void dat_lost_event(const struct tep_record *rec, struct sr_event *ev)
 
 static bool stream_less(const struct dat *d, int a, int b)
 {
-	const struct dat_stream *x = &d->streams[a];
-	const struct dat_stream *y = &d->streams[b];
+	const struct dat_hkey *x = &d->hk[a];
+	const struct dat_hkey *y = &d->hk[b];
 
 	if (x->key != y->key)
 		return x->key < y->key;
@@ -105,7 +105,7 @@ static int stream_advance(struct dat *d, int si)
 		s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
 	}
 	if (s->rec)
-		s->key = s->rec->ts;
+		d->hk[si].key = s->rec->ts;
 	if (s->rec && s->rec->offset >= s->start)
 		done = s->rec->offset - s->start;
 	else
@@ -139,6 +139,21 @@ struct tep_record *dat_heap_pop(struct dat *d, int *bi)
 	return rec;
 }
 
+int dat_heap_keys(struct dat *d)
+{
+	int i;
+
+	d->hk = calloc(d->nr_streams ? d->nr_streams : 1, sizeof(*d->hk));
+	if (!d->hk)
+		return -ENOMEM;
+	for (i = 0; i < d->nr_streams; i++) {
+		d->hk[i].buf = d->streams[i].buf;
+		d->hk[i].cpu = d->streams[i].cpu;
+		d->hk[i].key = d->streams[i].rec ? d->streams[i].rec->ts : 0;
+	}
+	return 0;
+}
+
 int dat_heap_advance(struct dat *d)
 {
 	int ret;
@@ -164,8 +179,6 @@ int dat_streams_init(struct dat *d)
 		i = dat_fast_streams(d->in, d, true);
 		if (i < 0)
 			return i;
-		for (i = 0; i < d->nr_heap; i++)
-			d->streams[d->heap[i]].key = d->streams[d->heap[i]].rec->ts;
 		goto heapify;
 	}
 	for (bi = 0; bi < d->nr_bufs; bi++)
@@ -182,7 +195,6 @@ int dat_streams_init(struct dat *d)
 			s->rec = tracecmd_read_data(d->bufs[bi].h, cpu);
 			if (!s->rec)
 				continue;
-			s->key = s->rec->ts;
 			s->size = tracecmd_get_cpu_file_size(d->bufs[bi].h, cpu);
 			s->start = s->rec->offset & ~(uint64_t)(tracecmd_page_size(d->bufs[bi].h) - 1);
 			d->total += s->size;
@@ -190,6 +202,8 @@ int dat_streams_init(struct dat *d)
 		}
 	}
 heapify:
+	if (dat_heap_keys(d) < 0)
+		return -ENOMEM;
 	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
 		dat_heap_down(d, i);
 	return 0;

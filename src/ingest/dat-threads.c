@@ -92,7 +92,17 @@ static struct dat_item *add_item(struct dat_batch *b, int type, uint64_t ts)
 {
 	struct dat_item *it = &b->items[b->n++];
 
-	memset(&it->ev, 0, sizeof(it->ev));
+	/* what ingest_next() would see: its memset, then the decoder's fields */
+	memset(&it->ev.u, 0, sizeof(it->ev.u));
+	it->ev.pid = 0;
+	it->ev.kind = SR_EV_OTHER;
+	it->ev.name = NULL;
+	it->ev.system = NULL;
+	it->ev.src_pos = 0;
+	it->ev.str = NULL;
+	it->ev.str_len = 0;
+	it->ev.marker = SR_MARK_NONE;
+	it->ev.cpu = 0;
 	it->type = type;
 	it->ev.ts_ns = ts;
 	it->str_off = 0;
@@ -314,7 +324,7 @@ static bool take_batch(struct dat *d, int si, struct dat_batch *b)
 		s->done = s->size;
 		return false;
 	}
-	s->key = b->items[0].ev.ts_ns;
+	d->hk[si].key = b->items[0].ev.ts_ns;
 	if (b->done > s->done) {
 		d->done += b->done - s->done;
 		s->done = b->done;
@@ -337,6 +347,12 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 		si = d->heap[0];
 		b = mt->q[si].cur;
 		it = &b->items[b->pos++];
+		/* the items were written on another core: fetch ahead */
+		if (b->pos + 3 < b->n) {
+			__builtin_prefetch(&b->items[b->pos + 3]);
+			__builtin_prefetch((const char *)&b->items[b->pos + 3] + 64);
+			__builtin_prefetch((const char *)&b->items[b->pos + 3] + 128);
+		}
 		ret = 0;
 		if (it->type == DAT_ITEM_EVENT) {
 			*ev = it->ev;
@@ -357,7 +373,7 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 			}
 		}
 		if (b->pos < b->n) {
-			d->streams[si].key = b->items[b->pos].ev.ts_ns;
+			d->hk[si].key = b->items[b->pos].ev.ts_ns;
 		} else {
 			if (ret == 1)
 				mt->hold = b;	/* ev->str points into it */
@@ -417,6 +433,8 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 		mt->w[i].started = true;
 	}
 	/* every stream's first batch: the heap's keys */
+	if (dat_heap_keys(d) < 0)
+		return err_set(&in->err, -ENOMEM, "out of memory");
 	for (i = 0; i < d->nr_streams; i++)
 		if (take_batch(d, i, next_batch(mt, i)))
 			d->heap[d->nr_heap++] = i;

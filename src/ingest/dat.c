@@ -676,6 +676,7 @@ static void dat_close(struct ingest *in)
 	dat_layout_release(&d->lay);
 	free(d->bufs);
 	free(d->streams);
+	free(d->hk);
 	free(d->heap);
 	free(d->strs.buf);
 	free(d);
