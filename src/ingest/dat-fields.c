@@ -239,7 +239,7 @@ static inline uint64_t get_num(const unsigned char *p, unsigned int sz, bool swa
 	}
 }
 
-static int64_t rd_int(struct dat_rec *r, const struct dat_field *f)
+static inline int64_t rd_int(struct dat_rec *r, const struct dat_field *f)
 {
 	uint64_t v;
 	unsigned int sz = f->size;

@@ -348,10 +348,10 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 		b = mt->q[si].cur;
 		it = &b->items[b->pos++];
 		/* the items were written on another core: fetch ahead */
-		if (b->pos + 3 < b->n) {
-			__builtin_prefetch(&b->items[b->pos + 3]);
-			__builtin_prefetch((const char *)&b->items[b->pos + 3] + 64);
-			__builtin_prefetch((const char *)&b->items[b->pos + 3] + 128);
+		if (b->pos + 8 < b->n) {
+			__builtin_prefetch(&b->items[b->pos + 8]);
+			__builtin_prefetch((const char *)&b->items[b->pos + 8] + 64);
+			__builtin_prefetch((const char *)&b->items[b->pos + 8] + 128);
 		}
 		ret = 0;
 		if (it->type == DAT_ITEM_EVENT) {
