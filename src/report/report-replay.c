@@ -374,6 +374,10 @@ int report_replay_text(FILE *out, const json_t *doc)
 		"total", gi(sum, "decisions"), "", "", "", gi(sum, "disagreements"),
 		gi(sum, "unknown"), gi(sum, "balance_failed_dependent"));
 	fprintf(out, "(bf-dep: the verdict of either side changes if nr_balance_failed exceeds cache_nice_tries)\n");
+	if (gi(sum, "lost_window") > 0)
+		fprintf(out, "(%" PRId64 " decisions fall within 20 ms after lost events on their CPUs: their "
+			"inputs may be incomplete; --json flags each one \"lost-events-window\")\n",
+			gi(sum, "lost_window"));
 
 	fprintf(out, "\ndisagreements by reason (old / new):\n");
 	if (!json_object_size(json_object_get(sum, "reason_pairs")))

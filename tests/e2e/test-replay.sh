@@ -128,4 +128,12 @@ expect_exit 3 "no half-written JSON on bad input" "$SR_BIN" replay --json "$T/x.
 check "JSON file absent" test ! -e "$T/x.json"
 expect_exit 2 "--json and --ndjson both on stdout" "$SR_BIN" replay --json - --ndjson - "$FIX/numa02-2n"
 
+# decisions in a lost-events window: counted in the JSON, said in the text
+n=$("$SR_BIN" replay --quiet --json - "$FIX/dat/lost-v6.dat" | jq .summary.lost_window)
+check "lost-v6.dat has decisions in a lost-events window ($n)" test "$n" -gt 0
+"$SR_BIN" replay --quiet "$FIX/dat/lost-v6.dat" >"$T/lost.txt"
+check "the text report says how many" grep -q "^($n decisions fall within 20 ms after lost events" "$T/lost.txt"
+"$SR_BIN" replay --quiet "$FIX/numa01-4n" >"$T/nolost.txt"
+check "and says nothing when there are none" bash -c "! grep -q 'after lost events' '$T/nolost.txt'"
+
 finish
