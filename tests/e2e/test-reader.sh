@@ -32,6 +32,20 @@ got=$("$SR_BIN" info --json --quiet "$f" | jq -r .reader)
 check "auto picks the fast reader on a plain zstd file" test "$got" = fast
 expect_exit 2 "an unknown --reader is a usage error" "$SR_BIN" info --reader=quick "$f"
 
+# --buffer: the same selection, the same events, the same error, from both readers
+for b in numalab top nope; do
+	for r in fast libtracecmd; do
+		"$SR_BIN" info --json --quiet --reader=$r --buffer $b "$FIX/host-baseline-1n" >"$T/buf-$r.json" 2>"$T/buf-$r.err"
+		echo "rc=$?" >>"$T/buf-$r.err"
+		jq -c '[.events_total, .cpus, .first_ts_ns, .last_ts_ns, .events]' "$T/buf-$r.json" >"$T/buf-$r.txt" 2>/dev/null
+	done
+	check "--buffer $b: both readers agree" cmp -s "$T/buf-fast.txt" "$T/buf-libtracecmd.txt"
+	check "--buffer $b: the same exit and message" cmp -s "$T/buf-fast.err" "$T/buf-libtracecmd.err"
+	[ $b = numalab ] && check "--buffer numalab holds the trace's events" \
+		test "$(jq '.[0]' "$T/buf-fast.txt")" -gt 1000
+done
+check "--buffer nope is an error" grep -q 'no buffer "nope" in the file (it has: top, numalab)' "$T/buf-fast.err"
+
 # A timestamp-adjusting option (OFFSET, id 7, as trace-cmd --ts-offset
 # writes it): auto falls back to libtracecmd, --reader=fast refuses.
 python3 - "$FIX/dat/numa02-head-v6.dat" "$T/offset-v6.dat" <<'PY'
