@@ -11,19 +11,9 @@
 diff_bin=$(dirname "$SR_BIN")/tests/reader-diff
 check "reader-diff is built" test -x "$diff_bin"
 
-# Under the sanitizers (3-5x slower) the fixtures only: they hold every
-# kind of file (v6, v7, zstd, lost events, an instance); the normal build
-# reads the shared traces too.
-dirs=("$SR_SHARED_DIR/traces" "$FIX")
-min=10
-if [ -n "${SR_SANITIZE:-}" ]; then
-	dirs=("$FIX")
-	min=7
-	echo "# sanitizer build ($SR_SANITIZE): the fixtures only"
-fi
 files=()
-while IFS= read -r f; do files+=("$f"); done < <(find "${dirs[@]}" -name '*.dat' | sort)
-check "the traces are there (${#files[@]} files)" test ${#files[@]} -ge $min
+while IFS= read -r f; do files+=("$f"); done < <(find "$SR_SHARED_DIR/traces" "$FIX" -name '*.dat' | sort)
+check "the shared traces and fixtures are there (${#files[@]} files)" test ${#files[@]} -ge 10
 if "$diff_bin" --require-fast "${files[@]}" >"$T/diff"; then
 	ok "the two readers agree event for event on ${#files[@]} files"
 else
