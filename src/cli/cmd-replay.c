@@ -562,6 +562,9 @@ static int replay_many(struct replay_cmd *c)
 	b.jobs = c->jobs ? c->jobs : replay_batch_jobs();
 	if ((size_t)b.jobs > c->nr_traces)
 		b.jobs = (int)c->nr_traces;
+	/* traces side by side already use the CPUs: one reader thread each, unless told */
+	if (b.jobs > 1 && !c->so.threads)
+		c->so.threads = "1";
 	b.fn = batch_one;
 	b.arg = c;
 	b.summary = to_stdout ? NULL : stdout;

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 
 #include "cli.h"
 #include "replay-batch.h"
+#include "util/cpus.h"
 
 #define BATCH_MAX_SUMMARY (16u << 20)
 
@@ -47,13 +47,7 @@ struct slot {
 
 int replay_batch_jobs(void)
 {
-	cpu_set_t set;
-	long n;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-		return CPU_COUNT(&set);
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
+	return util_cpus_available();
 }
 
 static int buf_add(struct buf *b, const char *p, size_t n, size_t max)

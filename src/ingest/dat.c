@@ -35,6 +35,7 @@
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 
+#include "../util/cpus.h"
 #include "dat-local.h"
 #include "ingest-local.h"
 
@@ -416,7 +417,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 	ret = note_cpus(in, d);
 	if (ret < 0)
 		return ret;
-	threads = in->opts.threads ? in->opts.threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	threads = in->opts.threads ? in->opts.threads : util_cpus_available();
 	if (threads < 2)
 		return dat_streams_init(d);
 	ret = dat_fast_streams(in, d, false);

@@ -4,10 +4,12 @@
  * string counter.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "check-common.h"
+#include "util/cpus.h"
 #include "util/err.h"
 #include "util/escape.h"
 #include "util/strcount.h"
@@ -81,6 +83,26 @@ START_TEST(test_escape_short_buffer)
 }
 END_TEST
 
+/* the affinity mask, not the machine: pinned to one CPU it says 1 */
+START_TEST(test_cpus_available)
+{
+	cpu_set_t all, one;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	ck_assert_int_eq(util_cpus_available(), CPU_COUNT(&all));
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	}
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	ck_assert_int_eq(util_cpus_available(), 1);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+END_TEST
+
 START_TEST(test_strcount)
 {
 	struct strcount c;
@@ -116,6 +138,7 @@ static Suite *util_suite(void)
 	tcase_add_loop_test(tc, test_escape, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_strcount);
+	tcase_add_test(tc, test_cpus_available);
 	suite_add_tcase(s, tc);
 	return s;
 }
