@@ -314,8 +314,8 @@ void dat_layout_release(struct dat_layout *lay)
 static int plain_pages_ok(struct rd *r, const struct cpu_range *c, uint64_t size)
 {
 	const struct dat_layout *lay = r->lay;
-	unsigned int hdr = 8 + lay->long_size, i;
-	uint64_t pos, end = c->off + size, commit;
+	unsigned int hdr = 8 + lay->long_size;
+	uint64_t pos, end = c->off + size;
 	unsigned char p[16];
 
 	if (end > lay->file_size)
@@ -323,17 +323,10 @@ static int plain_pages_ok(struct rd *r, const struct cpu_range *c, uint64_t size
 	for (pos = c->off; pos + hdr <= end; pos += lay->page_size) {
 		if (pread(r->fd, p, hdr, (off_t)pos) != (ssize_t)hdr)
 			return rd_fail(r, -SR_ETRUNCATED, pos, "cannot read a page header");
-		commit = 0;
-		for (i = 0; i < lay->long_size; i++) {
-			if (lay->big_endian)
-				commit = (commit << 8) | p[8 + i];
-			else
-				commit |= (uint64_t)p[8 + i] << (8 * i);
-		}
-		if ((commit & ((1u << 27) - 1)) > lay->page_size - hdr) {
+		if (!dat_page_fits(lay, p, lay->page_size)) {
 			err_set(r->err, -SR_EBADTRACE,
 				"cpu %d: corrupted page (commit size %llu larger than the page)",
-				c->cpu, (unsigned long long)(commit & ((1u << 27) - 1)));
+				c->cpu, (unsigned long long)dat_page_commit(lay, p));
 			err_at_byte(r->err, pos);
 			return -SR_EBADTRACE;
 		}
@@ -364,6 +357,8 @@ static int note_plain_range(struct rd *r, const struct cpu_range *c)
 				       "file cut short and too many cpus lost to read around");
 		if (!lay->nr_cut)
 			lay->first_cut = lay->file_size;
+		lay->fast_ok = false;	/* libtracecmd's path reads around it */
+		lay->fast_why = "the file is cut short inside its cpu data";
 		lay->cut[lay->nr_cut].size_pos = c->size_pos;
 		size = c->off >= lay->file_size ? 0 :
 		       (lay->file_size - c->off + ps - 1) / ps * ps;
@@ -439,27 +434,12 @@ static int64_t check_zsection(struct rd *r, uint64_t sec, uint64_t size)
 static bool chunk_pages_ok(const struct rd *r, uint64_t usize)
 {
 	const struct dat_layout *lay = r->lay;
-	unsigned int hdr = 8 + lay->long_size;
-	const unsigned char *p;
-	uint64_t left, commit;
 	uint64_t pos;
-	unsigned int i;
 
-	for (pos = 0; pos < usize; pos += lay->page_size) {
-		left = usize - pos < lay->page_size ? usize - pos : lay->page_size;
-		if (left < hdr)
+	for (pos = 0; pos < usize; pos += lay->page_size)
+		if (!dat_page_fits(lay, r->unz.out + pos,
+				   usize - pos < lay->page_size ? usize - pos : lay->page_size))
 			return false;
-		p = r->unz.out + pos + 8;
-		commit = 0;
-		for (i = 0; i < lay->long_size; i++) {
-			if (lay->big_endian)
-				commit = (commit << 8) | p[i];
-			else
-				commit |= (uint64_t)p[i] << (8 * i);
-		}
-		if ((commit & ((1u << 27) - 1)) > left - hdr)
-			return false;
-	}
 	return true;
 }
 

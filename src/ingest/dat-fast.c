@@ -50,7 +50,6 @@
 #include "ingest-local.h"
 
 #define DAT_FAST_WINDOW	(256u << 10)	/* bytes of uncompressed pages read at once */
-#define DAT_COMMIT_MASK	((1u << 27) - 1)	/* the commit word's size bits */
 #define DAT_MISSED_EVENTS (1ull << 31)	/* the page follows missed events */
 #define DAT_MISSED_STORED (1ull << 30)	/* and their count is after the data */
 
@@ -63,43 +62,17 @@ enum {
 #define DAT_TS_SHIFT	27
 #define DAT_TS_MSB	(0xf8ull << 56)
 
-static uint64_t get_num(const unsigned char *p, unsigned int len, bool big_endian)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < len; i++) {
-		if (big_endian)
-			v = (v << 8) | p[i];
-		else
-			v |= (uint64_t)p[i] << (8 * i);
-	}
-	return v;
-}
-
 /* ---- the page parser (kbuffer-parse.c's, inline) ------------------------ */
 
+/* numbers in the page, in the file's byte order */
 static inline uint32_t rd4(const struct dat_layout *lay, const unsigned char *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return lay->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ?
-	       __builtin_bswap32(v) : v;
-}
-
-static inline uint64_t rd8(const struct dat_layout *lay, const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return lay->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ?
-	       __builtin_bswap64(v) : v;
+	return (uint32_t)dat_read_num(p, 4, dat_swapped(lay->big_endian));
 }
 
 static inline uint64_t rdlong(const struct dat_layout *lay, const unsigned char *p)
 {
-	return lay->long_size == 8 ? rd8(lay, p) : rd4(lay, p);
+	return dat_read_num(p, lay->long_size, dat_swapped(lay->big_endian));
 }
 
 /*
@@ -180,7 +153,7 @@ static void pg_load(const struct dat_layout *lay, struct dat_page *pg, const uns
 	unsigned int hdr = 8 + lay->long_size;
 	uint64_t flags = rdlong(lay, page + 8);
 
-	pg->ts = rd8(lay, page);
+	pg->ts = dat_read_num(page, 8, dat_swapped(lay->big_endian));
 	pg->data = page + hdr;
 	pg->size = (uint32_t)(flags & DAT_COMMIT_MASK);
 	if (!(flags & DAT_MISSED_EVENTS))
@@ -210,16 +183,6 @@ static int grow_buf(struct dat_fsrc *fs, size_t want, uint32_t ps)
 	fs->buf = p;
 	fs->cap = want + ps;
 	return 0;
-}
-
-/* whether the page at @p, @left bytes of it present, has a commit size that fits */
-static bool page_ok(const struct dat_layout *lay, const unsigned char *p, size_t left)
-{
-	unsigned int hdr = 8 + lay->long_size;
-
-	if (left < hdr)
-		return false;
-	return (get_num(p + 8, lay->long_size, lay->big_endian) & DAT_COMMIT_MASK) <= left - hdr;
 }
 
 /* fill @dmg; Return: @code */
@@ -262,12 +225,11 @@ static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dm
 			    got < 0 ? "" : " (file shrank)");
 	memset(fs->buf + n, 0, want + ps - n);
 	for (at = 0; at < n; at += ps) {
-		if (page_ok(&d->lay, fs->buf + at, ps))
+		if (dat_page_fits(&d->lay, fs->buf + at, ps))
 			continue;
 		return fail(dmg, -SR_EBADTRACE, fs->pos + at,
 			    "cpu %d: corrupted page (commit size %llu larger than the page)", s->cpu,
-			    (unsigned long long)(get_num(fs->buf + at + 8, d->lay.long_size,
-							 d->lay.big_endian) & DAT_COMMIT_MASK));
+			    (unsigned long long)dat_page_commit(&d->lay, fs->buf + at));
 	}
 	fs->base = fs->pos;
 	fs->pos += n;
@@ -304,8 +266,8 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 		why = "compressed block header past the end of its data";
 		goto bad;
 	}
-	zsize = (uint32_t)get_num(hdr, 4, lay->big_endian);
-	usize = (uint32_t)get_num(hdr + 4, 4, lay->big_endian);
+	zsize = rd4(lay, hdr);
+	usize = rd4(lay, hdr + 4);
 	if (zsize > fs->end - fs->pos - 8) {
 		why = "compressed block runs past the end of its data";
 		goto bad;
@@ -333,7 +295,7 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 	for (pos = 0; pos < fs->len; pos += ps) {
 		if (pos + ps > fs->len && fs->chunks > 1)
 			break;	/* completed by the next chunk */
-		if (!page_ok(lay, fs->buf + pos, fs->len - pos < ps ? fs->len - pos : ps)) {
+		if (!dat_page_fits(lay, fs->buf + pos, fs->len - pos < ps ? fs->len - pos : ps)) {
 			why = "a page's commit size is larger than the page";
 			fs->len = 0;
 			goto bad;

@@ -214,31 +214,6 @@ struct dat_rec {
 	bool			bad;	/* a field lay outside the record */
 };
 
-/*
- * A number of 1, 2, 4 or 8 bytes in the file's byte order.  What
- * tep_read_number() does, inline: it is the decoder's hottest call.
- */
-static inline uint64_t get_num(const unsigned char *p, unsigned int sz, bool swap)
-{
-	uint16_t v16;
-	uint32_t v32;
-	uint64_t v64;
-
-	switch (sz) {
-	case 1:
-		return *p;
-	case 2:
-		memcpy(&v16, p, 2);
-		return swap ? __builtin_bswap16(v16) : v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return swap ? __builtin_bswap32(v32) : v32;
-	default:
-		memcpy(&v64, p, 8);
-		return swap ? __builtin_bswap64(v64) : v64;
-	}
-}
-
 static inline int64_t rd_int(struct dat_rec *r, const struct dat_field *f)
 {
 	uint64_t v;
@@ -250,7 +225,7 @@ static inline int64_t rd_int(struct dat_rec *r, const struct dat_field *f)
 		r->bad = true;
 		return -1;
 	}
-	v = get_num(r->data + f->offset, sz, r->swap);
+	v = dat_read_num(r->data + f->offset, sz, r->swap);
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && sz < 8) {
 		uint64_t sign = 1ull << (sz * 8 - 1);
 
@@ -299,7 +274,7 @@ static const char *rd_str(struct dat_rec *r, const struct dat_field *f, uint32_t
 			r->bad = true;
 			return NULL;
 		}
-		loc = get_num(r->data + f->offset, 4, r->swap);
+		loc = dat_read_num(r->data + f->offset, 4, r->swap);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
@@ -452,7 +427,7 @@ static void resolve_common(struct dat_buf *b)
 	struct tep_format_field *f;
 
 	b->common_done = true;
-	b->swap = tep_is_file_bigendian(b->tep) != tep_is_local_bigendian(b->tep);
+	b->swap = dat_swapped(tep_is_file_bigendian(b->tep));
 	if (!evs || !evs[0])
 		return;
 	f = tep_find_common_field(evs[0], "common_type");
@@ -499,7 +474,7 @@ int dat_decode(struct dat_buf *b, struct dat_strs *sb, const struct tep_record *
 	r.size = rec->size;
 	r.swap = b->swap;
 	if (b->type_size)
-		id = (int)get_num(r.data + b->type_off, b->type_size, r.swap);
+		id = (int)dat_read_num(r.data + b->type_off, b->type_size, r.swap);
 	else
 		id = tep_data_type(b->tep, (struct tep_record *)rec);
 	ei = evinfo_get(b, id);
@@ -513,7 +488,7 @@ int dat_decode(struct dat_buf *b, struct dat_strs *sb, const struct tep_record *
 	ev->ts_ns = rec->ts;
 	ev->cpu = rec->cpu;
 	if (b->pid_size)
-		ev->pid = (int)get_num(r.data + b->pid_off, 4, r.swap);
+		ev->pid = (int)dat_read_num(r.data + b->pid_off, 4, r.swap);
 	else
 		ev->pid = tep_data_pid(b->tep, (struct tep_record *)rec);
 	ev->kind = ei->kind;

@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <traceevent/event-parse.h>
@@ -115,6 +116,69 @@ struct dat_layout {
 	int		nr_ranges;
 	struct dat_range *ranges;
 };
+
+#define DAT_COMMIT_MASK	((1u << 27) - 1)	/* a page's commit word: its size bits */
+
+/* whether numbers in a file of this byte order must be swapped on this host */
+static inline bool dat_swapped(bool big_endian)
+{
+	return big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+}
+
+/**
+ * dat_read_num() - a number of 1, 2, 4 or 8 bytes in a file's byte order
+ * @p:    where it is (no alignment needed)
+ * @sz:   its size; any other is read as 8
+ * @swap: dat_swapped() of the file
+ *
+ * What tep_read_number() does, inline: the decoder's and the page
+ * parser's hottest read.
+ */
+static inline uint64_t dat_read_num(const unsigned char *p, unsigned int sz, bool swap)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (sz) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	default:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	}
+}
+
+/**
+ * dat_page_commit() - the commit size of the ring-buffer page at @page:
+ * timestamp (8), then the commit word (a long), whose low bits are the
+ * bytes of event data (the top bits flag missed events).  libtraceevent's
+ * kbuffer trusts it; the header walk and the fast reader check it against
+ * the page.
+ */
+static inline uint64_t dat_page_commit(const struct dat_layout *lay, const unsigned char *page)
+{
+	return dat_read_num(page + 8, lay->long_size, dat_swapped(lay->big_endian)) &
+	       DAT_COMMIT_MASK;
+}
+
+/**
+ * dat_page_fits() - whether the page at @page, of which @left bytes are
+ * there, holds its header and the event data its commit size says
+ */
+static inline bool dat_page_fits(const struct dat_layout *lay, const unsigned char *page,
+				 uint64_t left)
+{
+	unsigned int hdr = 8 + lay->long_size;
+
+	return left >= hdr && dat_page_commit(lay, page) <= left - hdr;
+}
 
 /**
  * struct dat_range - one CPU's data as the file declares it

@@ -385,11 +385,6 @@ static int fast_open(struct ingest *in, struct dat *d)
 	d->fast = true;
 	d->in = in;
 	snprintf(in->info.reader, sizeof(in->info.reader), "fast");
-	if (d->lay.compression[0]) {
-		ret = dat_unz_init(&d->unz, d->lay.compression);
-		if (ret < 0)
-			return err_set(&in->err, ret, "cannot decompress \"%s\"", d->lay.compression);
-	}
 	ret = probe_open(in, -1);
 	if (ret < 0)
 		return ret;
@@ -418,12 +413,20 @@ static int fast_open(struct ingest *in, struct dat *d)
 	if (ret < 0)
 		return ret;
 	threads = in->opts.threads ? in->opts.threads : util_cpus_available();
-	if (threads < 2)
-		return dat_streams_init(d);
-	ret = dat_fast_streams(in, d, false);
-	if (ret < 0)
-		return ret;
-	return dat_mt_start(in, d, threads);
+	if (threads >= 2) {
+		ret = dat_fast_streams(in, d, false);
+		return ret < 0 ? ret : dat_mt_start(in, d, threads);
+	}
+	/* one thread: the streams are read here, with this decompression state */
+	if (d->lay.compression[0]) {
+		ret = dat_unz_init(&d->unz, d->lay.compression);
+		if (ret < 0)
+			return err_set(&in->err, ret, "cannot decompress \"%s\"", d->lay.compression);
+	}
+	ret = dat_streams_init(d);
+	if (ret < 0 && !in->err.code)
+		return err_set(&in->err, ret, "out of memory");
+	return ret;
 }
 
 static int dat_open(struct ingest *in)
@@ -453,9 +456,7 @@ static int dat_open(struct ingest *in)
 			dat_layout_release(&d->lay);
 			goto out_close;
 		}
-		if (d->lay.fast_ok && d->lay.nr_cut)
-			d->lay.fast_why = "the file is cut short inside its cpu data";
-		if (d->lay.fast_ok && !d->lay.nr_cut) {
+		if (d->lay.fast_ok) {
 			in->info.file_version = d->lay.version;
 			snprintf(in->info.compression, sizeof(in->info.compression), "%s",
 				 d->lay.compression);
