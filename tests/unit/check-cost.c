@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check-common.h"
+#include "check-topo2.h"
 #include "cost/cost-ledger.h"
 #include "model/model.h"
 #include "topo/topo.h"
@@ -148,17 +149,6 @@ static int take(const struct cost_item *it, void *arg)
 	return 0;
 }
 
-static struct topo *topo2(void)
-{
-	struct topo *t = topo_new(2, 4);
-
-	ck_assert_ptr_nonnull(t);
-	t->cpu_node[0] = t->cpu_node[1] = 0;
-	t->cpu_node[2] = t->cpu_node[3] = 1;
-	t->distance[1] = t->distance[2] = 20;
-	return t;
-}
-
 static void step(struct cost_ledger *l, struct model *m, struct sr_event *ev)
 {
 	ev->name = sr_event_kind_name(ev->kind);
@@ -216,7 +206,7 @@ static void decide(struct cost_ledger *l, uint64_t seq, uint64_t ts, int src_nod
 
 START_TEST(ledger_prices_interval)
 {
-	struct topo *t = topo2();
+	struct topo *t = check_topo2();
 	struct model *m = model_new(t);
 	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
 	const struct cost_totals *tot;
@@ -269,7 +259,7 @@ END_TEST
 
 START_TEST(ledger_without_faults)
 {
-	struct topo *t = topo2();
+	struct topo *t = check_topo2();
 	struct model *m = model_new(t);
 	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check-common.h"
+#include "check-topo2.h"
 #include "decision/decision.h"
 #include "ingest/ingest.h"
 
@@ -33,11 +34,7 @@ static int collect(const struct decision *dec, void *arg)
 /* 2 nodes x 2 CPUs, distance 20 between them */
 static void setup(void)
 {
-	topo = topo_new(2, 4);
-	ck_assert_ptr_nonnull(topo);
-	topo->cpu_node[0] = topo->cpu_node[1] = 0;
-	topo->cpu_node[2] = topo->cpu_node[3] = 1;
-	topo->distance[1] = topo->distance[2] = 20;
+	topo = check_topo2();
 	m = model_new(topo);
 	d = decision_new(topo, collect, NULL);
 	ck_assert_ptr_nonnull(m);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check-common.h"
+#include "check-topo2.h"
 #include "model/model.h"
 #include "topo/topo.h"
 
@@ -20,11 +21,7 @@ static struct model *m;
 
 static void setup(void)
 {
-	topo = topo_new(2, 4);
-	ck_assert_ptr_nonnull(topo);
-	topo->cpu_node[0] = topo->cpu_node[1] = 0;
-	topo->cpu_node[2] = topo->cpu_node[3] = 1;
-	topo->distance[1] = topo->distance[2] = 20;
+	topo = check_topo2();
 	m = model_new(topo);
 	ck_assert_ptr_nonnull(m);
 	model_set_scan_period(m, SEC);
