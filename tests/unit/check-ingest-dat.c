@@ -542,19 +542,25 @@ START_TEST(test_corrupt)
 }
 END_TEST
 
-/* flip bit @bit of byte @off of @src into a new temp file @tmp */
-static void make_flipped(const char *src, off_t off, int bit, char *tmp)
+/* flip bit @bit of byte @off of the file @path, in place */
+static void flip_bit(const char *path, off_t off, int bit)
 {
 	unsigned char b;
 	int fd;
 
-	make_damaged(src, INT64_MAX, 0, 0, 0, tmp);
-	fd = open(tmp, O_RDWR);
+	fd = open(path, O_RDWR);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(pread(fd, &b, 1, off), 1);
 	b ^= 1u << bit;
 	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
 	close(fd);
+}
+
+/* flip bit @bit of byte @off of @src into a new temp file @tmp */
+static void make_flipped(const char *src, off_t off, int bit, char *tmp)
+{
+	make_damaged(src, INT64_MAX, 0, 0, 0, tmp);
+	flip_bit(tmp, off, bit);
 }
 
 /*
@@ -646,18 +652,10 @@ struct flip_stats {
 /* flip one bit of @off in @tmp (a copy of the fixture), probe it, flip back */
 static void flip_probe(const char *tmp, off_t off, int bit, struct flip_stats *st)
 {
-	unsigned char b;
 	pid_t pid;
 	int status = 0;
-	int fd;
 
-	fd = open(tmp, O_RDWR);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(pread(fd, &b, 1, off), 1);
-	b ^= 1u << bit;
-	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
-	close(fd);
-
+	flip_bit(tmp, off, bit);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid)
@@ -679,12 +677,7 @@ static void flip_probe(const char *tmp, off_t off, int bit, struct flip_stats *s
 				 WIFSIGNALED(status) ? "signal" : "exit status",
 				 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 	}
-
-	fd = open(tmp, O_RDWR);
-	ck_assert_int_ge(fd, 0);
-	b ^= 1u << bit;
-	ck_assert_int_eq(pwrite(fd, &b, 1, off), 1);
-	close(fd);
+	flip_bit(tmp, off, bit);	/* back */
 }
 
 /*
