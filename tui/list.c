@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tui.h"
+#include "util/digits.h"
 
 void tui_list_init(struct tui_list *l, const struct tui_store *store)
 {
@@ -128,23 +129,13 @@ const struct tui_row *tui_list_row(const struct tui_list *l, size_t pos)
 	return pos < l->nr ? tui_store_row(l->store, l->idx[pos]) : NULL;
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 bool tui_list_match(const struct tui_list *l, const struct tui_row *r)
 {
 	char comm[sizeof(r->comm) + 1];
 
 	if (!l->search[0])
 		return false;
-	if (all_digits(l->search))
+	if (util_all_digits(l->search))
 		return r->tid == atoi(l->search) || r->tgid == atoi(l->search);
 	memcpy(comm, r->comm, sizeof(r->comm));
 	comm[sizeof(r->comm)] = '\0';

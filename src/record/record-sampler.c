@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record-local.h"
+#include "../util/digits.h"
 
 #define PF_KTHREAD	0x00200000
 
@@ -82,16 +83,6 @@ static bool read_stat(const char *path, char *comm, size_t comm_len, pid_t *ppid
 	return true;
 }
 
-static bool is_number(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
 static int scan_procs(struct proc_list *pl)
 {
 	struct dirent *d;
@@ -105,7 +96,7 @@ static int scan_procs(struct proc_list *pl)
 	while ((d = readdir(dd))) {
 		struct proc_entry *pe;
 
-		if (!is_number(d->d_name))
+		if (!util_all_digits(d->d_name))
 			continue;
 		if (pl->n == pl->cap) {
 			size_t cap = pl->cap ? pl->cap * 2 : 256;
@@ -236,7 +227,7 @@ static void sample_round(struct record_sampler *s, struct proc_list *pl)
 			if (!dd)
 				continue;
 			while ((d = readdir(dd)))
-				if (is_number(d->d_name))
+				if (util_all_digits(d->d_name))
 					sample_thread(s, s->pids[i], d->d_name);
 			closedir(dd);
 		}
@@ -253,7 +244,7 @@ static void sample_round(struct record_sampler *s, struct proc_list *pl)
 		if (!dd)
 			continue;
 		while ((d = readdir(dd)))
-			if (is_number(d->d_name))
+			if (util_all_digits(d->d_name))
 				sample_thread(s, pl->e[i].pid, d->d_name);
 		closedir(dd);
 	}

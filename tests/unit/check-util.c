@@ -10,6 +10,7 @@
 
 #include "check-common.h"
 #include "util/cpus.h"
+#include "util/digits.h"
 #include "util/err.h"
 #include "util/escape.h"
 #include "util/strcount.h"
@@ -103,6 +104,18 @@ START_TEST(test_cpus_available)
 }
 END_TEST
 
+START_TEST(test_all_digits)
+{
+	ck_assert(util_all_digits("0"));
+	ck_assert(util_all_digits("4194304"));
+	ck_assert(!util_all_digits(""));
+	ck_assert(!util_all_digits("-1"));
+	ck_assert(!util_all_digits("12 "));
+	ck_assert(!util_all_digits("1a"));
+	ck_assert(!util_all_digits("self"));
+}
+END_TEST
+
 START_TEST(test_strcount)
 {
 	struct strcount c;
@@ -139,6 +152,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
+	tcase_add_test(tc, test_all_digits);
 	suite_add_tcase(s, tc);
 	return s;
 }
