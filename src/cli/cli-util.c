@@ -54,7 +54,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "schedreplay %s: %s\nrun 'schedreplay %s --help' for usage\n", cmd,
-		escape_text(esc, sizeof(esc), msg, SIZE_MAX), cmd);
+	fprintf(stderr, "schedreplay%s%s: %s\nrun 'schedreplay%s%s --help' for usage\n",
+		*cmd ? " " : "", cmd, escape_text(esc, sizeof(esc), msg, SIZE_MAX),
+		*cmd ? " " : "", cmd);
 	return CLI_EXIT_USAGE;
 }

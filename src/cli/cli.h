@@ -51,6 +51,7 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
  * cli_usage_error() - print "schedreplay CMD: ..." and a hint to --help
+ * @cmd: the command, or "" when the message is not about one
  * Return: CLI_EXIT_USAGE.
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

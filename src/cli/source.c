@@ -66,9 +66,35 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 	return 1;
 }
 
+/*
+ * --format, --reader and --threads into @io.  Checked as each is parsed
+ * (the message names @cmd), and again when the source is opened.
+ * Return: 0, or CLI_EXIT_USAGE with the message printed.
+ */
+static int parse_values(const struct cli_source_opts *o, struct ingest_opts *io, const char *cmd)
+{
+	char *end;
+	long n;
+
+	if (o->format && ingest_format_parse(o->format, &io->format) < 0)
+		return cli_usage_error(cmd, "unknown --format '%s' (auto, dat, trace, report, perf)",
+				       o->format);
+	if (o->reader && ingest_reader_parse(o->reader, &io->reader) < 0)
+		return cli_usage_error(cmd, "unknown --reader '%s' (auto, fast, libtracecmd)",
+				       o->reader);
+	if (o->threads) {
+		n = strtol(o->threads, &end, 10);
+		if (end == o->threads || *end || n < 1 || n > 1024)
+			return cli_usage_error(cmd, "bad --threads '%s' (1..1024)", o->threads);
+		io->threads = (int)n;
+	}
+	return 0;
+}
+
 int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *i,
 			 const char *cmd)
 {
+	struct ingest_opts io = { 0 };
 	const char *a = argv[*i];
 	int r;
 
@@ -80,13 +106,11 @@ int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *
 		o->quiet = true;
 		return 1;
 	}
-	if ((r = opt_value(argc, argv, i, "--format", &o->format, cmd)) != 0)
-		return r;
+	if ((r = opt_value(argc, argv, i, "--format", &o->format, cmd)) != 0 ||
+	    (r = opt_value(argc, argv, i, "--reader", &o->reader, cmd)) != 0 ||
+	    (r = opt_value(argc, argv, i, "--threads", &o->threads, cmd)) != 0)
+		return r > 0 && parse_values(o, &io, cmd) ? -CLI_EXIT_USAGE : r;
 	if ((r = opt_value(argc, argv, i, "--topology", &o->topology, cmd)) != 0)
-		return r;
-	if ((r = opt_value(argc, argv, i, "--reader", &o->reader, cmd)) != 0)
-		return r;
-	if ((r = opt_value(argc, argv, i, "--threads", &o->threads, cmd)) != 0)
 		return r;
 	return opt_value(argc, argv, i, "--buffer", &o->buffer, cmd);
 }
@@ -332,20 +356,9 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 	memset(src, 0, sizeof(*src));
 	src->opts = *o;
 	src->release_origin = "";
-	if (o->format && ingest_format_parse(o->format, &src->iopts.format) < 0)
-		return cli_usage_error("", "unknown --format '%s' (auto, dat, trace, report, perf)",
-				       o->format);
-	if (o->reader && ingest_reader_parse(o->reader, &src->iopts.reader) < 0)
-		return cli_usage_error("", "unknown --reader '%s' (auto, fast, libtracecmd)",
-				       o->reader);
-	if (o->threads) {
-		char *end;
-		long n = strtol(o->threads, &end, 10);
-
-		if (end == o->threads || *end || n < 1 || n > 1024)
-			return cli_usage_error("", "bad --threads '%s' (1..1024)", o->threads);
-		src->iopts.threads = (int)n;
-	}
+	ret = parse_values(o, &src->iopts, "");
+	if (ret)
+		return ret;
 	src->iopts.strict = o->strict;
 	src->iopts.buffer = o->buffer;
 	src->iopts.warn = warn_cb;

@@ -31,6 +31,9 @@ done
 got=$("$SR_BIN" info --json --quiet "$f" | jq -r .reader)
 check "auto picks the fast reader on a plain zstd file" test "$got" = fast
 expect_exit 2 "an unknown --reader is a usage error" "$SR_BIN" info --reader=quick "$f"
+check "naming the command" grep -q "^schedreplay info: unknown --reader 'quick' (auto, fast, libtracecmd)$" "$T/err"
+expect_exit 2 "--threads 0 is a usage error" "$SR_BIN" replay --threads 0 "$f"
+check "naming the command" grep -q "^schedreplay replay: bad --threads '0' (1..1024)$" "$T/err"
 
 # --buffer: the same selection, the same events, the same error, from both readers
 for b in numalab top nope; do
