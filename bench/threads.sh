@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What reader threads do to a replay: `schedreplay replay` and the reader
+# alone (build/bench/ingest-loop) with --threads 1 and --threads N,
+# interleaved (1, N, 1, N, ...) so that this machine's drift hits both
+# alike, N runs each; prints the medians and the speed-up, and how much of
+# a one-thread replay is reading.  The goal (issue 8): on these 2-core
+# machines, 2 threads at least 1.6x one.
+# usage: bench/threads.sh [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE.dat...
+set -euo pipefail
+runs=11
+threads=2
+build=build
+while getopts n:t:b: opt; do
+	case $opt in
+	n) runs=$OPTARG ;;
+	t) threads=$OPTARG ;;
+	b) build=$OPTARG ;;
+	*) echo "usage: $0 [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE..." >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE..." >&2; exit 2; }
+top=$(cd "$(dirname "$0")/.." && pwd)
+sr=$top/$build/schedreplay
+loop=$top/$build/bench/ingest-loop
+[ -x "$sr" ] && [ -x "$loop" ] || { echo "build first: make" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+median() { sort -n "$1" | sed -n "$(((runs + 1) / 2))p"; }
+
+printf '%-24s %-12s %10s %10s %8s\n' file run "1 thread" "$threads threads" speed-up
+for f in "$@"; do
+	cat "$f" >/dev/null	# into the page cache
+	for what in replay read; do
+		: >"$tmp/1"
+		: >"$tmp/n"
+		for ((i = 0; i < runs; i++)); do
+			for t in 1 "$threads"; do
+				out=$tmp/$([ "$t" = 1 ] && echo 1 || echo n)
+				if [ $what = replay ]; then
+					/usr/bin/time -f %e -a -o "$out" "$sr" replay --quiet --threads "$t" "$f" >/dev/null
+				else
+					/usr/bin/time -f %e -a -o "$out" "$loop" "$f" "$t" >/dev/null
+				fi
+			done
+		done
+		eval "t1_$what=$(median "$tmp/1") tn_$what=$(median "$tmp/n")"
+		eval "a=\$t1_$what b=\$tn_$what"
+		awk -v f="$(basename "$(dirname "$f")")/$(basename "$f")" -v w="$what" -v a="$a" -v b="$b" \
+			'BEGIN { printf "%-24s %-12s %9.3fs %9.3fs %7.2fx\n", f, w, a, b, (b > 0 ? a / b : 0) }'
+	done
+	awk -v r="$t1_read" -v p="$t1_replay" 'BEGIN {
+		printf "  reading is %.0f%% of a one-thread replay; goal: replay speed-up >= 1.6\n", 100 * r / p }'
+done
