@@ -21,7 +21,7 @@ LAB_DEB_PACKAGES = qemu-system-x86 busybox-static numactl cpio kmod trace-cmd jq
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: all deps lab-deps build demo check test test-asan fuzz-build test-fuzz fuzz install clean
+.PHONY: all deps lab-deps build demo check test test-asan shared-present fuzz-build test-fuzz fuzz install clean
 
 all: build
 
@@ -44,7 +44,7 @@ build:
 demo: deps build
 	./build/schedreplay replay fixtures/numa01-4n
 
-test: build
+test: build shared-present
 	cd build && ctest --output-on-failure -j$(JOBS)
 
 test-asan:
@@ -65,7 +65,12 @@ test-fuzz: fuzz-build
 fuzz: fuzz-build
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-check: deps
+# The tests read the workplace's real traces and seeds at ../shared (beside
+# the checkout, as in CI); without them they would fail one by one, cryptically.
+shared-present:
+	@test -d ../shared/traces || { echo "make: the tests need ../shared (the shared traces and seeds) beside this checkout: $(abspath ..)/shared is missing" >&2; exit 1; }
+
+check: deps shared-present
 	$(MAKE) test
 	$(MAKE) test-asan
 	$(MAKE) test-fuzz
