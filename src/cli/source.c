@@ -34,8 +34,9 @@ static const char source_help[] =
 	"                    the text of 'numactl -H', or topology JSON (docs/topology.md)\n"
 	"  --buffer NAME     read only this trace.dat buffer (instance); 'top' for the top one\n"
 	"  --reader R        trace.dat reader: auto (default: fast when it can), fast, libtracecmd\n"
-	"  --threads N       threads of the fast reader, this one included (default: one per CPU;\n"
-	"                    1: decode on this thread only)\n"
+	"  --threads N       threads of the fast reader, this one included (default: one per CPU\n"
+	"                    this process may use, one per trace when replay runs several at\n"
+	"                    once; 1: decode on this thread only)\n"
 	"  --strict          any damage in the trace is fatal, not read around\n"
 	"  --quiet           no warnings and no progress on stderr\n";
 
