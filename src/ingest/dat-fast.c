@@ -46,6 +46,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "../util/lines.h"
 #include "dat-local.h"
 #include "ingest-local.h"
 
@@ -381,8 +382,8 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 	struct dat_stream *s;
 	int lb, bi, i, ret;
 
-	d->streams = calloc(lay->nr_ranges ? lay->nr_ranges : 1, sizeof(*d->streams));
-	d->heap = calloc(lay->nr_ranges ? lay->nr_ranges : 1, sizeof(*d->heap));
+	d->streams = util_calloc_lines(lay->nr_ranges, sizeof(*d->streams));
+	d->heap = util_calloc_lines(lay->nr_ranges, sizeof(*d->heap));
 	if (!d->streams || !d->heap)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	/* by buffer, in table order: libtracecmd's order of placing compressed data */

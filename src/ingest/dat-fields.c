@@ -17,6 +17,7 @@
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 
+#include "../util/lines.h"
 #include "dat-local.h"
 #include "ingest-local.h"
 #include "marker.h"
@@ -160,14 +161,17 @@ static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 		cap = b->ev_cap ? b->ev_cap : 64;
 		while (cap <= id)
 			cap *= 2;
-		ev = realloc(b->ev, cap * sizeof(*ev));
+		/* apart from other memory: the reader threads read it per event */
+		ev = util_calloc_lines(cap, sizeof(*ev));
 		if (!ev)
 			return NULL;
-		memset(ev + b->ev_cap, 0, (cap - b->ev_cap) * sizeof(*ev));
+		if (b->ev_cap)
+			memcpy(ev, b->ev, b->ev_cap * sizeof(*ev));
+		free(b->ev);
 		b->ev = ev;
 		b->ev_cap = cap;
 	}
-	ei = calloc(1, sizeof(*ei));
+	ei = util_calloc_lines(1, sizeof(*ei));
 	if (!ei)
 		return NULL;
 	event = tep_find_event(b->tep, id);

@@ -13,6 +13,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 
+#include "../util/lines.h"
 #include "dat-local.h"
 #include "ingest-local.h"
 
@@ -143,7 +144,7 @@ int dat_heap_keys(struct dat *d)
 {
 	int i;
 
-	d->hk = calloc(d->nr_streams ? d->nr_streams : 1, sizeof(*d->hk));
+	d->hk = util_calloc_lines(d->nr_streams, sizeof(*d->hk));
 	if (!d->hk)
 		return -ENOMEM;
 	for (i = 0; i < d->nr_streams; i++) {

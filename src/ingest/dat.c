@@ -36,6 +36,7 @@
 #include <traceevent/event-parse.h>
 
 #include "../util/cpus.h"
+#include "../util/lines.h"
 #include "dat-local.h"
 #include "ingest-local.h"
 
@@ -346,7 +347,7 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 	size_t len;
 	int i;
 
-	d->bufs = calloc(lay->nr_bufs + 1, sizeof(*d->bufs));
+	d->bufs = util_calloc_lines(lay->nr_bufs + 1, sizeof(*d->bufs));
 	if (!d->bufs)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	for (i = 0; i < lay->nr_bufs; i++) {
@@ -441,7 +442,7 @@ static int dat_open(struct ingest *in)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 
-	d = calloc(1, sizeof(*d));
+	d = util_calloc_lines(1, sizeof(*d));
 	if (!d)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	d->fd = -1;

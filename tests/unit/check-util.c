@@ -13,6 +13,7 @@
 #include "util/digits.h"
 #include "util/err.h"
 #include "util/escape.h"
+#include "util/lines.h"
 #include "util/strcount.h"
 
 START_TEST(test_err_format)
@@ -116,6 +117,30 @@ START_TEST(test_all_digits)
 }
 END_TEST
 
+START_TEST(test_calloc_lines)
+{
+	size_t sizes[] = { 0, 1, 63, 64, 65, 200 };
+	unsigned char *p;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		p = util_calloc_lines(sizes[i], 1);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq((uintptr_t)p % UTIL_LINE, 0);
+		/* zeroed up to the end of its last line, all of it ours (ASan) */
+		for (j = 0; j < (sizes[i] + UTIL_LINE - 1) / UTIL_LINE * UTIL_LINE; j++)
+			ck_assert_uint_eq(p[j], 0);
+		free(p);
+	}
+	p = util_calloc_lines(3, 40);
+	ck_assert_ptr_nonnull(p);
+	p[119] = 1;
+	free(p);
+	ck_assert_ptr_null(util_calloc_lines(SIZE_MAX / 2, 4));
+	ck_assert_ptr_null(util_calloc_lines(1, SIZE_MAX - 10));
+}
+END_TEST
+
 START_TEST(test_strcount)
 {
 	struct strcount c;
@@ -153,6 +178,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
 	tcase_add_test(tc, test_all_digits);
+	tcase_add_test(tc, test_calloc_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }
