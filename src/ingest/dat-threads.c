@@ -1,22 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * dat-threads.c - the fast trace.dat reader on several threads: worker
- * threads read and decode the per-CPU streams (pages, decompression,
- * kbuffer, fields: dat-fast.c and dat-fields.c), each stream into batches
- * of finished events; the caller's thread merges the streams' batches in
- * time order and hands the events out through ingest_next(), so the
- * model, the policies and the report run beside the decoding.
+ * dat-threads.c - the fast trace.dat reader on several threads.  The
+ * per-CPU streams are read and decoded (pages, decompression, kbuffer,
+ * fields: dat-fast.c and dat-fields.c) in batches of finished events; the
+ * caller's thread merges the streams' batches in time order and hands the
+ * events out through ingest_next(), so the model, the policies and the
+ * report run beside the decoding.
  *
- * Streams are dealt to the workers round-robin; each worker keeps every
- * stream of its own at most DAT_MT_QUEUE batches ahead of the merge, the
- * stream with the fewest queued first, so the stream the merge waits for
- * always has room.  Memory: at most (DAT_MT_QUEUE + 1) batches per stream,
- * whatever the trace's length.
+ * Who decodes: worker threads, each over its share of the streams (dealt
+ * round-robin), keeping every stream at most mt->qmax batches ahead of
+ * the merge, the stream with the fewest queued first; and the caller's
+ * thread itself whenever the stream it merges next has no batch ready: it
+ * decodes that stream's next batch when no worker is at it, or else the
+ * batch of another stream with room.  So on two cores the decoding is
+ * shared between both threads as the merge's own load allows, instead of
+ * one core decoding everything while the other waits (a pipeline of one
+ * decoding thread and one merging thread is no faster than one thread:
+ * reading is two thirds of a replay).  A stream is decoded by one thread
+ * at a time (its "filling" claim), batch after batch, so its batches queue
+ * in its own order.  Memory: at most qmax + 2 batches per stream (qmax:
+ * DAT_MT_QUEUED shared out, within DAT_MT_QUEUE_MIN..MAX), whatever the
+ * trace's length.
  *
  * Order: a stream's items are in its own order, and the merge takes the
  * earliest head (timestamp, buffer, CPU) as the one-thread reader does, so
- * events come out in the same order.  Damage found by a worker travels as
- * an item at the place it was found (the timestamp of the record it
+ * events come out in the same order.  Damage found while decoding travels
+ * as an item at the place it was found (the timestamp of the record it
  * concerns, or of the record before it) and is reported by the merge when
  * it gets there; a fatal error likewise.
  */
@@ -25,11 +34,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/lines.h"
 #include "dat-local.h"
 #include "ingest-local.h"
 
 #define DAT_MT_BATCH	1024	/* items a batch */
-#define DAT_MT_QUEUE	2	/* batches a stream may have queued */
+#define DAT_MT_QUEUED	16	/* batches queued in all, at most... */
+#define DAT_MT_QUEUE_MIN 2	/* ...but each stream may have this many */
+#define DAT_MT_QUEUE_MAX 8	/* and none more than this */
+#define DAT_MT_SPIN	4000	/* polls before sleeping (some 100 microseconds) */
+
+#if defined(__x86_64__) || defined(__i386__)
+#define mt_pause() __builtin_ia32_pause()
+#else
+#define mt_pause() do { } while (0)
+#endif
 
 enum {
 	DAT_ITEM_EVENT,
@@ -59,11 +78,13 @@ struct dat_mtq {
 	struct dat_batch	*head;		/* queued, oldest first */
 	struct dat_batch	*tail;
 	int			queued;
-	bool			filling;	/* a worker is filling one */
+	bool			filling;	/* a thread is decoding its next batch */
 	bool			done;		/* no more batches will come */
+	bool			oom;		/* ...because a batch could not be allocated */
 	struct dat_batch	*cur;		/* the merge's batch */
 };
 
+/* what a decoding thread owns: a worker's, or the caller's (the last) */
 struct dat_worker {
 	struct dat_mt		*mt;
 	int			id;
@@ -78,33 +99,84 @@ struct dat_mt {
 	pthread_mutex_t		lock;
 	pthread_cond_t		work_cv;	/* a stream has room, or stop */
 	pthread_cond_t		data_cv;	/* a batch is queued or a stream done */
+	unsigned int		work_gen;	/* counts work_cv's events (atomic) */
+	unsigned int		data_gen;	/* counts data_cv's events (atomic) */
 	bool			stop;
-	int			nr_workers;
-	struct dat_worker	*w;
+	int			qmax;		/* batches a stream may have queued */
+	int			nr_workers;	/* threads started */
+	struct dat_worker	*w;		/* nr_workers + 1: the caller's last */
 	struct dat_mtq		*q;		/* by stream */
-	struct dat_batch	*free;
+	struct dat_batch	*free;		/* released longest ago first */
+	struct dat_batch	*free_tail;
 	struct dat_batch	*hold;		/* behind the last event handed out */
 };
 
-/* ---- workers ------------------------------------------------------------ */
+/* ---- waiting ------------------------------------------------------------ */
 
+/*
+ * Wait for @cv, whose events @gen counts; called with mt->lock held.
+ * Polls a while first, the lock released: a batch takes some tens of
+ * microseconds to make, and sleeping and being woken costs about as much
+ * on a virtual machine (a futex call and an interprocessor interrupt).
+ */
+static void mt_wait(struct dat_mt *mt, pthread_cond_t *cv, unsigned int *gen)
+{
+	unsigned int g = __atomic_load_n(gen, __ATOMIC_ACQUIRE);
+	int i;
+
+	pthread_mutex_unlock(&mt->lock);
+	for (i = 0; i < DAT_MT_SPIN && __atomic_load_n(gen, __ATOMIC_ACQUIRE) == g; i++)
+		mt_pause();
+	pthread_mutex_lock(&mt->lock);
+	if (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == g)
+		pthread_cond_wait(cv, &mt->lock);
+}
+
+/* wake the waiters on @cv, whose events @gen counts; with mt->lock held */
+static void mt_signal(pthread_cond_t *cv, unsigned int *gen)
+{
+	__atomic_add_fetch(gen, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(cv);
+}
+
+/*
+ * Put @b on the free list, behind the others: the batch used again is the
+ * one released longest ago.  Writing lines that another core still holds
+ * stalls the writer until that core lets go of them.
+ */
+static void free_put(struct dat_mt *mt, struct dat_batch *b)
+{
+	b->next = NULL;
+	if (mt->free_tail)
+		mt->free_tail->next = b;
+	else
+		mt->free = b;
+	mt->free_tail = b;
+}
+
+static struct dat_batch *free_get(struct dat_mt *mt)
+{
+	struct dat_batch *b = mt->free;
+
+	if (b) {
+		mt->free = b->next;
+		if (!mt->free)
+			mt->free_tail = NULL;
+	}
+	return b;
+}
+
+/* ---- decoding ----------------------------------------------------------- */
+
+/* a lost-events, damage or fatal item (rare: built in place) */
 static struct dat_item *add_item(struct dat_batch *b, int type, uint64_t ts)
 {
+	static const struct sr_event zero;
 	struct dat_item *it = &b->items[b->n++];
 
-	/* what ingest_next() would see: its memset, then the decoder's fields */
-	memset(&it->ev.u, 0, sizeof(it->ev.u));
-	it->ev.pid = 0;
-	it->ev.kind = SR_EV_OTHER;
-	it->ev.name = NULL;
-	it->ev.system = NULL;
-	it->ev.src_pos = 0;
-	it->ev.str = NULL;
-	it->ev.str_len = 0;
-	it->ev.marker = SR_MARK_NONE;
-	it->ev.cpu = 0;
-	it->type = type;
+	it->ev = zero;
 	it->ev.ts_ns = ts;
+	it->type = type;
 	it->str_off = 0;
 	it->code = 0;
 	return it;
@@ -144,16 +216,18 @@ static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct 
 }
 
 /*
- * Fill @b from stream @si: read, decode, and queue up to DAT_MT_BATCH
- * items.  Return: true when the stream has ended (its last items are in @b).
+ * Fill @b from stream @si: read and decode up to DAT_MT_BATCH items.
+ * Return: true when the stream has ended (its last items are in @b).
  */
 static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 {
+	static const struct sr_event zero;
 	struct dat *d = w->mt->d;
 	struct dat_stream *s = &d->streams[si];
 	struct tep_record *rec = &s->fs.rec;
 	struct dat_damage dmg = { .code = -ENOMEM, .msg = "out of memory" };
 	struct dat_item *it;
+	struct sr_event ev;
 	int64_t off;
 	int ret;
 
@@ -180,13 +254,30 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 			dat_lost_event(rec, &add_item(b, DAT_ITEM_EVENT, rec->ts)->ev);
 			continue;
 		}
-		it = add_item(b, DAT_ITEM_EVENT, rec->ts);
-		ret = dat_decode(&d->bufs[s->buf], &w->strs, rec, &it->ev, &dmg);
+		/*
+		 * Decoded here, then copied whole into the batch: the batch's
+		 * lines were last read on the merging core, and decoding into
+		 * them field by field stalled on each line in turn.
+		 */
+		ev = zero;
+		ev.ts_ns = rec->ts;
+		ret = dat_decode(&d->bufs[s->buf], &w->strs, rec, &ev, &dmg);
 		s->has_rec = false;
 		if (rec->offset >= s->start && rec->offset - s->start < s->size)
 			b->done = rec->offset - s->start;
-		if (ret > 0 && it->ev.str) {
-			off = arena_put(b, it->ev.str, it->ev.str_len);
+		if (ret <= 0) {
+			add_damage(b, ret ? DAT_ITEM_FATAL : DAT_ITEM_DAMAGE, rec->ts, &dmg);
+			if (ret)
+				return true;
+			continue;
+		}
+		it = &b->items[b->n++];
+		it->ev = ev;
+		it->type = DAT_ITEM_EVENT;
+		it->code = 0;
+		it->str_off = 0;
+		if (ev.str) {
+			off = arena_put(b, ev.str, ev.str_len);
 			if (off < 0) {
 				b->n--;
 				dmg.code = -ENOMEM;
@@ -196,31 +287,68 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 			}
 			it->str_off = (uint32_t)off;
 		}
-		if (ret > 0)
-			continue;
-		b->n--;
-		add_damage(b, ret ? DAT_ITEM_FATAL : DAT_ITEM_DAMAGE, rec->ts, &dmg);
-		if (ret)
-			return true;
 	}
 	return false;
 }
 
-/* the worker's stream with room and the fewest queued, or -1 */
+/*
+ * Decode stream @si's next batch as @w and queue it.  Called, and returns,
+ * with mt->lock held; the stream is not done, nobody else is filling it.
+ */
+static void fill_one(struct dat_worker *w, int si)
+{
+	struct dat_mt *mt = w->mt;
+	struct dat_mtq *q = &mt->q[si];
+	struct dat_batch *b;
+	bool ended;
+
+	q->filling = true;
+	b = free_get(mt);
+	pthread_mutex_unlock(&mt->lock);
+	if (!b)
+		b = calloc(1, sizeof(*b));
+	ended = b ? fill_batch(w, si, b) : true;
+	pthread_mutex_lock(&mt->lock);
+	q->filling = false;
+	if (b && b->n) {
+		b->next = NULL;
+		if (q->tail)
+			q->tail->next = b;
+		else
+			q->head = b;
+		q->tail = b;
+		q->queued++;
+	} else if (b) {
+		free_put(mt, b);
+	}
+	if (!b)
+		q->oom = true;
+	if (ended)
+		q->done = true;
+	mt_signal(&mt->data_cv, &mt->data_gen);
+}
+
+/*
+ * The stream with room that @w may fill, the fewest queued first, or -1.
+ * A worker fills its own share of the streams; the caller's thread (the
+ * last in mt->w) any.  *all_done: none of them will get more batches.
+ */
 static int pick_stream(struct dat_worker *w, bool *all_done)
 {
 	struct dat_mt *mt = w->mt;
+	bool caller = w->id == mt->nr_workers;
+	int step = caller ? 1 : mt->nr_workers;
 	int best = -1;
 	int si;
 
 	*all_done = true;
-	for (si = w->id; si < mt->d->nr_streams; si += mt->nr_workers) {
+	for (si = caller ? 0 : w->id; si < mt->d->nr_streams; si += step) {
 		struct dat_mtq *q = &mt->q[si];
 
 		if (q->done)
 			continue;
 		*all_done = false;
-		if (q->filling || q->queued >= DAT_MT_QUEUE)
+		if (q->filling || q->queued >= mt->qmax)
 			continue;
 		if (best < 0 || q->queued < mt->q[best].queued)
 			best = si;
@@ -232,10 +360,7 @@ static void *worker_main(void *arg)
 {
 	struct dat_worker *w = arg;
 	struct dat_mt *mt = w->mt;
-	struct dat_batch *b;
-	struct dat_mtq *q;
 	bool all_done;
-	bool ended;
 	int si;
 
 	pthread_mutex_lock(&mt->lock);
@@ -243,36 +368,10 @@ static void *worker_main(void *arg)
 		si = pick_stream(w, &all_done);
 		if (all_done)
 			break;
-		if (si < 0) {
-			pthread_cond_wait(&mt->work_cv, &mt->lock);
-			continue;
-		}
-		q = &mt->q[si];
-		q->filling = true;
-		b = mt->free;
-		if (b)
-			mt->free = b->next;
-		pthread_mutex_unlock(&mt->lock);
-		if (!b)
-			b = calloc(1, sizeof(*b));
-		ended = b ? fill_batch(w, si, b) : true;
-		pthread_mutex_lock(&mt->lock);
-		q->filling = false;
-		if (b && b->n) {
-			b->next = NULL;
-			if (q->tail)
-				q->tail->next = b;
-			else
-				q->head = b;
-			q->tail = b;
-			q->queued++;
-		} else if (b) {
-			b->next = mt->free;
-			mt->free = b;
-		}
-		if (ended)
-			q->done = true;
-		pthread_cond_broadcast(&mt->data_cv);
+		if (si < 0)
+			mt_wait(mt, &mt->work_cv, &mt->work_gen);
+		else
+			fill_one(w, si);
 	}
 	pthread_mutex_unlock(&mt->lock);
 	return NULL;
@@ -280,23 +379,41 @@ static void *worker_main(void *arg)
 
 /* ---- the merge (the caller's thread) ------------------------------------ */
 
-/* the next batch of stream @si, waiting for it; NULL when the stream has ended */
+/*
+ * The next batch of stream @si, decoding while it waits (see the top);
+ * NULL when the stream has ended.
+ */
 static struct dat_batch *next_batch(struct dat_mt *mt, int si)
 {
+	struct dat_worker *self = &mt->w[mt->nr_workers];
 	struct dat_mtq *q = &mt->q[si];
-	struct dat_batch *b;
+	struct dat_batch *b = NULL;
+	bool all_done;
+	int other;
 
 	pthread_mutex_lock(&mt->lock);
-	while (!q->head && !q->done)
-		pthread_cond_wait(&mt->data_cv, &mt->lock);
-	b = q->head;
-	if (b) {
-		q->head = b->next;
-		b->next = NULL;
-		if (!q->head)
-			q->tail = NULL;
-		q->queued--;
-		pthread_cond_broadcast(&mt->work_cv);
+	for (;;) {
+		if (q->head) {
+			b = q->head;
+			q->head = b->next;
+			b->next = NULL;
+			if (!q->head)
+				q->tail = NULL;
+			q->queued--;
+			mt_signal(&mt->work_cv, &mt->work_gen);
+			break;
+		}
+		if (q->done)
+			break;
+		if (!q->filling) {
+			fill_one(self, si);
+			continue;
+		}
+		other = pick_stream(self, &all_done);
+		if (other >= 0)
+			fill_one(self, other);
+		else
+			mt_wait(mt, &mt->data_cv, &mt->data_gen);
 	}
 	pthread_mutex_unlock(&mt->lock);
 	return b;
@@ -307,29 +424,33 @@ static void release_batch(struct dat_mt *mt, struct dat_batch *b)
 	if (!b)
 		return;
 	pthread_mutex_lock(&mt->lock);
-	b->next = mt->free;
-	mt->free = b;
+	free_put(mt, b);
 	pthread_mutex_unlock(&mt->lock);
 }
 
-/* make @b stream @si's current batch; Return: false when there is none */
-static bool take_batch(struct dat *d, int si, struct dat_batch *b)
+/*
+ * Make @b stream @si's current batch.  Return: 1, 0 when the stream has
+ * ended, or -ENOMEM when it ended for want of a batch (in->err set).
+ */
+static int take_batch(struct ingest *in, struct dat *d, int si, struct dat_batch *b)
 {
 	struct dat_stream *s = &d->streams[si];
 
 	d->mt->q[si].cur = b;
 	if (!b) {
+		if (d->mt->q[si].oom)
+			return err_set(&in->err, -ENOMEM, "out of memory");
 		/* the stream is read to its end */
 		d->done += s->size - s->done;
 		s->done = s->size;
-		return false;
+		return 0;
 	}
 	d->hk[si].key = b->items[0].ev.ts_ns;
 	if (b->done > s->done) {
 		d->done += b->done - s->done;
 		s->done = b->done;
 	}
-	return true;
+	return 1;
 }
 
 int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
@@ -340,6 +461,7 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 	struct dat_item *it;
 	int si;
 	int ret;
+	int more;
 
 	release_batch(mt, mt->hold);
 	mt->hold = NULL;
@@ -347,7 +469,7 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 		si = d->heap[0];
 		b = mt->q[si].cur;
 		it = &b->items[b->pos++];
-		/* the items were written on another core: fetch ahead */
+		/* the items may have been written on another core: fetch ahead */
 		if (b->pos + 8 < b->n) {
 			__builtin_prefetch(&b->items[b->pos + 8]);
 			__builtin_prefetch((const char *)&b->items[b->pos + 8] + 64);
@@ -379,7 +501,10 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 				mt->hold = b;	/* ev->str points into it */
 			else
 				release_batch(mt, b);
-			if (!take_batch(d, si, next_batch(mt, si)))
+			more = take_batch(in, d, si, next_batch(mt, si));
+			if (more < 0)
+				return more;
+			if (!more)
 				d->heap[0] = d->heap[--d->nr_heap];
 		}
 		dat_heap_down(d, 0);
@@ -406,7 +531,7 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 		nw = d->nr_streams;
 	if (nw < 1)
 		nw = 1;
-	mt = calloc(1, sizeof(*mt));
+	mt = util_calloc_lines(1, sizeof(*mt));
 	if (!mt)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	d->mt = mt;
@@ -414,12 +539,17 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	pthread_mutex_init(&mt->lock, NULL);
 	pthread_cond_init(&mt->work_cv, NULL);
 	pthread_cond_init(&mt->data_cv, NULL);
-	mt->q = calloc(d->nr_streams ? d->nr_streams : 1, sizeof(*mt->q));
-	mt->w = calloc(nw, sizeof(*mt->w));
+	mt->q = util_calloc_lines(d->nr_streams, sizeof(*mt->q));
+	mt->w = util_calloc_lines(nw + 1, sizeof(*mt->w));
 	if (!mt->q || !mt->w)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	mt->nr_workers = nw;
-	for (i = 0; i < nw; i++) {
+	mt->qmax = d->nr_streams ? DAT_MT_QUEUED / d->nr_streams : 1;
+	if (mt->qmax < DAT_MT_QUEUE_MIN)
+		mt->qmax = DAT_MT_QUEUE_MIN;
+	if (mt->qmax > DAT_MT_QUEUE_MAX)
+		mt->qmax = DAT_MT_QUEUE_MAX;
+	for (i = 0; i <= nw; i++) {
 		mt->w[i].mt = mt;
 		mt->w[i].id = i;
 		if (d->lay.compression[0] && dat_unz_init(&mt->w[i].unz, d->lay.compression) < 0)
@@ -435,9 +565,13 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	/* every stream's first batch: the heap's keys */
 	if (dat_heap_keys(d) < 0)
 		return err_set(&in->err, -ENOMEM, "out of memory");
-	for (i = 0; i < d->nr_streams; i++)
-		if (take_batch(d, i, next_batch(mt, i)))
+	for (i = 0; i < d->nr_streams; i++) {
+		ret = take_batch(in, d, i, next_batch(mt, i));
+		if (ret < 0)
+			return ret;
+		if (ret)
 			d->heap[d->nr_heap++] = i;
+	}
 	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
 		dat_heap_down(d, i);
 	return 0;
@@ -463,9 +597,9 @@ void dat_mt_stop(struct dat *d)
 		return;
 	pthread_mutex_lock(&mt->lock);
 	mt->stop = true;
-	pthread_cond_broadcast(&mt->work_cv);
+	mt_signal(&mt->work_cv, &mt->work_gen);
 	pthread_mutex_unlock(&mt->lock);
-	for (i = 0; i < mt->nr_workers; i++) {
+	for (i = 0; mt->w && i <= mt->nr_workers; i++) {
 		if (mt->w[i].started)
 			pthread_join(mt->w[i].tid, NULL);
 		dat_unz_release(&mt->w[i].unz);
