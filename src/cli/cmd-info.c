@@ -42,7 +42,7 @@ int cmd_info(int argc, char **argv)
 	struct strcount names;
 	struct report_out out;
 	struct model *model = NULL;
-	struct sr_event ev;
+	const struct sr_event *ev;
 	const char *trace = NULL, *output = NULL;
 	json_t *report = NULL;
 	bool json = false;
@@ -94,10 +94,10 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	while ((r = cli_source_next(&src, &ev)) > 0) {
-		if (ev.kind != SR_EV_LOST && strcount_add(&names, ev.name, 1) < 0)
+		if (ev->kind != SR_EV_LOST && strcount_add(&names, ev->name, 1) < 0)
 			r = -ENOMEM;
 		else
-			r = model_feed(model, &ev);
+			r = model_feed(model, ev);
 		if (r < 0) {
 			cli_error("out of memory");
 			ret = CLI_EXIT_INTERNAL;

@@ -297,7 +297,7 @@ static int no_done(const struct cost_item *it, void *arg)
 int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost_done_fn done,
 		     cost_release_fn release)
 {
-	struct sr_event ev;
+	const struct sr_event *ev;
 	int r;
 
 	s->fn = fn;
@@ -312,11 +312,11 @@ int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost
 	if (s->scan_period_ns)
 		model_set_scan_period(s->model, s->scan_period_ns);
 	while ((r = cli_source_next(&s->src, &ev)) > 0) {
-		r = decision_feed(s->dec, s->model, &ev);
+		r = decision_feed(s->dec, s->model, ev);
 		if (r >= 0)
-			r = cost_ledger_feed(s->ledger, s->model, &ev);
+			r = cost_ledger_feed(s->ledger, s->model, ev);
 		if (r >= 0)
-			r = model_feed(s->model, &ev);
+			r = model_feed(s->model, ev);
 		if (r < 0)
 			break;
 	}

@@ -447,11 +447,11 @@ static int check_event(struct cli_source *src, const struct sr_event *ev)
 	return -CLI_EXIT_BADINPUT;
 }
 
-int cli_source_next(struct cli_source *src, struct sr_event *ev)
+int cli_source_next(struct cli_source *src, const struct sr_event **ev)
 {
 	int ret;
 
-	ret = ingest_next(src->in, ev);
+	ret = ingest_next_ref(src->in, ev);
 	if (ret < 0) {
 		if (src->progress)
 			fputs("\r\033[K", stderr);
@@ -463,7 +463,7 @@ int cli_source_next(struct cli_source *src, struct sr_event *ev)
 			fputs("\r\033[K", stderr);
 		return 0;
 	}
-	ret = check_event(src, ev);
+	ret = check_event(src, *ev);
 	if (ret < 0)
 		return ret;
 	if ((++src->nr_read & 0xffff) == 0 && src->progress)

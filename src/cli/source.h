@@ -80,10 +80,11 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 
 /**
  * cli_source_next() - the next event, checked against the topology
- * Return: 1 with @ev filled, 0 at the end, or a negative exit code
- * (-CLI_EXIT_BADINPUT...) after an error line on stderr.
+ * Return: 1 with *@ev set (borrowed until the next call: ingest_next_ref()),
+ * 0 at the end, or a negative exit code (-CLI_EXIT_BADINPUT...) after an
+ * error line on stderr.
  */
-int cli_source_next(struct cli_source *src, struct sr_event *ev);
+int cli_source_next(struct cli_source *src, const struct sr_event **ev);
 
 /** cli_source_close() - close and free (safe on a zeroed or closed struct). */
 void cli_source_close(struct cli_source *src);

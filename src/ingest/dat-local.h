@@ -554,6 +554,12 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads);
  */
 int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev);
 
+/**
+ * dat_mt_next_ref() - dat_mt_next() handing out the event where it lies
+ * in its batch (ingest_next_ref())
+ */
+int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev);
+
 /** dat_mt_stop() - stop and join the workers, free the batches (NULL mt fine). */
 void dat_mt_stop(struct dat *d);
 

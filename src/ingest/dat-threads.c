@@ -56,12 +56,18 @@ enum {
 	DAT_ITEM_FATAL,
 };
 
+/*
+ * Two whole cache lines: what the merging core reads of each event is most
+ * of what threads cost, and an item straddling three lines costs three.
+ */
 struct dat_item {
-	struct sr_event	ev;		/* damage/fatal: ts_ns and src_pos only */
+	struct sr_event	ev;		/* damage/fatal: ts_ns, src_pos, and the
+					 * error code in pid */
 	uint32_t	str_off;	/* ev.str, or the message: offset in the arena */
-	int		type;
-	int		code;		/* damage/fatal */
-};
+	uint32_t	type;
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct dat_item) == 128, "an item is two cache lines");
 
 struct dat_batch {
 	struct dat_batch	*next;
@@ -178,7 +184,6 @@ static struct dat_item *add_item(struct dat_batch *b, int type, uint64_t ts)
 	it->ev.ts_ns = ts;
 	it->type = type;
 	it->str_off = 0;
-	it->code = 0;
 	return it;
 }
 
@@ -210,7 +215,7 @@ static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct 
 	struct dat_item *it = add_item(b, type, ts);
 	int64_t off = arena_put(b, dmg->msg, strlen(dmg->msg));
 
-	it->code = dmg->code;
+	it->ev.pid = dmg->code;
 	it->ev.src_pos = dmg->pos;
 	it->str_off = off < 0 ? UINT32_MAX : (uint32_t)off;
 }
@@ -274,7 +279,6 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 		it = &b->items[b->n++];
 		it->ev = ev;
 		it->type = DAT_ITEM_EVENT;
-		it->code = 0;
 		it->str_off = 0;
 		if (ev.str) {
 			off = arena_put(b, ev.str, ev.str_len);
@@ -306,7 +310,7 @@ static void fill_one(struct dat_worker *w, int si)
 	b = free_get(mt);
 	pthread_mutex_unlock(&mt->lock);
 	if (!b)
-		b = calloc(1, sizeof(*b));
+		b = util_calloc_lines(1, sizeof(*b));
 	ended = b ? fill_batch(w, si, b) : true;
 	pthread_mutex_lock(&mt->lock);
 	q->filling = false;
@@ -453,7 +457,7 @@ static int take_batch(struct ingest *in, struct dat *d, int si, struct dat_batch
 	return 1;
 }
 
-int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
+int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev)
 {
 	struct dat_mt *mt = d->mt;
 	struct dat_damage dmg;
@@ -477,12 +481,13 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 		}
 		ret = 0;
 		if (it->type == DAT_ITEM_EVENT) {
-			*ev = it->ev;
-			if (ev->str)
-				ev->str = b->arena + it->str_off;
+			/* the decoder's pointer, stale: the string is in the arena */
+			if (it->ev.str)
+				it->ev.str = b->arena + it->str_off;
+			*ev = &it->ev;
 			ret = 1;
 		} else {
-			dmg.code = it->code;
+			dmg.code = it->ev.pid;
 			dmg.pos = it->ev.src_pos;
 			snprintf(dmg.msg, sizeof(dmg.msg), "%s",
 				 it->str_off == UINT32_MAX ? "out of memory" : b->arena + it->str_off);
@@ -498,7 +503,7 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 			d->hk[si].key = b->items[b->pos].ev.ts_ns;
 		} else {
 			if (ret == 1)
-				mt->hold = b;	/* ev->str points into it */
+				mt->hold = b;	/* *ev is in it */
 			else
 				release_batch(mt, b);
 			more = take_batch(in, d, si, next_batch(mt, si));
@@ -510,9 +515,18 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 		dat_heap_down(d, 0);
 		if (ret)
 			return ret;
-		memset(ev, 0, sizeof(*ev));
 	}
 	return 0;
+}
+
+int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
+{
+	const struct sr_event *p;
+	int ret = dat_mt_next_ref(in, d, &p);
+
+	if (ret == 1)
+		*ev = *p;
+	return ret;
 }
 
 /* ---- set up and tear down ----------------------------------------------- */

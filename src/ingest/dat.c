@@ -588,6 +588,19 @@ static int fast_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 	}
 }
 
+static int dat_next(struct ingest *in, struct sr_event *ev);
+
+static int dat_next_ref(struct ingest *in, const struct sr_event **ev)
+{
+	struct dat *d = in->priv;
+
+	if (d->mt)
+		return dat_mt_next_ref(in, d, ev);
+	memset(&in->ev, 0, sizeof(in->ev));
+	*ev = &in->ev;
+	return dat_next(in, &in->ev);
+}
+
 static int dat_next(struct ingest *in, struct sr_event *ev)
 {
 	struct dat *d = in->priv;
@@ -690,6 +703,7 @@ const struct ingest_ops ingest_dat_ops = {
 	.format		= INGEST_FMT_TRACE_DAT,
 	.open		= dat_open,
 	.next		= dat_next,
+	.next_ref	= dat_next_ref,
 	.progress	= dat_progress,
 	.close		= dat_close,
 };

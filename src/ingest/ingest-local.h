@@ -20,6 +20,8 @@ struct ingest;
  *          with in->err set.
  * @next:   as ingest_next(); the common code does time-order accounting,
  *          lost-event counting and event totals after it returns.
+ * @next_ref: optional; as ingest_next_ref(), for a decoder whose events
+ *          already lie somewhere whole (else @next fills in->ev)
  * @progress: optional; fraction read, or negative when unknown
  * @close:  free in->priv (may be called after a failed open)
  */
@@ -27,6 +29,7 @@ struct ingest_ops {
 	enum ingest_format	format;
 	int	(*open)(struct ingest *in);
 	int	(*next)(struct ingest *in, struct sr_event *ev);
+	int	(*next_ref)(struct ingest *in, const struct sr_event **ev);
 	double	(*progress)(const struct ingest *in);
 	void	(*close)(struct ingest *in);
 };
@@ -41,6 +44,7 @@ struct ingest {
 	void			*priv;
 	uint64_t		last_ts_ns;
 	bool			have_ts;
+	struct sr_event		ev;		/* ingest_next_ref()'s, without next_ref */
 };
 
 extern const struct ingest_ops ingest_dat_ops;

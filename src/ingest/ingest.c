@@ -237,14 +237,10 @@ out_nomem:
 	return NULL;
 }
 
-int ingest_next(struct ingest *in, struct sr_event *ev)
+/* the accounting after a decoder returned @ev; Return: 1 or negative */
+static int account(struct ingest *in, const struct sr_event *ev)
 {
 	int ret;
-
-	memset(ev, 0, sizeof(*ev));
-	ret = in->ops->next(in, ev);
-	if (ret <= 0)
-		return ret;
 
 	ret = ingest_note_cpu(in, ev->cpu, ev->src_pos);
 	if (ret < 0)
@@ -274,6 +270,29 @@ int ingest_next(struct ingest *in, struct sr_event *ev)
 		in->info.nr_events++;
 	}
 	return 1;
+}
+
+int ingest_next(struct ingest *in, struct sr_event *ev)
+{
+	int ret;
+
+	memset(ev, 0, sizeof(*ev));
+	ret = in->ops->next(in, ev);
+	return ret <= 0 ? ret : account(in, ev);
+}
+
+int ingest_next_ref(struct ingest *in, const struct sr_event **ev)
+{
+	int ret;
+
+	if (in->ops->next_ref) {
+		ret = in->ops->next_ref(in, ev);
+	} else {
+		memset(&in->ev, 0, sizeof(in->ev));
+		ret = in->ops->next(in, &in->ev);
+		*ev = &in->ev;
+	}
+	return ret <= 0 ? ret : account(in, *ev);
 }
 
 const struct ingest_info *ingest_info(const struct ingest *in)

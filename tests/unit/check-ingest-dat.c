@@ -325,6 +325,62 @@ START_TEST(test_fields)
 }
 END_TEST
 
+/* ingest_next_ref() hands out the events ingest_next() copies, every field */
+static void assert_same_event(const struct sr_event *a, const struct sr_event *b, uint64_t i)
+{
+	ck_assert_msg(a->ts_ns == b->ts_ns && a->cpu == b->cpu && a->pid == b->pid &&
+		      a->kind == b->kind && a->src_pos == b->src_pos && a->marker == b->marker &&
+		      a->str_len == b->str_len, "event %llu differs", (unsigned long long)i);
+	ck_assert_str_eq(a->name, b->name);
+	ck_assert_str_eq(a->system, b->system);
+	ck_assert_int_eq(!a->str, !b->str);
+	if (a->str)
+		ck_assert_int_eq(memcmp(a->str, b->str, a->str_len + 1), 0);
+	ck_assert_int_eq(memcmp(&a->u, &b->u, sizeof(a->u)), 0);
+}
+
+START_TEST(test_next_ref)
+{
+	/* _i: the fast reader on 1, 2, 3 threads; libtracecmd's; a text trace */
+	static const int threads[] = { 1, 2, 3, 1, 1 };
+	struct ingest_opts o = { .threads = threads[_i] };
+	const char *path = SR_SHARED("traces/numa02-2n/trace.dat");
+	const struct sr_event *ref;
+	struct sr_event ev;
+	struct ingest *a, *b;
+	struct err err = { 0 };
+	uint64_t n = 0, strs = 0;
+	int x, y;
+
+	if (_i == 3)
+		o.reader = INGEST_READER_LIBTRACECMD;
+	if (_i == 4)
+		path = SR_FIXTURE("text/tracefs-host.txt");
+	a = ingest_open(path, &o, &err);
+	ck_assert_ptr_nonnull(a);
+	b = ingest_open(path, &o, &err);
+	ck_assert_ptr_nonnull(b);
+	for (;;) {
+		x = ingest_next(a, &ev);
+		y = ingest_next_ref(b, &ref);
+		ck_assert_int_eq(x, y);
+		if (x <= 0)
+			break;
+		assert_same_event(&ev, ref, n);
+		strs += ev.str != NULL;
+		n++;
+	}
+	ck_assert_int_eq(x, 0);
+	ck_assert_uint_gt(n, 400);
+	if (_i != 4)
+		ck_assert_uint_gt(strs, 0);	/* print and exec events */
+	ck_assert_uint_eq(ingest_info(a)->nr_events, ingest_info(b)->nr_events);
+	ck_assert_uint_eq(ingest_info(a)->last_ts_ns, ingest_info(b)->last_ts_ns);
+	ingest_close(a);
+	ingest_close(b);
+}
+END_TEST
+
 /* the fixtures: one trace as v6, v7 and v7+zstd, all equal to the original */
 START_TEST(test_versions)
 {
@@ -871,6 +927,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_counts, 0, sizeof(traces) / sizeof(traces[0]));
 	tcase_add_test(tc, test_fields);
+	tcase_add_loop_test(tc, test_next_ref, 0, 5);
 	tcase_add_test(tc, test_versions);
 	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_lost);
