@@ -290,6 +290,17 @@ void model_set_comm(struct model_task *t, const char *comm, size_t max)
 
 	if (!comm || !max || !comm[0])
 		return;
+	/*
+	 * The usual case, the name it had: @comm is the same 16 bytes
+	 * (t->comm[15] is always NUL, so @comm's is too, and what the copy
+	 * below would make is what is there).  Switches and wake-ups name
+	 * a task each time; this check is a few instructions, the copy a
+	 * strnlen() and a memcpy() call.
+	 */
+	if (max >= SR_COMM_LEN && !memcmp(t->comm, comm, SR_COMM_LEN)) {
+		t->known |= MODEL_KNOWN_COMM;
+		return;
+	}
 	if (max > SR_COMM_LEN - 1)
 		max = SR_COMM_LEN - 1;
 	n = strnlen(comm, max);

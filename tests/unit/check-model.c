@@ -188,6 +188,46 @@ START_TEST(test_unknown_until_told)
 }
 END_TEST
 
+/* names: the last non-empty one, at most 15 bytes, whatever follows the NUL */
+START_TEST(test_comm)
+{
+	static const char *const names[] = { "worker", "worker", "w", "worker" };
+	struct sr_event ev = { .ts_ns = 1, .cpu = 0, .kind = SR_EV_WAKEUP };
+	size_t i;
+
+	ev.u.wake.pid = 100;
+	ev.u.wake.target_cpu = 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		memset(ev.u.wake.comm, 0, sizeof(ev.u.wake.comm));
+		strcpy(ev.u.wake.comm, names[i]);
+		feed(&ev);
+		ck_assert_str_eq(task(100)->comm, names[i]);
+		ck_assert(task(100)->known & MODEL_KNOWN_COMM);
+	}
+	/* bytes after the NUL (the kernel copies all 16) are not the name */
+	memcpy(ev.u.wake.comm, "ab\0junkjunkjunk", 16);
+	feed(&ev);
+	ck_assert_str_eq(task(100)->comm, "ab");
+	feed(&ev);
+	ck_assert_str_eq(task(100)->comm, "ab");
+	/* sixteen bytes and no NUL: the first fifteen */
+	memcpy(ev.u.wake.comm, "0123456789abcdef", 16);
+	feed(&ev);
+	ck_assert_str_eq(task(100)->comm, "0123456789abcde");
+	feed(&ev);
+	ck_assert_str_eq(task(100)->comm, "0123456789abcde");
+	/* an empty name leaves the last one */
+	memset(ev.u.wake.comm, 0, sizeof(ev.u.wake.comm));
+	feed(&ev);
+	ck_assert_str_eq(task(100)->comm, "0123456789abcde");
+	/* a task never named is not known by name */
+	ev.u.wake.pid = 101;
+	feed(&ev);
+	ck_assert(!(task(101)->known & MODEL_KNOWN_COMM));
+	ck_assert_str_eq(task(101)->comm, "");
+}
+END_TEST
+
 START_TEST(test_wakeup_switch_counts)
 {
 	wake(10, SR_EV_WAKEUP_NEW, 100, 1);
@@ -792,6 +832,7 @@ static Suite *model_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_unknown_until_told);
 	tcase_add_test(tc, test_wakeup_switch_counts);
+	tcase_add_test(tc, test_comm);
 	tcase_add_loop_test(tc, test_switch_out_states, 0,
 			    sizeof(switch_out) / sizeof(switch_out[0]));
 	tcase_add_test(tc, test_migrate);
