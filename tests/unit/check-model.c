@@ -798,6 +798,28 @@ START_TEST(test_check_event_range)
 }
 END_TEST
 
+/* Only the fields an event's kind names are checked: not what else its union holds. */
+START_TEST(test_check_event_only_named)
+{
+	static const enum sr_event_kind kinds[] = { SR_EV_SWITCH, SR_EV_FORK, SR_EV_EXIT,
+						    SR_EV_OTHER, SR_EV__COUNT + 3 };
+	struct err e = { 0 };
+	struct sr_event ev;
+	size_t i;
+
+	topo->source = TOPO_SRC_JSON;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		memset(&ev, 0x7f, sizeof(ev));	/* every int in the union 2139062143 */
+		ev.kind = kinds[i];
+		ev.name = "x";
+		ev.cpu = 7;
+		ck_assert_int_eq(model_check_event(topo, &ev, &e), 0);
+		ev.cpu = 8;
+		ck_assert_int_eq(model_check_event(topo, &ev, &e), -SR_ERANGE);
+	}
+}
+END_TEST
+
 /* A guessed topology grows to take CPUs below TOPO_MAX_CPUS; nodes pass. */
 START_TEST(test_check_event_default)
 {
@@ -853,6 +875,7 @@ static Suite *model_suite(void)
 	tcase_add_loop_test(tc, test_check_event_range, 0,
 			    sizeof(check_cases) / sizeof(check_cases[0]));
 	tcase_add_test(tc, test_check_event_default);
+	tcase_add_test(tc, test_check_event_only_named);
 	suite_add_tcase(s, tc);
 	return s;
 }
