@@ -8,7 +8,10 @@
  *
  * usage: reader-diff [--require-fast] FILE...
  * The fast reader runs on one thread, then with 1 and 2 reader threads
- * beside this one (--threads 1, 2, 3), each run compared with libtracecmd.
+ * beside this one (--threads 1, 2, 3), then on 2 threads in batches of 7
+ * events (so that batch ends fall everywhere), each run compared with
+ * libtracecmd; the fast reader's events are read as a replay reads them
+ * (ingest_next_ref()), libtracecmd's copied (ingest_next()).
  * Prints one line per file and run.  Exit status: 0 all agree, 1 a difference (the
  * first one is printed), 2 misuse, 3 a file neither reader can read.
  * With --require-fast a file the fast reader declines is a difference.
@@ -74,9 +77,11 @@ static int cmp_info(const char *path, const struct ingest_info *a, const struct 
 	return 0;
 }
 
-static int open_one(const char *path, enum ingest_reader r, int threads, struct ingest **in)
+static int open_one(const char *path, enum ingest_reader r, int threads, int batch,
+		    struct ingest **in)
 {
-	struct ingest_opts o = { .format = INGEST_FMT_TRACE_DAT, .reader = r, .threads = threads };
+	struct ingest_opts o = { .format = INGEST_FMT_TRACE_DAT, .reader = r, .threads = threads,
+				 .batch = batch };
 	struct err e = { 0 };
 	char buf[1400];
 
@@ -88,9 +93,10 @@ static int open_one(const char *path, enum ingest_reader r, int threads, struct 
 	return -1;
 }
 
-static int diff_file(const char *path, bool require_fast, int threads)
+static int diff_file(const char *path, bool require_fast, int threads, int batch)
 {
-	struct sr_event a, b;
+	const struct sr_event *a;
+	struct sr_event b;
 	struct ingest *fast, *ref;
 	const struct err *e;
 	char buf[1400];
@@ -98,16 +104,15 @@ static int diff_file(const char *path, bool require_fast, int threads)
 	int ra, rb;
 	int ret = 0;
 
-	if (open_one(path, INGEST_READER_LIBTRACECMD, 1, &ref) < 0)
+	if (open_one(path, INGEST_READER_LIBTRACECMD, 1, 0, &ref) < 0)
 		return 3;
-	if (open_one(path, INGEST_READER_FAST, threads, &fast) < 0) {
+	if (open_one(path, INGEST_READER_FAST, threads, batch, &fast) < 0) {
 		ingest_close(ref);
 		return require_fast ? 1 : 0;
 	}
 	for (;;) {
-		memset(&a, 0, sizeof(a));
 		memset(&b, 0, sizeof(b));
-		ra = ingest_next(fast, &a);
+		ra = ingest_next_ref(fast, &a);
 		rb = ingest_next(ref, &b);
 		if (ra != rb) {
 			e = ra < 0 ? ingest_err(fast) : ingest_err(ref);
@@ -119,7 +124,7 @@ static int diff_file(const char *path, bool require_fast, int threads)
 		}
 		if (ra <= 0)
 			break;
-		ret = cmp_event(path, n, &a, &b);
+		ret = cmp_event(path, n, a, &b);
 		if (ret)
 			break;
 		n++;
@@ -127,11 +132,15 @@ static int diff_file(const char *path, bool require_fast, int threads)
 	if (!ret)
 		ret = cmp_info(path, ingest_info(fast), ingest_info(ref));
 	if (!ret)
-		printf("%s: %" PRIu64 " events identical (%s%s, %d thread%s)\n", path, n,
+		printf("%s: %" PRIu64 " events identical (%s%s, %d thread%s", path, n,
 		       ra < 0 ? "both stop with the same error; " : "",
 		       ingest_info(fast)->compression[0] ? ingest_info(fast)->compression :
 							   "uncompressed",
 		       threads, threads > 1 ? "s" : "");
+	if (!ret && batch)
+		printf(", batches of %d events", batch);
+	if (!ret)
+		printf(")\n");
 	ingest_close(fast);
 	ingest_close(ref);
 	return ret;
@@ -140,8 +149,10 @@ static int diff_file(const char *path, bool require_fast, int threads)
 int main(int argc, char **argv)
 {
 	bool require_fast = false;
+	/* threads, events a batch (0: the reader's choice) */
+	static const int runs[][2] = { { 1, 0 }, { 2, 0 }, { 3, 0 }, { 2, 7 } };
 	int worst = 0;
-	int threads;
+	size_t r;
 	int ret;
 	int i = 1;
 
@@ -154,8 +165,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (; i < argc; i++) {
-		for (threads = 1; threads <= 3; threads++) {
-			ret = diff_file(argv[i], require_fast, threads);
+		for (r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+			ret = diff_file(argv[i], require_fast, runs[r][0], runs[r][1]);
 			if (ret > worst)
 				worst = ret;
 			if (ret)

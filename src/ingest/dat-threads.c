@@ -18,9 +18,11 @@
  * decoding thread and one merging thread is no faster than one thread:
  * reading is two thirds of a replay).  A stream is decoded by one thread
  * at a time (its "filling" claim), batch after batch, so its batches queue
- * in its own order.  Memory: at most qmax + 2 batches per stream (qmax:
- * DAT_MT_QUEUED shared out, within DAT_MT_QUEUE_MIN..MAX), whatever the
- * trace's length.
+ * in its own order.  Memory: at most qmax + 3 batches per stream (qmax:
+ * DAT_MT_QUEUED shared out, within DAT_MT_QUEUE_MIN..MAX) of up to
+ * DAT_MT_BATCH items (DAT_MT_ITEMS shared out, at least DAT_MT_BATCH_MIN),
+ * whatever the trace's length: 128 KiB batches for a few CPUs, 8 KiB ones
+ * for a thousand.
  *
  * Order: a stream's items are in its own order, and the merge takes the
  * earliest head (timestamp, buffer, CPU) as the one-thread reader does, so
@@ -38,7 +40,9 @@
 #include "dat-local.h"
 #include "ingest-local.h"
 
-#define DAT_MT_BATCH	1024	/* items a batch */
+#define DAT_MT_BATCH	1024	/* items a batch, at most... */
+#define DAT_MT_BATCH_MIN 64	/* ...and at least, when there are many streams: */
+#define DAT_MT_ITEMS	16384	/* a batch of each stream holds about this many */
 #define DAT_MT_QUEUED	16	/* batches queued in all, at most... */
 #define DAT_MT_QUEUE_MIN 2	/* ...but each stream may have this many */
 #define DAT_MT_QUEUE_MAX 8	/* and none more than this */
@@ -77,7 +81,7 @@ struct dat_batch {
 	char			*arena;		/* strings and messages of the items */
 	size_t			arena_len;
 	size_t			arena_cap;
-	struct dat_item		items[DAT_MT_BATCH];
+	struct dat_item		items[];		/* dat_mt.batch of them */
 };
 
 struct dat_mtq {
@@ -109,6 +113,7 @@ struct dat_mt {
 	unsigned int		data_gen;	/* counts data_cv's events (atomic) */
 	bool			stop;
 	int			qmax;		/* batches a stream may have queued */
+	int			batch;		/* items a batch */
 	int			nr_workers;	/* threads started */
 	struct dat_worker	*w;		/* nr_workers + 1: the caller's last */
 	struct dat_mtq		*q;		/* by stream */
@@ -221,7 +226,7 @@ static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct 
 }
 
 /*
- * Fill @b from stream @si: read and decode up to DAT_MT_BATCH items.
+ * Fill @b from stream @si: read and decode up to mt->batch items.
  * Return: true when the stream has ended (its last items are in @b).
  */
 static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
@@ -240,7 +245,7 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 	b->pos = 0;
 	b->done = 0;
 	b->arena_len = 0;
-	while (b->n < DAT_MT_BATCH) {
+	while (b->n < w->mt->batch) {
 		if (!s->has_rec) {
 			ret = dat_fast_read(d, si, &w->unz, &dmg);
 			if (ret == DAT_READ_DAMAGE) {
@@ -310,7 +315,7 @@ static void fill_one(struct dat_worker *w, int si)
 	b = free_get(mt);
 	pthread_mutex_unlock(&mt->lock);
 	if (!b)
-		b = util_calloc_lines(1, sizeof(*b));
+		b = util_calloc_lines(1, sizeof(*b) + (size_t)mt->batch * sizeof(b->items[0]));
 	ended = b ? fill_batch(w, si, b) : true;
 	pthread_mutex_lock(&mt->lock);
 	q->filling = false;
@@ -477,7 +482,6 @@ int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev
 		if (b->pos + 8 < b->n) {
 			__builtin_prefetch(&b->items[b->pos + 8]);
 			__builtin_prefetch((const char *)&b->items[b->pos + 8] + 64);
-			__builtin_prefetch((const char *)&b->items[b->pos + 8] + 128);
 		}
 		ret = 0;
 		if (it->type == DAT_ITEM_EVENT) {
@@ -558,6 +562,14 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	if (!mt->q || !mt->w)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	mt->nr_workers = nw;
+	/* memory: batches by the stream, smaller when there are many streams */
+	mt->batch = d->nr_streams ? DAT_MT_ITEMS / d->nr_streams : DAT_MT_BATCH;
+	if (mt->batch < DAT_MT_BATCH_MIN)
+		mt->batch = DAT_MT_BATCH_MIN;
+	if (mt->batch > DAT_MT_BATCH)
+		mt->batch = DAT_MT_BATCH;
+	if (in->opts.batch > 0)
+		mt->batch = in->opts.batch < DAT_MT_BATCH ? in->opts.batch : DAT_MT_BATCH;
 	mt->qmax = d->nr_streams ? DAT_MT_QUEUED / d->nr_streams : 1;
 	if (mt->qmax < DAT_MT_QUEUE_MIN)
 		mt->qmax = DAT_MT_QUEUE_MIN;

@@ -56,7 +56,10 @@ struct ingest_opts {
 	enum ingest_reader	reader;		/* trace.dat only */
 	int			threads;	/* fast reader: threads in all (the
 						 * caller's included); 0 = one per
-						 * online CPU, 1 = none of its own */
+						 * usable CPU, 1 = none of its own */
+	int			batch;		/* fast reader on threads: events a
+						 * batch (1..1024); 0 = its choice.
+						 * Tests use tiny ones */
 	ingest_warn_fn		warn;		/* may be NULL */
 	void			*warn_arg;
 };

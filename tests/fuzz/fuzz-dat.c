@@ -6,7 +6,9 @@
  * src/ingest/dat-check.c and then a reader see every input.  The size
  * picks the options, so the corpus reaches all of them: odd sizes are read
  * with --strict; bit 1 picks one thread or two (the fast reader's worker
- * thread); sizes whose bits 2-3 are zero (a quarter) are read by
+ * thread), bit 4 batches of 3 events for the threads (batch ends
+ * everywhere), bit 5 reading through ingest_next_ref() (as a replay does)
+ * rather than ingest_next(); sizes whose bits 2-3 are zero (a quarter) are read by
  * libtracecmd (--reader=libtracecmd, the slow path: a probe child per
  * input), the rest by the fast reader (src/ingest/dat-fast.c, or
  * libtracecmd where it declines the file).
@@ -29,12 +31,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.format = INGEST_FMT_TRACE_DAT,
 		.strict = size & 1,
 		.threads = size & 2 ? 2 : 1,
+		.batch = size & 16 ? 3 : 0,
 		.reader = (size >> 2) & 3 ? INGEST_READER_AUTO : INGEST_READER_LIBTRACECMD,
 	};
 	volatile unsigned int sink = 0;
 	struct err err = { 0 };
 	struct ingest *in;
-	struct sr_event ev;
+	const struct sr_event *ev;
+	struct sr_event copy;
 	uint64_t n = 0;
 	char path[64];
 	int fd;
@@ -44,11 +48,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	in = ingest_open(path, &opts, &err);
 	if (in) {
-		while (ingest_next(in, &ev) > 0 && n++ < 100000) {
-			if (ev.str)
-				sink += fuzz_touch(ev.str, ev.str_len);
-			if (ev.name)
-				sink += fuzz_touch(ev.name, strlen(ev.name));
+		for (;;) {
+			if (size & 32) {
+				if (ingest_next_ref(in, &ev) <= 0)
+					break;
+			} else {
+				if (ingest_next(in, &copy) <= 0)
+					break;
+				ev = &copy;
+			}
+			if (n++ >= 100000)
+				break;
+			if (ev->str)
+				sink += fuzz_touch(ev->str, ev->str_len);
+			if (ev->name)
+				sink += fuzz_touch(ev->name, strlen(ev->name));
 		}
 		(void)ingest_info(in);
 		ingest_close(in);
