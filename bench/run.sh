@@ -7,7 +7,7 @@
 # and against itself: on one thread (--threads 1), with --ndjson, and with
 # libtracecmd as its reader (--reader=libtracecmd: how it was before the fast
 # reader).  First, reader-diff checks that the fast reader and libtracecmd
-# agree event for event on each file (on 1, 2 and 3 threads).
+# agree event for event on each file (on 1, 2 and 3 threads, and in batches of 7).
 # usage: bench/run.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
 # Prints, per file: events, then per tool the median wall time, events/s,
 # peak RSS, and the ratio of schedreplay's (default) events/s to that tool's;
