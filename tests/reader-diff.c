@@ -11,7 +11,7 @@
  * beside this one (--threads 1, 2, 3), then on 2 threads in batches of 7
  * events (so that batch ends fall everywhere), each run compared with
  * libtracecmd; the fast reader's events are read as a replay reads them
- * (ingest_next_ref()), libtracecmd's copied (ingest_next()).
+ * (ingest_next_borrowed()), libtracecmd's copied (ingest_next()).
  * Prints one line per file and run.  Exit status: 0 all agree, 1 a difference (the
  * first one is printed), 2 misuse, 3 a file neither reader can read.
  * With --require-fast a file the fast reader declines is a difference.
@@ -112,7 +112,7 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 	}
 	for (;;) {
 		memset(&b, 0, sizeof(b));
-		ra = ingest_next_ref(fast, &a);
+		ra = ingest_next_borrowed(fast, &a);
 		rb = ingest_next(ref, &b);
 		if (ra != rb) {
 			e = ra < 0 ? ingest_err(fast) : ingest_err(ref);

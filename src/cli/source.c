@@ -451,7 +451,7 @@ int cli_source_next(struct cli_source *src, const struct sr_event **ev)
 {
 	int ret;
 
-	ret = ingest_next_ref(src->in, ev);
+	ret = ingest_next_borrowed(src->in, ev);
 	if (ret < 0) {
 		if (src->progress)
 			fputs("\r\033[K", stderr);

@@ -80,7 +80,7 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 
 /**
  * cli_source_next() - the next event, checked against the topology
- * Return: 1 with *@ev set (borrowed until the next call: ingest_next_ref()),
+ * Return: 1 with *@ev set (borrowed until the next call: ingest_next_borrowed()),
  * 0 at the end, or a negative exit code (-CLI_EXIT_BADINPUT...) after an
  * error line on stderr.
  */

@@ -209,6 +209,13 @@ int dat_evinfo_prepare(struct dat_buf *b)
 	return 0;
 }
 
+bool dat_common_inline(struct dat_buf *b)
+{
+	if (!b->common_done)
+		resolve_common(b);
+	return b->type_size && b->pid_size;
+}
+
 /* ---- field readers (bounded by the record size) ------------------------- */
 
 struct dat_rec {

@@ -555,10 +555,19 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads);
 int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev);
 
 /**
- * dat_mt_next_ref() - dat_mt_next() handing out the event where it lies
- * in its batch (ingest_next_ref())
+ * dat_mt_next_borrowed() - dat_mt_next() handing out the event where it lies
+ * in its batch (ingest_next_borrowed())
+ *
+ * Return: as dat_mt_next(); *@ev is valid until the next call (its batch is
+ * held until then).
  */
-int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev);
+int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event **ev);
+
+/**
+ * dat_mt_batch() - items a batch of @in's threaded reader (for tests)
+ * Return: the number, or 0 when @in is not a trace.dat read on threads.
+ */
+int dat_mt_batch(const struct ingest *in);
 
 /** dat_mt_stop() - stop and join the workers, free the batches (NULL mt fine). */
 void dat_mt_stop(struct dat *d);
@@ -575,7 +584,9 @@ void dat_fast_release(struct dat *d);
  * @dmg: filled when the record is damaged
  *
  * Context: thread-safe for different @sb once dat_evinfo_prepare() has
- * run on @b (event ids are then looked up, never added).
+ * run on @b (event ids are then looked up, never added) and
+ * dat_common_inline(@b) is true (else libtraceevent's tep_data_type() and
+ * tep_data_pid() read them, filling in its handle on first use).
  * Return: 1 decoded, 0 skip the record (@dmg says why; it may be read
  * around), -ENOMEM.
  */
@@ -588,5 +599,12 @@ int dat_decode(struct dat_buf *b, struct dat_strs *sb, const struct tep_record *
  * Return: 0 or -ENOMEM.
  */
 int dat_evinfo_prepare(struct dat_buf *b);
+
+/**
+ * dat_common_inline() - whether dat_decode() reads common_type and
+ * common_pid of @b's records itself (sizes and places it can read: any
+ * real trace), not through libtraceevent
+ */
+bool dat_common_inline(struct dat_buf *b);
 
 #endif

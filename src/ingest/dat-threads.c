@@ -4,7 +4,8 @@
  * per-CPU streams are read and decoded (pages, decompression, kbuffer,
  * fields: dat-fast.c and dat-fields.c) in batches of finished events; the
  * caller's thread merges the streams' batches in time order and hands the
- * events out through ingest_next(), so the model, the policies and the
+ * events out through ingest_next_borrowed() (where they lie in the batch)
+ * or ingest_next() (a copy), so the model, the policies and the
  * report run beside the decoding.
  *
  * Who decodes: worker threads, each over its share of the streams (dealt
@@ -18,11 +19,14 @@
  * decoding thread and one merging thread is no faster than one thread:
  * reading is two thirds of a replay).  A stream is decoded by one thread
  * at a time (its "filling" claim), batch after batch, so its batches queue
- * in its own order.  Memory: at most qmax + 3 batches per stream (qmax:
- * DAT_MT_QUEUED shared out, within DAT_MT_QUEUE_MIN..MAX) of up to
- * DAT_MT_BATCH items (DAT_MT_ITEMS shared out, at least DAT_MT_BATCH_MIN),
- * whatever the trace's length: 128 KiB batches for a few CPUs, 8 KiB ones
- * for a thousand.
+ * in its own order.  Memory: per stream at most qmax batches queued
+ * (DAT_MT_QUEUED shared out, within DAT_MT_QUEUE_MIN..MAX), the one being
+ * merged and one being decoded, plus the one behind the last event handed
+ * out; a batch holds up to DAT_MT_BATCH items (DAT_MT_ITEMS shared out, at
+ * least DAT_MT_BATCH_MIN; 128 bytes each) and an arena for the strings of
+ * print and exec events, which keeps its largest size when the batch is
+ * reused.  Whatever the trace's length: 128 KiB batches for a few CPUs,
+ * 8 KiB ones for a thousand.
  *
  * Order: a stream's items are in its own order, and the merge takes the
  * earliest head (timestamp, buffer, CPU) as the one-thread reader does, so
@@ -40,19 +44,21 @@
 #include "dat-local.h"
 #include "ingest-local.h"
 
-#define DAT_MT_BATCH	1024	/* items a batch, at most... */
-#define DAT_MT_BATCH_MIN 64	/* ...and at least, when there are many streams: */
-#define DAT_MT_ITEMS	16384	/* a batch of each stream holds about this many */
+#define DAT_MT_BATCH	1024	/* items a batch, at most */
+#define DAT_MT_BATCH_MIN 64	/* and at least */
+#define DAT_MT_ITEMS	16384	/* shared out among the streams' batches (within those) */
 #define DAT_MT_QUEUED	16	/* batches queued in all, at most... */
 #define DAT_MT_QUEUE_MIN 2	/* ...but each stream may have this many */
 #define DAT_MT_QUEUE_MAX 8	/* and none more than this */
 #define DAT_MT_SPIN	4000	/* polls before sleeping (some 100 microseconds) */
 
+/* a polling loop's pause: easier on the core's other hyperthread */
+static inline void mt_pause(void)
+{
 #if defined(__x86_64__) || defined(__i386__)
-#define mt_pause() __builtin_ia32_pause()
-#else
-#define mt_pause() do { } while (0)
+	__builtin_ia32_pause();
 #endif
+}
 
 enum {
 	DAT_ITEM_EVENT,
@@ -94,7 +100,11 @@ struct dat_mtq {
 	struct dat_batch	*cur;		/* the merge's batch */
 };
 
-/* what a decoding thread owns: a worker's, or the caller's (the last) */
+/*
+ * What a decoding thread owns: a worker's, or the caller's (the last).
+ * Each in lines of its own: the threads write their string buffers' state
+ * while decoding.
+ */
 struct dat_worker {
 	struct dat_mt		*mt;
 	int			id;
@@ -102,15 +112,13 @@ struct dat_worker {
 	bool			started;
 	struct dat_unz		unz;
 	struct dat_strs		strs;
-};
+} __attribute__((aligned(64)));
 
 struct dat_mt {
 	struct dat		*d;
 	pthread_mutex_t		lock;
 	pthread_cond_t		work_cv;	/* a stream has room, or stop */
 	pthread_cond_t		data_cv;	/* a batch is queued or a stream done */
-	unsigned int		work_gen;	/* counts work_cv's events (atomic) */
-	unsigned int		data_gen;	/* counts data_cv's events (atomic) */
 	bool			stop;
 	int			qmax;		/* batches a stream may have queued */
 	int			batch;		/* items a batch */
@@ -120,6 +128,11 @@ struct dat_mt {
 	struct dat_batch	*free;		/* released longest ago first */
 	struct dat_batch	*free_tail;
 	struct dat_batch	*hold;		/* behind the last event handed out */
+	int			deferred;	/* an error to return at the next call */
+	/* polled by waiting threads: apart from what the merge writes per batch */
+	unsigned int		work_gen __attribute__((aligned(64)));	/* counts work_cv's
+									 * events (atomic) */
+	unsigned int		data_gen;	/* counts data_cv's events (atomic) */
 };
 
 /* ---- waiting ------------------------------------------------------------ */
@@ -335,6 +348,8 @@ static void fill_one(struct dat_worker *w, int si)
 	if (ended)
 		q->done = true;
 	mt_signal(&mt->data_cv, &mt->data_gen);
+	if (w->id == mt->nr_workers)	/* the caller let go of a stream a worker may fill */
+		mt_signal(&mt->work_cv, &mt->work_gen);
 }
 
 /*
@@ -462,7 +477,7 @@ static int take_batch(struct ingest *in, struct dat *d, int si, struct dat_batch
 	return 1;
 }
 
-int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev)
+int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event **ev)
 {
 	struct dat_mt *mt = d->mt;
 	struct dat_damage dmg;
@@ -474,6 +489,11 @@ int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev
 
 	release_batch(mt, mt->hold);
 	mt->hold = NULL;
+	if (mt->deferred) {
+		ret = mt->deferred;
+		mt->deferred = 0;
+		return ret;
+	}
 	while (d->nr_heap) {
 		si = d->heap[0];
 		b = mt->q[si].cur;
@@ -511,10 +531,13 @@ int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev
 			else
 				release_batch(mt, b);
 			more = take_batch(in, d, si, next_batch(mt, si));
-			if (more < 0)
-				return more;
-			if (!more)
+			if (more <= 0)
 				d->heap[0] = d->heap[--d->nr_heap];
+			/* out of memory: after the event in hand, as dat.c's fast_next() */
+			if (more < 0 && ret == 1)
+				mt->deferred = more;
+			else if (more < 0 && !ret)
+				ret = more;
 		}
 		dat_heap_down(d, 0);
 		if (ret)
@@ -526,7 +549,7 @@ int dat_mt_next_ref(struct ingest *in, struct dat *d, const struct sr_event **ev
 int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 {
 	const struct sr_event *p;
-	int ret = dat_mt_next_ref(in, d, &p);
+	int ret = dat_mt_next_borrowed(in, d, &p);
 
 	if (ret == 1)
 		*ev = *p;
@@ -601,6 +624,13 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	for (i = d->nr_heap / 2 - 1; i >= 0; i--)
 		dat_heap_down(d, i);
 	return 0;
+}
+
+int dat_mt_batch(const struct ingest *in)
+{
+	const struct dat *d = in && in->ops == &ingest_dat_ops ? in->priv : NULL;
+
+	return d && d->mt ? d->mt->batch : 0;
 }
 
 static void free_list(struct dat_batch *b)

@@ -382,6 +382,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 {
 	int threads;
 	int ret;
+	int i;
 
 	d->fast = true;
 	d->in = in;
@@ -414,6 +415,10 @@ static int fast_open(struct ingest *in, struct dat *d)
 	if (ret < 0)
 		return ret;
 	threads = in->opts.threads ? in->opts.threads : util_cpus_available();
+	/* a crafted format libtraceevent must read for us: not on two threads at once */
+	for (i = 0; i < d->nr_bufs && threads >= 2; i++)
+		if (!dat_common_inline(&d->bufs[i]))
+			threads = 1;
 	if (threads >= 2) {
 		ret = dat_fast_streams(in, d, false);
 		return ret < 0 ? ret : dat_mt_start(in, d, threads);
@@ -590,12 +595,12 @@ static int fast_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 
 static int dat_next(struct ingest *in, struct sr_event *ev);
 
-static int dat_next_ref(struct ingest *in, const struct sr_event **ev)
+static int dat_next_borrowed(struct ingest *in, const struct sr_event **ev)
 {
 	struct dat *d = in->priv;
 
 	if (d->mt)
-		return dat_mt_next_ref(in, d, ev);
+		return dat_mt_next_borrowed(in, d, ev);
 	memset(&in->ev, 0, sizeof(in->ev));
 	*ev = &in->ev;
 	return dat_next(in, &in->ev);
@@ -703,7 +708,7 @@ const struct ingest_ops ingest_dat_ops = {
 	.format		= INGEST_FMT_TRACE_DAT,
 	.open		= dat_open,
 	.next		= dat_next,
-	.next_ref	= dat_next_ref,
+	.next_borrowed	= dat_next_borrowed,
 	.progress	= dat_progress,
 	.close		= dat_close,
 };

@@ -153,7 +153,7 @@ struct sr_ev_lost {
  *		its file, for messages
  * @str:	print: the marker text without its trailing newline;
  *		exec: the file name; otherwise NULL.  Borrowed: valid until
- *		the next ingest_next() call.
+ *		the next ingest_next() or ingest_next_borrowed() call.
  * @str_len:	length of @str
  * @marker:	for SR_EV_PRINT, what kind of line @str is
  */

@@ -20,8 +20,9 @@ struct ingest;
  *          with in->err set.
  * @next:   as ingest_next(); the common code does time-order accounting,
  *          lost-event counting and event totals after it returns.
- * @next_ref: optional; as ingest_next_ref(), for a decoder whose events
- *          already lie somewhere whole (else @next fills in->ev)
+ * @next_borrowed: optional; as ingest_next_borrowed(), for a decoder
+ *          whose events already lie somewhere whole (without it, @next
+ *          fills in->ev)
  * @progress: optional; fraction read, or negative when unknown
  * @close:  free in->priv (may be called after a failed open)
  */
@@ -29,7 +30,7 @@ struct ingest_ops {
 	enum ingest_format	format;
 	int	(*open)(struct ingest *in);
 	int	(*next)(struct ingest *in, struct sr_event *ev);
-	int	(*next_ref)(struct ingest *in, const struct sr_event **ev);
+	int	(*next_borrowed)(struct ingest *in, const struct sr_event **ev);
 	double	(*progress)(const struct ingest *in);
 	void	(*close)(struct ingest *in);
 };
@@ -44,7 +45,7 @@ struct ingest {
 	void			*priv;
 	uint64_t		last_ts_ns;
 	bool			have_ts;
-	struct sr_event		ev;		/* ingest_next_ref()'s, without next_ref */
+	struct sr_event		ev;		/* ingest_next_borrowed()'s, without next_borrowed */
 };
 
 extern const struct ingest_ops ingest_dat_ops;

@@ -281,12 +281,12 @@ int ingest_next(struct ingest *in, struct sr_event *ev)
 	return ret <= 0 ? ret : account(in, ev);
 }
 
-int ingest_next_ref(struct ingest *in, const struct sr_event **ev)
+int ingest_next_borrowed(struct ingest *in, const struct sr_event **ev)
 {
 	int ret;
 
-	if (in->ops->next_ref) {
-		ret = in->ops->next_ref(in, ev);
+	if (in->ops->next_borrowed) {
+		ret = in->ops->next_borrowed(in, ev);
 	} else {
 		memset(&in->ev, 0, sizeof(in->ev));
 		ret = in->ops->next(in, &in->ev);

@@ -119,16 +119,20 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
 int ingest_next(struct ingest *in, struct sr_event *ev);
 
 /**
- * ingest_next_ref() - ingest_next() without copying the event
+ * ingest_next_borrowed() - ingest_next() without copying the event
  * @in: the handle
  * @ev: set to the event on success, borrowed (with the pointers in it)
  *      until the next call
  *
  * The threaded trace.dat reader hands out its decoded events where they
  * lie instead of copying 120 bytes per event; the other readers fill one
- * event kept in the handle.  Same return values as ingest_next().
+ * event kept in the handle.
+ *
+ * Return: 1 with *@ev set (the event, its strings and names borrowed:
+ * valid until the next call on @in or ingest_close()), 0 at the end, or a
+ * negative code on a fatal error (see ingest_err()), as ingest_next().
  */
-int ingest_next_ref(struct ingest *in, const struct sr_event **ev);
+int ingest_next_borrowed(struct ingest *in, const struct sr_event **ev);
 
 /** ingest_info() - what is known so far.  Return: borrowed, valid until ingest_close(). */
 const struct ingest_info *ingest_info(const struct ingest *in);

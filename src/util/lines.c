@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * lines.c - zeroed allocations in whole, aligned cache lines (lines.h says
+ * why).  By hand: aligned_alloc() has the alignment but neither the
+ * zeroing, the rounding up to whole lines, nor the overflow check.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

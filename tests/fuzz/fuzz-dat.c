@@ -7,7 +7,7 @@
  * picks the options, so the corpus reaches all of them: odd sizes are read
  * with --strict; bit 1 picks one thread or two (the fast reader's worker
  * thread), bit 4 batches of 3 events for the threads (batch ends
- * everywhere), bit 5 reading through ingest_next_ref() (as a replay does)
+ * everywhere), bit 5 reading through ingest_next_borrowed() (as a replay does)
  * rather than ingest_next(); sizes whose bits 2-3 are zero (a quarter) are read by
  * libtracecmd (--reader=libtracecmd, the slow path: a probe child per
  * input), the rest by the fast reader (src/ingest/dat-fast.c, or
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (in) {
 		for (;;) {
 			if (size & 32) {
-				if (ingest_next_ref(in, &ev) <= 0)
+				if (ingest_next_borrowed(in, &ev) <= 0)
 					break;
 			} else {
 				if (ingest_next(in, &copy) <= 0)

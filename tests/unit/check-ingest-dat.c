@@ -325,7 +325,7 @@ START_TEST(test_fields)
 }
 END_TEST
 
-/* ingest_next_ref() hands out the events ingest_next() copies, every field */
+/* ingest_next_borrowed() hands out the events ingest_next() copies, every field */
 static void assert_same_event(const struct sr_event *a, const struct sr_event *b, uint64_t i)
 {
 	ck_assert_msg(a->ts_ns == b->ts_ns && a->cpu == b->cpu && a->pid == b->pid &&
@@ -339,14 +339,22 @@ static void assert_same_event(const struct sr_event *a, const struct sr_event *b
 	ck_assert_int_eq(memcmp(&a->u, &b->u, sizeof(a->u)), 0);
 }
 
-START_TEST(test_next_ref)
+START_TEST(test_next_borrowed)
 {
-	/* _i: the fast reader on 1, 2, 3 threads; libtracecmd's; a text trace */
+	/*
+	 * _i: the fast reader on 1 thread, on 2 and 3 threads in batches of
+	 * one event (each event ends its batch: it lives in the batch held
+	 * for it), libtracecmd's reader, a text trace.  The reference: the
+	 * same file copied out by ingest_next() from libtracecmd's reader (or
+	 * the text reader).
+	 */
 	static const int threads[] = { 1, 2, 3, 1, 1 };
-	struct ingest_opts o = { .threads = threads[_i] };
+	struct ingest_opts o = { .threads = threads[_i], .batch = threads[_i] > 1 ? 1 : 0 };
+	struct ingest_opts ro = { .reader = INGEST_READER_LIBTRACECMD };
 	const char *path = SR_SHARED("traces/numa02-2n/trace.dat");
-	const struct sr_event *ref;
-	struct sr_event ev;
+	const struct sr_event *got = NULL;
+	struct sr_event want, kept;
+	char kept_str[4096];
 	struct ingest *a, *b;
 	struct err err = { 0 };
 	uint64_t n = 0, strs = 0;
@@ -356,18 +364,29 @@ START_TEST(test_next_ref)
 		o.reader = INGEST_READER_LIBTRACECMD;
 	if (_i == 4)
 		path = SR_FIXTURE("text/tracefs-host.txt");
-	a = ingest_open(path, &o, &err);
+	a = ingest_open(path, &ro, &err);
 	ck_assert_ptr_nonnull(a);
 	b = ingest_open(path, &o, &err);
 	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(dat_mt_batch(b), threads[_i] > 1 ? 1 : 0);
 	for (;;) {
-		x = ingest_next(a, &ev);
-		y = ingest_next_ref(b, &ref);
+		/* the last one handed out is still what it was, until this call */
+		if (got && n < 300) {
+			usleep(200);	/* time for a worker to refill a batch let go too early */
+			assert_same_event(&kept, got, n - 1);
+			if (got->str)
+				ck_assert_int_eq(memcmp(got->str, kept_str, got->str_len + 1), 0);
+		}
+		x = ingest_next(a, &want);
+		y = ingest_next_borrowed(b, &got);
 		ck_assert_int_eq(x, y);
 		if (x <= 0)
 			break;
-		assert_same_event(&ev, ref, n);
-		strs += ev.str != NULL;
+		assert_same_event(&want, got, n);
+		kept = *got;
+		if (got->str && got->str_len < sizeof(kept_str))
+			memcpy(kept_str, got->str, got->str_len + 1);
+		strs += want.str != NULL;
 		n++;
 	}
 	ck_assert_int_eq(x, 0);
@@ -378,6 +397,30 @@ START_TEST(test_next_ref)
 	ck_assert_uint_eq(ingest_info(a)->last_ts_ns, ingest_info(b)->last_ts_ns);
 	ingest_close(a);
 	ingest_close(b);
+}
+END_TEST
+
+/* the threaded reader's batches: as asked, or sized by the number of streams */
+START_TEST(test_batch_size)
+{
+	struct ingest_opts o = { .threads = 2, .batch = 7 };
+	struct err err = { 0 };
+	struct ingest *in;
+
+	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(dat_mt_batch(in), 7);
+	ingest_close(in);
+	o.batch = 0;
+	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(dat_mt_batch(in), 1024);	/* 4 CPUs: the largest */
+	ingest_close(in);
+	o.threads = 1;
+	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(dat_mt_batch(in), 0);		/* no threads */
+	ingest_close(in);
 }
 END_TEST
 
@@ -900,6 +943,55 @@ START_TEST(test_unz_zlib)
 }
 END_TEST
 
+/*
+ * A format whose common_type the decoder cannot read itself (8 bytes) is
+ * read through libtraceevent, which fills in its handle on first use: on
+ * one thread only, then, whatever --threads says.
+ */
+START_TEST(test_common_by_libtraceevent)
+{
+	static const char from[] = "common_type;\toffset:0;\tsize:2;";
+	static const char to[] = "common_type;\toffset:0;\tsize:8;";
+	struct ingest_opts o = { .threads = 2 };
+	char tmp[] = "/tmp/check-ingest-dat-XXXXXX";
+	struct err err = { 0 };
+	struct sr_event ev;
+	struct ingest *in;
+	struct stat st;
+	char *buf, *p;
+	int fd, n = 0;
+
+	fd = open(SR_FIXTURE("dat/numa02-head-v6.dat"), O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	buf = malloc(st.st_size);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
+	close(fd);
+	for (p = buf; (p = memmem(p, buf + st.st_size - p, from, sizeof(from) - 1)); n++)
+		memcpy(p, to, sizeof(to) - 1);
+	ck_assert_int_gt(n, 10);	/* every event's format */
+	fd = mkstemp(tmp);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, st.st_size), st.st_size);
+	close(fd);
+	free(buf);
+
+	in = ingest_open(SR_FIXTURE("dat/numa02-head-v6.dat"), &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_gt(dat_mt_batch(in), 0);		/* the original: threads */
+	ingest_close(in);
+	in = ingest_open(tmp, &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_str_eq(ingest_info(in)->reader, "fast");
+	ck_assert_int_eq(dat_mt_batch(in), 0);		/* one thread */
+	while (ingest_next(in, &ev) > 0)
+		;
+	ingest_close(in);
+	unlink(tmp);
+}
+END_TEST
+
 START_TEST(test_bad_headers)
 {
 	static const unsigned char v8[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g',
@@ -927,7 +1019,8 @@ static Suite *ingest_dat_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_counts, 0, sizeof(traces) / sizeof(traces[0]));
 	tcase_add_test(tc, test_fields);
-	tcase_add_loop_test(tc, test_next_ref, 0, 5);
+	tcase_add_loop_test(tc, test_next_borrowed, 0, 5);
+	tcase_add_test(tc, test_batch_size);
 	tcase_add_test(tc, test_versions);
 	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_lost);
@@ -937,6 +1030,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_test(tc, test_unz_zlib);
 	tcase_add_test(tc, test_cpu_overlap);
 	tcase_add_test(tc, test_bad_headers);
+	tcase_add_test(tc, test_common_by_libtraceevent);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("flip");

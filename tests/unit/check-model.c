@@ -220,6 +220,27 @@ START_TEST(test_comm)
 	memset(ev.u.wake.comm, 0, sizeof(ev.u.wake.comm));
 	feed(&ev);
 	ck_assert_str_eq(task(100)->comm, "0123456789abcde");
+	/*
+	 * exec: the file name (its last part), in a buffer of exactly its
+	 * length and no NUL, shorter than a comm: taken by its length
+	 */
+	{
+		static const char file[] = "sh";
+		struct sr_event x = { .ts_ns = 2, .cpu = 0, .kind = SR_EV_EXEC };
+		char *exact = malloc(sizeof(file) - 1);
+
+		ck_assert_ptr_nonnull(exact);
+		memcpy(exact, file, sizeof(file) - 1);
+		x.u.exec.pid = 100;
+		x.u.exec.old_pid = 100;
+		x.str = exact;
+		x.str_len = sizeof(file) - 1;
+		feed(&x);
+		ck_assert_str_eq(task(100)->comm, "sh");
+		feed(&x);
+		ck_assert_str_eq(task(100)->comm, "sh");
+		free(exact);
+	}
 	/* a task never named is not known by name */
 	ev.u.wake.pid = 101;
 	feed(&ev);
