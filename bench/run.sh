@@ -6,7 +6,7 @@
 #   trace-cmd report   trace-cmd report > /dev/null
 # and against itself: on one thread (--threads 1), with --ndjson, and with
 # libtracecmd as its reader (--reader=libtracecmd: how it was before the fast
-# reader).  First, reader-diff checks that the fast reader and libtracecmd
+# reader); the default and one-thread replays run interleaved.  First, reader-diff checks that the fast reader and libtracecmd
 # agree event for event on each file (on 1, 2 and 3 threads, and in batches of 7).
 # usage: bench/run.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
 # Prints, per file: events, then per tool the median wall time, events/s,
@@ -31,6 +31,25 @@ bare=$(cd "$here/.." && pwd)/$build/bench/bare-loop
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# the median of a column of file $1 ($2: 1 wall, 2 RSS)
+med() { cut -d' ' -f"$2" "$1" | sort -n | sed -n "$(((runs + 1) / 2))p"; }
+
+# measure_threads: replays on the default threads and on one, interleaved
+# (this VM's neighbours come and go: runs far apart in time are not
+# comparable); fills $tmp/sr and $tmp/sr1
+measure_threads() {
+	local i
+	: >"$tmp/sr"
+	: >"$tmp/sr1"
+	cat "$f" >/dev/null
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -f "%e %M" -o "$tmp/one" "$sr" replay --quiet "$f" >/dev/null 2>/dev/null
+		cat "$tmp/one" >>"$tmp/sr"
+		/usr/bin/time -f "%e %M" -o "$tmp/one" "$sr" replay --quiet --threads 1 "$f" >/dev/null 2>/dev/null
+		cat "$tmp/one" >>"$tmp/sr1"
+	done
+}
 
 # measure NAME CMD...: median wall seconds and median peak RSS (KiB) of $runs runs
 measure() {
@@ -57,8 +76,9 @@ fi
 printf '%-28s %10s  %-26s %8s %12s %9s %8s\n' file events tool "wall s" "events/s" "RSS MiB" "sr/tool"
 for f in "$@"; do
 	events=$("$bare" "$f" 2>/dev/null)
-	read -r t_sr m_sr < <(measure sr "$sr" replay --quiet "$f")
-	read -r t_sr1 m_sr1 < <(measure sr1 "$sr" replay --quiet --threads 1 "$f")
+	measure_threads
+	t_sr=$(med "$tmp/sr" 1) m_sr=$(med "$tmp/sr" 2)
+	t_sr1=$(med "$tmp/sr1" 1) m_sr1=$(med "$tmp/sr1" 2)
 	read -r t_nd m_nd < <(measure nd "$sr" replay --quiet --ndjson /dev/null "$f")
 	read -r t_ltc m_ltc < <(measure ltc "$sr" replay --quiet --reader=libtracecmd "$f")
 	read -r t_bare m_bare < <(measure bare "$bare" "$f")
