@@ -438,7 +438,7 @@ struct dat {
 	struct dat_layout	lay;		/* fast: the header walk, owned */
 	struct dat_unz		unz;		/* fast: decompression */
 	struct ingest		*in;		/* fast: for damage reports */
-	int			deferred;	/* fast: an error to return next */
+	int			deferred;	/* fast (both readers): an error to return next */
 	struct dat_mt		*mt;		/* fast, threaded (dat-threads.c) */
 	struct dat_hkey		*hk;		/* by stream: heap keys */
 };

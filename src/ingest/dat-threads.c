@@ -128,7 +128,6 @@ struct dat_mt {
 	struct dat_batch	*free;		/* released longest ago first */
 	struct dat_batch	*free_tail;
 	struct dat_batch	*hold;		/* behind the last event handed out */
-	int			deferred;	/* an error to return at the next call */
 	/* polled by waiting threads: apart from what the merge writes per batch */
 	unsigned int		work_gen __attribute__((aligned(64)));	/* counts work_cv's
 									 * events (atomic) */
@@ -192,13 +191,14 @@ static struct dat_batch *free_get(struct dat_mt *mt)
 
 /* ---- decoding ----------------------------------------------------------- */
 
+static const struct sr_event zero_event;
+
 /* a lost-events, damage or fatal item (rare: built in place) */
 static struct dat_item *add_item(struct dat_batch *b, int type, uint64_t ts)
 {
-	static const struct sr_event zero;
 	struct dat_item *it = &b->items[b->n++];
 
-	it->ev = zero;
+	it->ev = zero_event;
 	it->ev.ts_ns = ts;
 	it->type = type;
 	it->str_off = 0;
@@ -244,7 +244,6 @@ static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct 
  */
 static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 {
-	static const struct sr_event zero;
 	struct dat *d = w->mt->d;
 	struct dat_stream *s = &d->streams[si];
 	struct tep_record *rec = &s->fs.rec;
@@ -282,7 +281,7 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 		 * lines were last read on the merging core, and decoding into
 		 * them field by field stalled on each line in turn.
 		 */
-		ev = zero;
+		ev = zero_event;
 		ev.ts_ns = rec->ts;
 		ret = dat_decode(&d->bufs[s->buf], &w->strs, rec, &ev, &dmg);
 		s->has_rec = false;
@@ -489,9 +488,9 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 
 	release_batch(mt, mt->hold);
 	mt->hold = NULL;
-	if (mt->deferred) {
-		ret = mt->deferred;
-		mt->deferred = 0;
+	if (d->deferred) {
+		ret = d->deferred;
+		d->deferred = 0;
 		return ret;
 	}
 	while (d->nr_heap) {
@@ -535,7 +534,7 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 				d->heap[0] = d->heap[--d->nr_heap];
 			/* out of memory: after the event in hand, as dat.c's fast_next() */
 			if (more < 0 && ret == 1)
-				mt->deferred = more;
+				d->deferred = more;
 			else if (more < 0 && !ret)
 				ret = more;
 		}

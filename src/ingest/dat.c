@@ -593,17 +593,12 @@ static int fast_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 	}
 }
 
-static int dat_next(struct ingest *in, struct sr_event *ev);
-
+/* the threaded reader lends its events; the others fill the handle's */
 static int dat_next_borrowed(struct ingest *in, const struct sr_event **ev)
 {
 	struct dat *d = in->priv;
 
-	if (d->mt)
-		return dat_mt_next_borrowed(in, d, ev);
-	memset(&in->ev, 0, sizeof(in->ev));
-	*ev = &in->ev;
-	return dat_next(in, &in->ev);
+	return d->mt ? dat_mt_next_borrowed(in, d, ev) : ingest_next_in_handle(in, ev);
 }
 
 static int dat_next(struct ingest *in, struct sr_event *ev)

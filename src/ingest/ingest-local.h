@@ -21,8 +21,8 @@ struct ingest;
  * @next:   as ingest_next(); the common code does time-order accounting,
  *          lost-event counting and event totals after it returns.
  * @next_borrowed: optional; as ingest_next_borrowed(), for a decoder
- *          whose events already lie somewhere whole (without it, @next
- *          fills in->ev)
+ *          whose events already lie somewhere whole (without it, or when
+ *          it calls ingest_next_in_handle(), @next fills in->ev)
  * @progress: optional; fraction read, or negative when unknown
  * @close:  free in->priv (may be called after a failed open)
  */
@@ -47,6 +47,13 @@ struct ingest {
 	bool			have_ts;
 	struct sr_event		ev;		/* ingest_next_borrowed()'s, without next_borrowed */
 };
+
+/**
+ * ingest_next_in_handle() - @next into in->ev, *@ev pointing at it: what
+ * ingest_next_borrowed() does for a decoder with nothing to lend
+ * Return: as @next.
+ */
+int ingest_next_in_handle(struct ingest *in, const struct sr_event **ev);
 
 extern const struct ingest_ops ingest_dat_ops;
 extern const struct ingest_ops ingest_text_ops;	/* tracefs, report and perf */

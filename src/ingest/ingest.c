@@ -281,17 +281,21 @@ int ingest_next(struct ingest *in, struct sr_event *ev)
 	return ret <= 0 ? ret : account(in, ev);
 }
 
+int ingest_next_in_handle(struct ingest *in, const struct sr_event **ev)
+{
+	memset(&in->ev, 0, sizeof(in->ev));
+	*ev = &in->ev;
+	return in->ops->next(in, &in->ev);
+}
+
 int ingest_next_borrowed(struct ingest *in, const struct sr_event **ev)
 {
 	int ret;
 
-	if (in->ops->next_borrowed) {
+	if (in->ops->next_borrowed)
 		ret = in->ops->next_borrowed(in, ev);
-	} else {
-		memset(&in->ev, 0, sizeof(in->ev));
-		ret = in->ops->next(in, &in->ev);
-		*ev = &in->ev;
-	}
+	else
+		ret = ingest_next_in_handle(in, ev);
 	return ret <= 0 ? ret : account(in, *ev);
 }
 
