@@ -8,31 +8,23 @@
 # The goal (issue 8): a trace 10x longer replays in at most 1.2x the memory.
 # usage: bench/memory.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 runs=3
 build=build
-while getopts n:b: opt; do
-	case $opt in
-	n) runs=$OPTARG ;;
-	b) build=$OPTARG ;;
-	*) echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2; }
-sr=$(cd "$(dirname "$0")/.." && pwd)/$build/schedreplay
+bench_args n:b: "$0 [-n RUNS] [-b BUILD_DIR] TRACE..." "$@"
+set -- "${traces[@]}"
+sr=$top/$build/schedreplay
 [ -x "$sr" ] || { echo "build first: make" >&2; exit 2; }
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 printf '%-36s %10s %10s %8s\n' file events "RSS MiB" "reader"
 rows=()
 for f in "$@"; do
-	: >"$tmp.rss"
+	: >"$tmp/runs"
 	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f "%M" -o "$tmp" "$sr" replay --quiet "$f" >/dev/null 2>&1
-		cat "$tmp" >>"$tmp.rss"
+		time_once "$tmp/runs" "$sr" replay --quiet "$f"
 	done
-	rss=$(sort -n "$tmp.rss" | sed -n "$(((runs + 1) / 2))p")
-	rm -f "$tmp.rss"
+	rss=$(median "$tmp/runs" 2)
 	read -r events reader < <("$sr" info --json --quiet "$f" | jq -r '"\(.events_total) \(.reader // "-")"')
 	printf '%-36s %10d %10.1f %8s\n' "$(basename "$(dirname "$f")")/$(basename "$f")" "$events" \
 		"$(awk -v r="$rss" 'BEGIN { print r / 1024 }')" "$reader"

@@ -13,27 +13,16 @@
 # peak RSS, and the ratio of schedreplay's (default) events/s to that tool's;
 # then the goals of issue 8 as ratios.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 runs=5
 build=build
-while getopts n:b: opt; do
-	case $opt in
-	n) runs=$OPTARG ;;
-	b) build=$OPTARG ;;
-	*) echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] [-b BUILD_DIR] TRACE..." >&2; exit 2; }
-here=$(cd "$(dirname "$0")" && pwd)
-sr=$(cd "$here/.." && pwd)/$build/schedreplay
-bare=$(cd "$here/.." && pwd)/$build/bench/bare-loop
+bench_args n:b: "$0 [-n RUNS] [-b BUILD_DIR] TRACE..." "$@"
+set -- "${traces[@]}"
+sr=$top/$build/schedreplay
+bare=$top/$build/bench/bare-loop
 [ -x "$sr" ] && [ -x "$bare" ] || { echo "build first: make (needs $sr and $bare)" >&2; exit 2; }
-command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# the median of a column of file $1 ($2: 1 wall, 2 RSS)
-med() { cut -d' ' -f"$2" "$1" | sort -n | sed -n "$(((runs + 1) / 2))p"; }
 
 # measure_threads: replays on the default threads and on one, interleaved
 # (this VM's neighbours come and go: runs far apart in time are not
@@ -44,10 +33,8 @@ measure_threads() {
 	: >"$tmp/sr1"
 	cat "$f" >/dev/null
 	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f "%e %M" -o "$tmp/one" "$sr" replay --quiet "$f" >/dev/null 2>/dev/null
-		cat "$tmp/one" >>"$tmp/sr"
-		/usr/bin/time -f "%e %M" -o "$tmp/one" "$sr" replay --quiet --threads 1 "$f" >/dev/null 2>/dev/null
-		cat "$tmp/one" >>"$tmp/sr1"
+		time_once "$tmp/sr" "$sr" replay --quiet "$f"
+		time_once "$tmp/sr1" "$sr" replay --quiet --threads 1 "$f"
 	done
 }
 
@@ -59,14 +46,12 @@ measure() {
 	# the file in the page cache first (this machine's memory reclaim evicts idle pages)
 	cat "$f" >/dev/null
 	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f "%e %M" -o "$tmp/one" "$@" >/dev/null 2>/dev/null
-		cat "$tmp/one" >>"$tmp/$name"
+		time_once "$tmp/$name" "$@"
 	done
-	echo "$(cut -d' ' -f1 "$tmp/$name" | sort -n | sed -n "$(((runs + 1) / 2))p")" \
-		"$(cut -d' ' -f2 "$tmp/$name" | sort -n | sed -n "$(((runs + 1) / 2))p")"
+	echo "$(median "$tmp/$name" 1)" "$(median "$tmp/$name" 2)"
 }
 
-diff_bin=$(cd "$here/.." && pwd)/$build/tests/reader-diff
+diff_bin=$top/$build/tests/reader-diff
 if [ -x "$diff_bin" ]; then
 	"$diff_bin" --require-fast "$@" || { echo "the fast reader and libtracecmd differ" >&2; exit 1; }
 else
@@ -77,8 +62,8 @@ printf '%-28s %10s  %-26s %8s %12s %9s %8s\n' file events tool "wall s" "events/
 for f in "$@"; do
 	events=$("$bare" "$f" 2>/dev/null)
 	measure_threads
-	t_sr=$(med "$tmp/sr" 1) m_sr=$(med "$tmp/sr" 2)
-	t_sr1=$(med "$tmp/sr1" 1) m_sr1=$(med "$tmp/sr1" 2)
+	t_sr=$(median "$tmp/sr" 1) m_sr=$(median "$tmp/sr" 2)
+	t_sr1=$(median "$tmp/sr1" 1) m_sr1=$(median "$tmp/sr1" 2)
 	read -r t_nd m_nd < <(measure nd "$sr" replay --quiet --ndjson /dev/null "$f")
 	read -r t_ltc m_ltc < <(measure ltc "$sr" replay --quiet --reader=libtracecmd "$f")
 	read -r t_bare m_bare < <(measure bare "$bare" "$f")

@@ -11,28 +11,19 @@
 # one-thread run, so the medians move with the host's load.
 # usage: bench/threads.sh [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE.dat...
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 runs=11
 threads=2
 build=build
-while getopts n:t:b: opt; do
-	case $opt in
-	n) runs=$OPTARG ;;
-	t) threads=$OPTARG ;;
-	b) build=$OPTARG ;;
-	*) echo "usage: $0 [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE..." >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -gt 0 ] || { echo "usage: $0 [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE..." >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+bench_args n:t:b: "$0 [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE..." "$@"
+set -- "${traces[@]}"
 sr=$top/$build/schedreplay
 loop=$top/$build/bench/ingest-loop
 [ -x "$sr" ] && [ -x "$loop" ] || { echo "build first: make" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-median() { sort -n "$1" | sed -n "$(((runs + 1) / 2))p"; }
-best() { sort -n "$1" | head -1; }
+best() { cut -d' ' -f1 "$1" | sort -n | head -1; }
 
 printf '%-24s %-8s %10s %10s %8s   %10s %10s %8s\n' file run "1 thread" "$threads threads" speed-up \
 	"fastest 1" "fastest $threads" speed-up
@@ -45,9 +36,9 @@ for f in "$@"; do
 			for t in 1 "$threads"; do
 				out=$tmp/$([ "$t" = 1 ] && echo 1 || echo n)
 				if [ $what = replay ]; then
-					/usr/bin/time -f %e -a -o "$out" "$sr" replay --quiet --threads "$t" "$f" >/dev/null
+					time_once "$out" "$sr" replay --quiet --threads "$t" "$f"
 				else
-					/usr/bin/time -f %e -a -o "$out" "$loop" "$f" "$t" >/dev/null
+					time_once "$out" "$loop" "$f" "$t"
 				fi
 			done
 		done
