@@ -125,18 +125,13 @@ struct tep_record *dat_heap_pop(struct dat *d, int *bi)
 {
 	struct dat_stream *s;
 	struct tep_record *rec;
-	int si;
 
 	if (!d->nr_heap)
 		return NULL;
-	si = d->heap[0];
-	s = &d->streams[si];
+	s = &d->streams[d->heap[0]];
 	rec = s->rec;
 	*bi = s->buf;
-	stream_advance(d, si);
-	if (!s->rec)
-		d->heap[0] = d->heap[--d->nr_heap];
-	dat_heap_down(d, 0);
+	dat_heap_advance(d);	/* libtracecmd's streams: no error to return */
 	return rec;
 }
 
