@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fleet figures for docs/fleet.md: replay every bundled trace (fixtures/
-# captures and ../shared/traces, each once by content) into flat rows with
+# Fleet figures for docs/fleet.md: replay every bundled trace (the capture
+# folders and .dat files in fixtures/, and in the folders SR_EXTRA_TRACES
+# names, colon-separated; each once by content) into flat rows with
 # the worker pool, load them into a private clickhouse-server on loopback
 # (tests/e2e/clickhouse-lib.sh), and time the load and each documented
 # query (median of RUNS).  The rows are loaded COPIES times (trace_id made
@@ -26,14 +27,14 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 traces=()
 seen=
-for t in "$SR_SOURCE_DIR"/fixtures/*/trace.dat "$SR_SOURCE_DIR"/../shared/traces/*/trace.dat \
-	 "$SR_SOURCE_DIR"/../shared/traces/*.dat; do
+IFS=: read -r -a dirs <<<"$SR_SOURCE_DIR/fixtures${SR_EXTRA_TRACES:+:$SR_EXTRA_TRACES}"
+while IFS= read -r t; do
 	[ -f "$t" ] || continue
 	sum=$(sha256sum <"$t" | cut -c1-64)
 	case " $seen " in *" $sum "*) continue ;; esac
 	seen="$seen $sum"
 	traces+=("$t")
-done
+done < <(for d in "${dirs[@]}"; do printf '%s\n' "$d"/*/trace.dat "$d"/*.dat; done)
 echo "traces: ${#traces[@]}, $(du -cb "${traces[@]}" | tail -1 | cut -f1) bytes"
 
 t0=$(now)

@@ -4,7 +4,6 @@
 set -u
 : "${SR_BIN:?SR_BIN must name the schedreplay binary}"
 : "${SR_SOURCE_DIR:?}"
-SR_SHARED_DIR=${SR_SHARED_DIR:-$SR_SOURCE_DIR/../shared}
 FIX=$SR_SOURCE_DIR/fixtures
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -43,6 +42,38 @@ report_counts() {
 # per-event counts from `schedreplay info --json` on stdin
 json_counts() {
 	jq -r '.events | to_entries[] | "\(.key) \(.value)"' | sort
+}
+
+# fixture_traces: every real trace in fixtures/ (the capture folders' trace.dat
+# and the bare .dat files beside them; not the crafted copies in fixtures/dat/),
+# one path per line
+fixture_traces() {
+	local f
+	for f in "$FIX"/*/trace.dat "$FIX"/*.dat; do
+		[ -f "$f" ] && echo "$f"
+	done
+}
+
+# extra_traces: the same for each folder named in SR_EXTRA_TRACES (a
+# colon-separated list of folders laid out like fixtures/: capture folders
+# and .dat files), for a test that can read more traces than the fixtures;
+# says on stdout, as a "# SKIP" comment, when there are none or one is missing
+extra_traces() {
+	local d f IFS=:
+	if [ -z "${SR_EXTRA_TRACES:-}" ]; then
+		echo "# SKIP: no extra traces (SR_EXTRA_TRACES is unset); the fixtures only" >&2
+		return 0
+	fi
+	for d in $SR_EXTRA_TRACES; do
+		if [ ! -d "$d" ]; then
+			echo "# SKIP: SR_EXTRA_TRACES names $d, which is not a folder" >&2
+			continue
+		fi
+		for f in "$d"/*/trace.dat "$d"/*.dat; do
+			[ -f "$f" ] && echo "$f"
+		done
+	done
+	return 0
 }
 
 finish() {

@@ -43,14 +43,13 @@ chq --multiquery <"$T/ddl-dist.sql" && ok "the documented Distributed table runs
 
 # ---- every bundled trace, once (by content) -------------------------------------
 traces=()
-for t in "$FIX"/*/trace.dat "$SR_SHARED_DIR"/traces/*/trace.dat "$SR_SHARED_DIR"/traces/*.dat; do
-	[ -f "$t" ] || continue
+while IFS= read -r t; do
 	sum=$(sha256sum <"$t" | cut -c1-64)
 	case " ${seen:-} " in *" $sum "*) continue ;; esac
 	seen="${seen:-} $sum"
 	traces+=("$t")
-done
-check "at least the three bundled captures" test "${#traces[@]}" -ge 3
+done < <(fixture_traces; extra_traces)
+check "every fixture trace (${#traces[@]})" test "${#traces[@]}" -ge 6
 
 : >"$T/rows.ndjson"
 : >"$T/facts.ndjson"

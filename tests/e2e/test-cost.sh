@@ -70,11 +70,9 @@ calib() {
 		"# \($n): measured \(.measured_local_share) estimated \(.estimated_local_share) difference \(.difference)"' "$json"
 }
 calib "$T/dat.json" numa01-4n "$N1"
-SHM=$SR_SHARED_DIR/traces/numa01-shm-4n
-if [ -d "$SHM" ]; then
-	expect_exit 0 "replay numa01-shm-4n" "$SR_BIN" replay --quiet --json "$T/shm.json" "$SHM"
-	calib "$T/shm.json" numa01-shm-4n "$SHM"
-fi
+SHM=$FIX/numa01-shm-4n
+expect_exit 0 "replay numa01-shm-4n" "$SR_BIN" replay --quiet --json "$T/shm.json" "$SHM"
+calib "$T/shm.json" numa01-shm-4n "$SHM"
 
 # costs per policy, and the matrix, in the text summary
 expect_exit 0 "text summary" "$SR_BIN" replay --quiet "$N1"

@@ -40,10 +40,9 @@ if command -v trace-cmd >/dev/null; then
 	check "text and trace.dat counts agree" diff -u "$T/got" "$T/got-text"
 	check "text: topology from the marker lines" test "$(jq -r .topology.source "$T/out")" = trace
 
-	# --- every shared trace: counts equal trace-cmd report's --------------------
-	for dat in "$SR_SHARED_DIR"/traces/*/trace.dat "$SR_SHARED_DIR"/traces/*.dat; do
-		[ -f "$dat" ] || continue
-		name=${dat#"$SR_SHARED_DIR"/traces/}
+	# --- every real trace: counts equal trace-cmd report's ----------------------
+	while IFS= read -r dat; do
+		name=${dat#"$SR_SOURCE_DIR"/}
 		trace-cmd report -i "$dat" 2>/dev/null | report_counts >"$T/want"
 		if "$SR_BIN" info --json --quiet "$dat" >"$T/j" 2>"$T/err"; then
 			json_counts <"$T/j" >"$T/got"
@@ -51,9 +50,9 @@ if command -v trace-cmd >/dev/null; then
 		else
 			fail "$name: info failed: $(cat "$T/err")"
 		fi
-	done
+	done < <(fixture_traces; extra_traces)
 else
-	echo "# SKIP: trace-cmd not installed; text and shared-trace comparisons not run"
+	echo "# SKIP: trace-cmd not installed; text and trace-cmd report comparisons not run"
 fi
 
 # --- options and usage --------------------------------------------------------

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The fast trace.dat reader (src/ingest/dat-fast.c) against libtracecmd's,
-# event for event (every field) and summary for summary, on every real trace
-# in ../shared/traces and every trace.dat fixture; the fast reader must be
+# event for event (every field) and summary for summary, on every .dat file
+# in fixtures/ (and in SR_EXTRA_TRACES, see lib.sh); the fast reader must be
 # the one `auto` picks for all of them.  Then: --reader is honoured and
 # reported, a file the fast reader declines falls back (and --reader=fast
 # says why), and both readers stop with the same error on a damaged page.
@@ -12,8 +12,8 @@ diff_bin=$(dirname "$SR_BIN")/tests/reader-diff
 check "reader-diff is built" test -x "$diff_bin"
 
 files=()
-while IFS= read -r f; do files+=("$f"); done < <(find "$SR_SHARED_DIR/traces" "$FIX" -name '*.dat' | sort)
-check "the shared traces and fixtures are there (${#files[@]} files)" test ${#files[@]} -ge 10
+while IFS= read -r f; do files+=("$f"); done < <(find "$FIX" -name '*.dat' | sort; extra_traces)
+check "the fixture traces are there (${#files[@]} files)" test ${#files[@]} -ge 10
 if "$diff_bin" --require-fast "${files[@]}" >"$T/diff"; then
 	ok "the two readers agree event for event on ${#files[@]} files"
 else

@@ -26,15 +26,17 @@ check_trace() {
 	check "$name: JSON validates against the schema" $VALIDATE "$SCHEMA" "$T/r.json"
 }
 
-for t in numa01-4n numa02-2n host-baseline-1n; do
-	check_trace "fixtures/$t" "$FIX/$t"
-done
-for dir in "$SR_SHARED_DIR"/traces/*/; do
-	[ -f "$dir/trace.dat" ] || continue
-	check_trace "shared/$(basename "$dir")" "$dir"
-done
-[ -f "$SR_SHARED_DIR/traces/host-2cpu-mixed.dat" ] &&
-	check_trace "shared/host-2cpu-mixed.dat" "$SR_SHARED_DIR/traces/host-2cpu-mixed.dat"
+# a capture folder as a folder (its sidecars read), a bare file as itself
+n=0
+while IFS= read -r f; do
+	case $f in
+	*/trace.dat) t=$(dirname "$f") ;;
+	*) t=$f ;;
+	esac
+	check_trace "${t#"$SR_SOURCE_DIR"/}" "$t"
+	n=$((n + 1))
+done < <(fixture_traces; extra_traces)
+check "every fixture trace replayed ($n)" test "$n" -ge 6
 
 # --- the 4-node trace in detail ---------------------------------------------
 "$SR_BIN" replay --quiet --json "$T/n1.json" "$FIX/numa01-4n" >"$T/n1.txt"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build the seed corpus of every fuzz harness from fixtures/, the shared
-# traces (../shared/traces when present) and the small hand-written seeds
-# committed in tests/fuzz/seeds/<target>/.  Nothing here is committed: the
+# Build the seed corpus of every fuzz harness from fixtures/ (the real
+# capture folders, text renderings, trace.dat copies and seed tables) and the
+# small hand-written seeds committed in tests/fuzz/seeds/<target>/.  Nothing here is committed: the
 # corpus is generated, so the repository only carries the script.
 #
 # usage: tests/fuzz/make-corpus.sh [OUTDIR]     (default: build-fuzz/corpus)
@@ -11,8 +11,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-shared=${SR_SHARED_DIR:-$src/../shared}
-traces=$shared/traces
 out=${1:-$src/build-fuzz/corpus}
 fix=$src/fixtures
 
@@ -72,12 +70,12 @@ done
 
 # numactl -H, and the same machines as sysfs folders (NUL-separated
 # name/cpulist/distance triples, see fuzz-sysfs.c) and as topology JSON
-for f in "$fix"/*/numactl-H.txt "$traces"/*/numactl-H.txt; do
+for f in "$fix"/*/numactl-H.txt; do
 	[ -f "$f" ] || continue
 	n=$(basename "$(dirname "$f")")
 	seed fuzz-numactl "$n" <"$f"
 done
-for f in "$fix"/*/topology.txt "$traces"/*/topology.txt; do
+for f in "$fix"/*/topology.txt; do
 	[ -f "$f" ] || continue
 	n=$(basename "$(dirname "$f")")
 	awk '{ c = ""; d = ""
@@ -111,7 +109,7 @@ for f in "$fix/text/tracefs-host.txt" "$fix/text/perf-host.txt"; do
 	grep -o -E '(schedreplay_[a-z]+|numa_sample) .*' "$f" | head -n 40 |
 		seed fuzz-marker "$(basename "$f" .txt)" || true
 done
-for f in "$traces"/*/samples.txt; do
+for f in "$fix"/*/samples.txt; do
 	[ -f "$f" ] || continue
 	head -n 20 "$f" | seed fuzz-marker "samples-$(basename "$(dirname "$f")")"
 done

@@ -24,8 +24,11 @@
 		return failed ? EXIT_FAILURE : EXIT_SUCCESS;		\
 	}
 
-/* Path of a shared trace, e.g. SR_SHARED("traces/numa01-4n/trace.dat") */
-#define SR_SHARED(rel) SR_SHARED_DIR "/" rel
-#define SR_FIXTURE(rel) SR_SOURCE_DIR "/fixtures/" rel
+/*
+ * Path of a fixture, e.g. SR_FIXTURE("numa01-4n/trace.dat"); everything the
+ * tests read is in fixtures/ (see its README.md).
+ */
+#define SR_FIXTURES_DIR SR_SOURCE_DIR "/fixtures"
+#define SR_FIXTURE(rel) SR_FIXTURES_DIR "/" rel
 
 #endif

@@ -18,7 +18,7 @@
 #define EPS 1e-9
 
 static const int dist2[4] = { 10, 20, 20, 10 };
-/* seed 002 (/work/shared/seeds/002_...txt, "node distances") */
+/* seed 002's "node distances" (fixtures/topo/seed002-numactl-H.txt) */
 static const int seed002[16] = {
 	10, 20, 40, 40,
 	20, 10, 40, 40,

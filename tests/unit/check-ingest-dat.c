@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check-ingest-dat.c - the trace.dat decoder against the real traces in
- * ../shared/traces and the fixtures in fixtures/dat (see its README.md):
+ * fixtures/ (the capture folders and host-2cpu-mixed.dat) and the copies
+ * in fixtures/dat (see their README.md):
  * per-event counts equal `trace-cmd report`'s, v6/v7/compressed copies of
  * one trace give the same event stream, buffer selection, lost-event
  * markers, and damaged files (cut, flipped bytes) that must end in a clean
@@ -213,11 +214,11 @@ START_TEST(test_counts)
 
 	ck_assert_ptr_nonnull(r);
 	if (folder) {
-		snprintf(path, sizeof(path), "%s/traces/%s/trace.dat", SR_SHARED_DIR, t);
-		snprintf(file, sizeof(file), "%s/traces/%s/event-counts.txt", SR_SHARED_DIR, t);
+		snprintf(path, sizeof(path), "%s/%s/trace.dat", SR_FIXTURES_DIR, t);
+		snprintf(file, sizeof(file), "%s/%s/event-counts.txt", SR_FIXTURES_DIR, t);
 		load_counts(file, &want);
 	} else {
-		snprintf(path, sizeof(path), "%s/traces/%s", SR_SHARED_DIR, t);
+		snprintf(path, sizeof(path), "%s/%s", SR_FIXTURES_DIR, t);
 		if (!report_counts(path, &want)) {
 			fprintf(stderr, "skipped %s: trace-cmd is not installed\n", t);
 			free(r);
@@ -247,7 +248,7 @@ START_TEST(test_counts)
 		char rel[128];
 		FILE *f;
 
-		snprintf(file, sizeof(file), "%s/traces/%s/uname.txt", SR_SHARED_DIR, t);
+		snprintf(file, sizeof(file), "%s/%s/uname.txt", SR_FIXTURES_DIR, t);
 		f = fopen(file, "r");
 		ck_assert_ptr_nonnull(f);
 		ck_assert_ptr_nonnull(fgets(uname, sizeof(uname), f));
@@ -268,7 +269,7 @@ START_TEST(test_fields)
 	bool seen_pages = false, seen_swap = false, seen_exec = false, seen_print = false;
 	bool seen_fault = false;
 
-	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), NULL, &err);
+	in = ingest_open(SR_FIXTURE("numa02-2n/trace.dat"), NULL, &err);
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(ingest_info(in)->nr_cpus, 4);
 	while (ingest_next(in, &ev) > 0) {
@@ -351,7 +352,7 @@ START_TEST(test_next_borrowed)
 	static const int threads[] = { 1, 2, 3, 1, 1 };
 	struct ingest_opts o = { .threads = threads[_i], .batch = threads[_i] > 1 ? 1 : 0 };
 	struct ingest_opts ro = { .reader = INGEST_READER_LIBTRACECMD };
-	const char *path = SR_SHARED("traces/numa02-2n/trace.dat");
+	const char *path = SR_FIXTURE("numa02-2n/trace.dat");
 	const struct sr_event *got = NULL;
 	struct sr_event want, kept;
 	char kept_str[4096];
@@ -407,17 +408,17 @@ START_TEST(test_batch_size)
 	struct err err = { 0 };
 	struct ingest *in;
 
-	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), &o, &err);
+	in = ingest_open(SR_FIXTURE("numa02-2n/trace.dat"), &o, &err);
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(dat_mt_batch(in), 7);
 	ingest_close(in);
 	o.batch = 0;
-	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), &o, &err);
+	in = ingest_open(SR_FIXTURE("numa02-2n/trace.dat"), &o, &err);
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(dat_mt_batch(in), 1024);	/* 4 CPUs: the largest */
 	ingest_close(in);
 	o.threads = 1;
-	in = ingest_open(SR_SHARED("traces/numa02-2n/trace.dat"), &o, &err);
+	in = ingest_open(SR_FIXTURE("numa02-2n/trace.dat"), &o, &err);
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(dat_mt_batch(in), 0);		/* no threads */
 	ingest_close(in);
@@ -450,7 +451,7 @@ START_TEST(test_versions)
 		ck_assert_int_eq(r->info.file_version, fx[i].version);
 		ck_assert_str_eq(r->info.compression, fx[i].compression);
 		if (!i)
-			run_file(SR_SHARED("traces/numa02-2n/trace.dat"), NULL, r->n, orig, false);
+			run_file(SR_FIXTURE("numa02-2n/trace.dat"), NULL, r->n, orig, false);
 		ck_assert_msg(r->hash == orig->hash, "%s: events differ from the original's",
 			      fx[i].file);
 	}
@@ -461,7 +462,7 @@ END_TEST
 
 START_TEST(test_buffers)
 {
-	const char *path = SR_SHARED("traces/host-baseline-1n/trace.dat");
+	const char *path = SR_FIXTURE("host-baseline-1n/trace.dat");
 	struct ingest_opts o = { 0 };
 	struct run *all = malloc(sizeof(*all));
 	struct run *r = malloc(sizeof(*r));

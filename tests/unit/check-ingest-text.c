@@ -3,7 +3,7 @@
  * check-ingest-text.c - the text decoders (src/ingest/text*.c) through the
  * public ingest API.
  *
- * Real input: `trace-cmd report` of every capture folder in ../shared/traces
+ * Real input: `trace-cmd report` of every capture folder in fixtures/
  * (run here, into a temp file; skipped with a message when trace-cmd is not
  * installed) held to the folder's event-counts.txt, the raw (-R) and plugin
  * renderings of one trace held to each other field by field, and the
@@ -196,9 +196,9 @@ START_TEST(test_capture_counts)
 		free(r);
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/traces/%s/event-counts.txt", SR_SHARED_DIR, folders[_i]);
+	snprintf(path, sizeof(path), "%s/%s/event-counts.txt", SR_FIXTURES_DIR, folders[_i]);
 	load_event_counts(path, &want);
-	snprintf(path, sizeof(path), "%s/traces/%s/trace.dat", SR_SHARED_DIR, folders[_i]);
+	snprintf(path, sizeof(path), "%s/%s/trace.dat", SR_FIXTURES_DIR, folders[_i]);
 	rep = report_of(path, "");
 	run_file(rep, INGEST_FMT_AUTO, r);
 	unlink(rep);
@@ -279,7 +279,7 @@ START_TEST(test_raw_matches_plugin)
 
 	if (!have_trace_cmd())
 		return;
-	snprintf(path, sizeof(path), "%s/traces/numa02-2n/trace.dat", SR_SHARED_DIR);
+	snprintf(path, sizeof(path), "%s/numa02-2n/trace.dat", SR_FIXTURES_DIR);
 	ra = report_of(path, "");
 	rb = report_of(path, "-R");
 	ia = ingest_open(ra, NULL, &err);
@@ -323,7 +323,7 @@ START_TEST(test_fixture_report)
 	struct run *r = calloc(1, sizeof(*r));
 
 	ck_assert(r != NULL);
-	load_event_counts(SR_SHARED("traces/host-baseline-1n/event-counts.txt"), &want);
+	load_event_counts(SR_FIXTURE("host-baseline-1n/event-counts.txt"), &want);
 	run_file(SR_FIXTURE("text/host-baseline-1n.report.txt"), INGEST_FMT_AUTO, r);
 	ck_assert_int_eq(r->ret, 0);
 	ck_assert_int_eq(r->info.format, INGEST_FMT_REPORT);

@@ -11,7 +11,7 @@
  * settings, and states the whole expected answer: verdict, first and
  * second reason, flags and target node.  The rows named seed002/... run the
  * same situations through lb-v4.1, lb-v4.1-numa-hotness and lb-v4.3 (table
- * 2.2 of kernel-policies.md); the rows named seed000/... do the same for
+ * 2.7 of docs/kernel-behaviour.md); the rows named seed000/... do the same for
  * numa-v4.18 and numa-v4.19 on a claimed destination.
  */
 #include <errno.h>
@@ -902,7 +902,7 @@ START_TEST(test_registry)
 		ck_assert_int_eq(ops->params[0].def, 500000);
 		ck_assert_int_eq(ops->params[2].def, 0);
 	}
-	/* v4.1's feature defaults (kernel-policies.md 1.6) */
+	/* v4.1's feature defaults (docs/kernel-behaviour.md §2.4) */
 	{
 		const struct sr_policy_ops *v41 = replay_registry_lookup("lb-v4.1");
 

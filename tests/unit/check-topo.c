@@ -79,7 +79,7 @@ static struct topo *sysfs_from_topology_txt(const char *capture, char *tmp)
 	FILE *f;
 	int id;
 
-	snprintf(path, sizeof(path), "%s/traces/%s/topology.txt", SR_SHARED_DIR, capture);
+	snprintf(path, sizeof(path), "%s/%s/topology.txt", SR_FIXTURES_DIR, capture);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	while (fgets(line, sizeof(line), f)) {
@@ -124,7 +124,7 @@ START_TEST(test_numactl_captures)
 	int a;
 	int b;
 
-	snprintf(path, sizeof(path), "%s/traces/%s/numactl-H.txt", SR_SHARED_DIR,
+	snprintf(path, sizeof(path), "%s/%s/numactl-H.txt", SR_FIXTURES_DIR,
 		 captures[_i].capture);
 	text = slurp(path, &len);
 	t = topo_from_numactl(text, len, path, &err);
@@ -168,7 +168,7 @@ START_TEST(test_numactl_4n_matrix)
 	int a;
 	int b;
 
-	text = slurp(SR_SHARED("traces/numa01-4n/numactl-H.txt"), &len);
+	text = slurp(SR_FIXTURE("numa01-4n/numactl-H.txt"), &len);
 	t = topo_from_numactl(text, len, "numactl-H.txt", &err);
 	free(text);
 	ck_assert_ptr_nonnull(t);
@@ -183,7 +183,10 @@ START_TEST(test_numactl_4n_matrix)
 }
 END_TEST
 
-/* seed 002 quotes `numactl -H` of a 96-CPU, 4-node machine after "# numactl -H" */
+/*
+ * seed 002 quotes `numactl -H` of a 96-CPU, 4-node machine after "# numactl -H"
+ * (fixtures/topo/seed002-numactl-H.txt holds the quote)
+ */
 START_TEST(test_numactl_seed002)
 {
 	struct err err = { 0 };
@@ -194,7 +197,7 @@ START_TEST(test_numactl_seed002)
 	size_t len;
 	int cpu;
 
-	text = slurp(SR_SHARED("seeds/002_84950dd6b0f1e13d.txt"), &len);
+	text = slurp(SR_FIXTURE("topo/seed002-numactl-H.txt"), &len);
 	start = strstr(text, "# numactl -H\n");
 	ck_assert_ptr_nonnull(start);
 	start += strlen("# numactl -H\n");
@@ -410,14 +413,14 @@ START_TEST(test_load_detects)
 	struct topo *t;
 
 	/* a capture folder: its numactl-H.txt */
-	t = topo_load(SR_SHARED("traces/numa01-4n"), &err);
+	t = topo_load(SR_FIXTURE("numa01-4n"), &err);
 	ck_assert_msg(t, "%s", err.msg);
 	ck_assert_int_eq(t->source, TOPO_SRC_CAPTURE);
 	ck_assert_int_eq(t->nr_nodes, 4);
 	ck_assert_str_eq(topo_source_name(t->source), "capture");
 	topo_free(t);
 
-	t = topo_load(SR_SHARED("traces/mixed-2n/numactl-H.txt"), &err);
+	t = topo_load(SR_FIXTURE("mixed-2n/numactl-H.txt"), &err);
 	ck_assert_ptr_nonnull(t);
 	ck_assert_int_eq(t->source, TOPO_SRC_NUMACTL);
 	topo_free(t);
@@ -547,7 +550,7 @@ START_TEST(test_builder_4n)
 	ck_assert_msg(t, "%s", err.msg);
 	ck_assert_int_eq(t->source, TOPO_SRC_TRACE);
 
-	text = slurp(SR_SHARED("traces/numa01-4n/numactl-H.txt"), &len);
+	text = slurp(SR_FIXTURE("numa01-4n/numactl-H.txt"), &len);
 	ref = topo_from_numactl(text, len, "numactl-H.txt", &err);
 	free(text);
 	ck_assert_ptr_nonnull(ref);
@@ -711,7 +714,7 @@ START_TEST(test_mutations_do_not_crash)
 	int round;
 	int k;
 
-	text = slurp(SR_SHARED("traces/numa01-4n/numactl-H.txt"), &len);
+	text = slurp(SR_FIXTURE("numa01-4n/numactl-H.txt"), &len);
 	copy = malloc(len + sizeof(json));
 	for (round = 0; round < 600; round++) {
 		size_t n = round % 2 ? len : sizeof(json) - 1;
