@@ -309,10 +309,11 @@ struct engine_task *engine_top_tasks(const struct engine *e, size_t *n)
 }
 
 /*
- * Which built-in models a release.  Versions from kernel-policies.md:
- * the seed 002 change landed in v4.3, the idle override and weight-based
- * locality test in v4.13 (lb-v6.1 models that family), numa_migrate_on in
- * v4.19; sched_exec() placement is modelled by exec-least-loaded.
+ * Which built-in models a release.  Versions from docs/kernel-behaviour.md
+ * section 2.9: the seed 002 change landed in v4.3, the idle override and
+ * weight-based locality test in v4.13 (lb-v6.1 models that family),
+ * numa_migrate_on in v4.19; sched_exec() placement is modelled by
+ * exec-least-loaded.
  */
 const char *engine_kernel_policy_name(const char *release, int cls)
 {

@@ -136,7 +136,7 @@ int replay_eval_begin(struct replay_eval *ev, const void *priv, const struct sr_
 
 /*
  * sd->cache_nice_tries of the domain that spans src and dst (sd_init(),
- * kernel-policies.md section 1.7): 2 at SD_NUMA, 1 at MC and PKG, 0 at SMT.
+ * docs/kernel-behaviour.md section 2.5): 2 at SD_NUMA, 1 at MC and PKG, 0 at SMT.
  * Returns -1 when the level cannot be told.
  */
 static int lb_cache_nice_tries(struct replay_eval *ev)

@@ -7,7 +7,7 @@
  * Models: sched_best_node() / sched_balance_exec() of Focht's node-affine
  * NUMA scheduler as posted in Aug-Sep 2002 (lkml 0209.2/1404; the "01/02"
  * patches of October 2002 discussed in the seed may differ in detail).
- * Follows kernel-policies.md section 5.1.
+ * Follows docs/kernel-behaviour.md section 5.1.
  *
  * sched_best_node(p, exec):
  *   start = next value of the round-robin counter, skipping nodes without CPUs

@@ -6,7 +6,7 @@
  *
  * Models: Erich Focht's suggestion to Martin Bligh in the seed thread
  * (LKML, 27 Oct 2002) on his node-affine scheduler part 2.
- * Follows kernel-policies.md section 5.1 (the round-robin start of
+ * Follows docs/kernel-behaviour.md section 5.1 (the round-robin start of
  * sched_best_node() and the note on Focht's suggestion).
  *
  * State across decisions: the counter advances once per exec, so the node

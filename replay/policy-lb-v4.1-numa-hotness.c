@@ -7,8 +7,8 @@
  * Models: the posted patch against v4.1 kernel/sched/fair.c (index
  * ffeaa41..ddde6fd) and features.h (91e33cd..83a50e7).  It is the "after"
  * side of the seed's numa01/numa02 tables; lb-v4.1 is the "before" side.
- * Follows kernel-policies.md section 2.1 ("The seed patch as posted") and
- * the disagreement table 2.2; task_hot() is v4.1's (section 1.3).
+ * Follows docs/kernel-behaviour.md section 2.6 ("Seed 002 as posted") and
+ * the disagreement table, section 2.7; task_hot() is v4.1's (section 2.3).
  *
  * The patch merges the two locality functions into a tri-state
  * migrate_degrades_locality() (1 degrades, 0 improves, -1 no opinion) that

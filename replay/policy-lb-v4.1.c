@@ -7,10 +7,10 @@
  * Models: Linux v4.1.8 / v4.1.52 (features.h blob 91e33cd, the seed patch's
  * pre-image); migrate_improves_locality() from 3a7053b3224f (v3.13),
  * migrate_degrades_locality() from 7a0f308337d1 (v3.13).
- * Follows kernel-policies.md sections 1.2 (can_migrate_task), 1.3
- * (task_hot), 1.4 (migrate_improves_locality), 1.5
- * (migrate_degrades_locality), 1.6 (feature defaults), 1.7
- * (cache_nice_tries / nr_balance_failed) and the summary table 1.10.
+ * Follows docs/kernel-behaviour.md section 2.2 (can_migrate_task), section 2.3
+ * (task_hot), section 2.4 (migrate_improves_locality, migrate_degrades_locality,
+ * feature defaults and the summary table) and section 2.5
+ * (cache_nice_tries / nr_balance_failed).
  *
  * Not modelled (the move happened, so they passed): the throttled-pair
  * and cpus_allowed checks that come first in can_migrate_task().
@@ -127,7 +127,7 @@ static struct replay_pred degrades_v41(struct replay_eval *ev)
 }
 
 /*
- * can_migrate_task() from step 4 on (kernel-policies.md 1.2):
+ * can_migrate_task() from step 4 on (docs/kernel-behaviour.md section 2.2):
  *   hot = task_hot() || (!hot && migrate_degrades_locality())
  *   if (migrate_improves_locality() || !hot || nr_balance_failed > cache_nice_tries)
  *           YES (counted as forced when hot)

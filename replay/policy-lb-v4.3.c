@@ -5,11 +5,12 @@
  * checks.
  *
  * Models: Linux v4.3.3 kernel/sched/fair.c; the landed patch is
- * 2a1ed24ce940 (id from memory, kernel-policies.md 0.2), on top of Rik van
- * Riel's v4.2 c1ceac6276e4 "sched/numa: Reduce conflict between
- * fbq_classify_rq() and migration".
- * Follows kernel-policies.md section 2.1 ("As landed in v4.3") and the
- * disagreement table 2.2; task_hot() is unchanged from v4.1 (section 1.3).
+ * 2a1ed24ce940 (id from memory, docs/kernel-behaviour.md section 1), on
+ * top of Rik van Riel's v4.2 c1ceac6276e4 "sched/numa: Reduce conflict
+ * between fbq_classify_rq() and migration".
+ * Follows docs/kernel-behaviour.md section 2.6 ("As landed in v4.3") and
+ * the disagreement table, section 2.7; task_hot() is unchanged from v4.1
+ * (section 2.3).
  *
  * Differences from the posting (lb-v4.1-numa-hotness): no group
  * active-node tests; the preferred-node tests come first and apply to

@@ -10,9 +10,9 @@
  * group_weight()/task_weight() instead of raw faults (v4.19, f35678b6a170),
  * LBF_ACTIVE_LB letting active balancing through before any test and
  * task_hot() never calling SMT siblings hot (both between v5.7 and v5.15).
- * Follows kernel-policies.md sections 2.4 (degrades, v4.13 -> v6.13), 2.5
- * (can_migrate_task and task_hot, v6.13: 6.1 has the same order but still
- * both cfs buddies, next and last, as EEVDF removed "last" in 6.6) and 4.5
+ * Follows docs/kernel-behaviour.md section 2.8 (degrades and can_migrate_task,
+ * v4.13 -> v6.13), section 2.3 (task_hot, v6.x: 6.1 has the same order but still
+ * both cfs buddies, next and last, as EEVDF removed "last" in 6.6) and section 4.4
  * (task_weight / group_weight / score_nearby_nodes).
  *
  * Not modelled: the throttled, per-CPU-kthread and affinity checks (a move
@@ -136,7 +136,7 @@ static uint64_t weight(const struct sr_snapshot *s, const struct numa_topo *t,
 	return 1000 * (faults[nid] + score_nearby(s, t, faults, nid, dist)) / total;
 }
 
-/* migrate_degrades_locality() of v6.1 (section 2.4) */
+/* migrate_degrades_locality() of v6.1 (kernel-behaviour.md section 2.8) */
 static struct replay_pred degrades_v61(struct replay_eval *ev)
 {
 	const struct sr_snapshot *s = ev->snap;
@@ -190,9 +190,10 @@ static struct replay_pred degrades_v61(struct replay_eval *ev)
 }
 
 /*
- * task_hot() of v6.1 (section 2.5, without core scheduling): v4.1's, with
- * SMT siblings never hot; sched_core_cookie_match(), between the "all hot"
- * and "none hot" migration-cost tests, is taken as always true
+ * task_hot() of v6.1 (kernel-behaviour.md section 2.3, without core
+ * scheduling): v4.1's, with SMT siblings never hot;
+ * sched_core_cookie_match(), between the "all hot" and "none hot"
+ * migration-cost tests, is taken as always true
  */
 static struct replay_pred task_hot_v61(struct replay_eval *ev)
 {

@@ -7,8 +7,8 @@
  * Models: Linux v4.17 / v4.18 kernel/sched/fair.c task_numa_compare() and
  * task_numa_assign(), which have no numa_migrate_on (it is absent from
  * v4.17 and present in v4.19.1).
- * Follows kernel-policies.md sections 3.5 (task_numa_compare, v4.1 form)
- * and 3.6 (what numa_migrate_on changed).
+ * Follows docs/kernel-behaviour.md section 3.2 (task_numa_compare, v4.1 form)
+ * and section 3.4 (what numa_migrate_on changed).
  *
  * The replay takes the kernel's choice of destination as given and judges
  * only the concurrency rule the seed changes: this policy allows every NUMA

@@ -8,12 +8,12 @@
  * CPU whose runqueue has numa_migrate_on set, and task_numa_assign() claims
  * the flag with xchg and drops the candidate when it was already set, so at
  * most one NUMA move or swap targets a runqueue at a time.
- * Follows kernel-policies.md section 3.6 (compare_v419 / ASSIGN (v4.19) and
- * "What numa_migrate_on changes about concurrency").
+ * Follows docs/kernel-behaviour.md section 3.4 (the v4.19 search, the
+ * claim and its consequences).
  *
  * The flag is never traced.  The engine approximates each claim as the
  * window from a sched_move_numa / sched_swap_numa event to its migration
- * (section 3.6, "Replay consequence") and passes how many other claims
+ * (section 3.4, "What the replay sees") and passes how many other claims
  * cover this decision's target CPU in sr_snapshot.numa_inflight.  Only the
  * destination runqueue is claimed; for the partner's half of a swap the
  * claimed CPU is the initiator's destination.

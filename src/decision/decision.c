@@ -398,8 +398,8 @@ static void classify_fallback(struct pending *p)
 		 * The balancing CPU is the destination.  Idle when it ran its
 		 * idle task; newly idle when its next switch put a sleeping task
 		 * away (idle_balance runs inside schedule()); busy otherwise.
-		 * The stopper runs with CPU_IDLE semantics (kernel-policies.md
-		 * section 1.1).
+		 * The stopper runs with CPU_IDLE semantics (docs/kernel-behaviour.md
+		 * section 2.1).
 		 */
 		if (s->decision_class == SR_DECISION_CLASS_LB_ACTIVE) {
 			s->idle_type = SR_IDLE_CPU_IDLE;

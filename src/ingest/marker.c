@@ -2,7 +2,7 @@
 /*
  * marker.c - parse the key=value lines schedreplay writes into a trace
  * through trace_marker (schedreplay_meta/_node/_sysctl/_vmstat and
- * numa_sample; format in docs/formats.md and shared/traces/README.md).
+ * numa_sample; format in docs/formats.md).
  *
  * Every function takes (pointer, length), reads nothing past the length and
  * needs no NUL terminator: the text comes straight out of an untrusted trace.

@@ -2,7 +2,7 @@
 /*
  * marker.h - the key=value lines written into traces through trace_marker:
  * schedreplay_meta / _node / _sysctl / _vmstat and numa_sample
- * (format: ../shared/traces/README.md, docs/formats.md).
+ * (format: docs/formats.md).
  *
  * Lines are untrusted: every parser bounds its reads by the given length
  * and never needs a NUL terminator.

@@ -2,7 +2,7 @@
 /*
  * model-faults.c - the fault model: per-fault kprobe events on
  * task_numa_fault() accumulated per task and per NUMA group, per node,
- * with the kernel's decay (kernel-policies.md sections 4.1-4.4).
+ * with the kernel's decay (docs/kernel-behaviour.md section 4.1-4.3).
  *
  * Each fault adds its pages to the task's current-window buffers, MEMBUF
  * by the page's node and CPUBUF by the faulting CPU's node, private or
@@ -223,7 +223,7 @@ static int argmax(const uint64_t *v, int nr, uint64_t *max)
 	return best;
 }
 
-/* The preferred node as v4.19+ task_numa_placement() picks it (section 4.4). */
+/* The preferred node as v4.19+ task_numa_placement() picks it (section 4.3). */
 static int derived_pref(const struct model *m, const struct model_slot *s, uint64_t *tmp)
 {
 	const struct model_group *g = group_find(m, s->fs.contrib_gid);
@@ -285,7 +285,7 @@ static int publish(struct model *m, struct model_slot *s)
 	return 0;
 }
 
-/* task_numa_placement(): the decay, once per scan epoch (section 4.4). */
+/* task_numa_placement(): the decay, once per scan epoch (section 4.3). */
 static int placement(struct model *m, struct model_slot *s, uint64_t epoch)
 {
 	struct model_fstate *fs = &s->fs;

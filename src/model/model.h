@@ -60,7 +60,7 @@
 /* faults / group_faults / pref_node come from the fault model, not a sample */
 #define MODEL_KNOWN_FAULTS_MODELLED (1u << 10)
 
-/* task_numa_fault() flags (kernel-policies.md section 4.1) */
+/* task_numa_fault() flags (docs/kernel-behaviour.md section 4.1) */
 #define MODEL_TNF_MIGRATED	0x01
 #define MODEL_TNF_NO_GROUP	0x02
 #define MODEL_TNF_SHARED	0x04
@@ -269,7 +269,7 @@ uint64_t model_scan_period(const struct model *m);
  * Return: true when known: the task's group is known, and it is no group,
  * or the fault model has CPU faults for it and every member's history is
  * known or settled (MODEL_FAULT_SETTLE_EPOCHS).  Approximate: the kernel
- * weights CPU faults by runtime (section 4.4); this does not.
+ * weights CPU faults by runtime (section 4.3); this does not.
  */
 bool model_group_active(const struct model *m, const struct model_task *t, uint64_t *mask);
 

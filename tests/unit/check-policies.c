@@ -902,7 +902,7 @@ START_TEST(test_registry)
 		ck_assert_int_eq(ops->params[0].def, 500000);
 		ck_assert_int_eq(ops->params[2].def, 0);
 	}
-	/* v4.1's feature defaults (docs/kernel-behaviour.md §2.4) */
+	/* v4.1's feature defaults (docs/kernel-behaviour.md section 2.4) */
 	{
 		const struct sr_policy_ops *v41 = replay_registry_lookup("lb-v4.1");
 

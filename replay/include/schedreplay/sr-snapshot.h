@@ -259,7 +259,7 @@ enum sr_snap_bit {
  *                   (never traced; normally unknown) [BUDDY]
  * @numa_inflight:   other NUMA moves or swaps in flight (between their
  *                   sched_move_numa / sched_swap_numa and their migration,
- *                   kernel-policies.md section 3.6) that target the CPU this
+ *                   kernel-behaviour.md section 3.4) that target the CPU this
  *                   NUMA decision targets; the v4.19 numa_migrate_on flag of
  *                   that runqueue would be set iff it is > 0.  For the
  *                   partner's half of a swap the target is the initiating
