@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # run-record-lab.sh -- `schedreplay record` on a real multi-node kernel.
 #
-# Boots Debian's stock 6.1 kernel (unpacked as in the numa-lab README) under
-# qemu (software emulation) on an emulated 4-node or 2-node machine, runs
+# Boots Debian's stock 6.1 kernel under qemu (software emulation) on an
+# emulated 4-node or 2-node machine, runs
 # `schedreplay record -o /out/x.dat -- numabench shared ...` inside it plus a
 # SIGINT, a SIGKILL and a follow-up run (guest/record-scenario.sh), powers
 # off, and checks the result on the host:
@@ -17,6 +17,10 @@
 #   - info shows the nodes and distances of the emulated machine, taken
 #     from the trace's own lines;
 #   - replay runs, shows NUMA decisions and a calibration figure.
+# Everything it needs is in tests/lab/ (guest scripts, src/numabench.c) or
+# fetched by it: the Debian packages it lacks (apt-get, as root) and the
+# kernel package, downloaded with apt-get download into the cache folder,
+# of which only vmlinuz and the virtio/9p modules are unpacked.
 # Manual and slow (a few minutes of emulation): not part of CTest or
 # `make check`.  See tests/lab/README.md.
 #
@@ -24,16 +28,18 @@
 #   -t  topology (default 4n: 8 CPUs, 4 nodes x 512 MiB, distances 10/20/40;
 #       2n: 4 CPUs, 2 nodes x 512 MiB, distance 20)
 #   -s  seconds the workload runs (default 40)
-#   -o  output folder (default /tmp/lab/record-out/TOPO); emptied first
+#   -o  output folder (default $LAB/record-out/TOPO); emptied first
 #   -B  the build folder holding schedreplay (default build)
-# environment: KVER (default 6.1.0-57-amd64), LAB (default /tmp/lab: the
-# kernel is in $LAB/kernel), TIMEOUT (qemu's limit in s, default 1500).
+# environment: KVER (default 6.1.0-57-amd64: the Debian package
+# linux-image-$KVER), LAB (the cache folder, default
+# ${XDG_CACHE_HOME:-$HOME/.cache}/schedreplay-lab: the kernel is unpacked
+# in $LAB/kernel, the initramfs built in $LAB/record-lab), TIMEOUT (qemu's
+# limit in s, default 1500), LAB_NO_INSTALL=1 (do not apt-get install).
 # exit: 0 all checks passed, 1 a check failed, 2 usage or missing set-up.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
-NUMALAB=${NUMALAB:-/work/shared/numa-lab}
-LAB=${LAB:-/tmp/lab}
+LAB=${LAB:-${XDG_CACHE_HOME:-$HOME/.cache}/schedreplay-lab}
 KVER=${KVER:-6.1.0-57-amd64}
 KDIR=$LAB/kernel
 TOPO=4n
@@ -52,17 +58,64 @@ done
 OUT=${OUT:-$LAB/record-out/$TOPO}
 SR=$BUILD/schedreplay
 die() { echo "run-record-lab: $*" >&2; exit 2; }
-
-# ---- set-up checks --------------------------------------------------------------
-[ -x "$SR" ] || die "no $SR: build first (cmake --build build)"
-[ -r "$KDIR/boot/vmlinuz-$KVER" ] || die "no kernel in $KDIR: see tests/lab/README.md (set-up)"
-[ -r "$NUMALAB/src/numabench.c" ] || die "no $NUMALAB/src/numabench.c"
-for t in qemu-system-x86_64 cpio gzip gcc trace-cmd jq ldd; do
-	command -v $t >/dev/null || die "$t missing: see tests/lab/README.md (set-up)"
-done
-[ -x /bin/busybox ] || die "/bin/busybox missing (apt-get install busybox-static)"
 case $TOPO in 4n | 2n) ;; *) die "unknown topology '$TOPO' (4n or 2n)" ;; esac
 case $SECS in '' | *[!0-9]*) die "-s wants whole seconds" ;; esac
+[ -x "$SR" ] || die "no $SR: build first (make)"
+
+# ---- set-up: Debian packages, then the kernel ------------------------------------
+# the command each package gives (the same list as `make lab-deps`)
+PKGS="qemu-system-x86:qemu-system-x86_64 busybox-static:/bin/busybox numactl:numactl
+      cpio:cpio gzip:gzip gcc:gcc libc6-dev:/usr/lib/x86_64-linux-gnu/libc.a
+      trace-cmd:trace-cmd jq:jq libc-bin:ldd"
+missing=
+for pc in $PKGS; do
+	c=${pc#*:}
+	case $c in
+	/*) [ -e "$c" ] ;;
+	*) command -v "$c" >/dev/null ;;
+	esac || missing="$missing ${pc%%:*}"
+done
+if [ -n "$missing" ]; then
+	[ "$(id -u)" = 0 ] && [ -z "${LAB_NO_INSTALL:-}" ] ||
+		die "missing:$missing (as root: apt-get install$missing, or make lab-deps)"
+	echo "run-record-lab: installing$missing"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
+		die "apt-get install$missing failed"
+fi
+
+# the kernel: linux-image-$KVER from the Debian archive, vmlinuz and the
+# modules the guest loads (virtio, 9p) unpacked from it
+MODS="drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko drivers/virtio/virtio_pci_legacy_dev.ko
+      drivers/virtio/virtio_pci_modern_dev.ko drivers/virtio/virtio_pci.ko net/9p/9pnet.ko
+      net/9p/9pnet_virtio.ko fs/netfs/netfs.ko fs/fscache/fscache.ko fs/9p/9p.ko"
+have_kernel() {
+	local m
+	[ -r "$KDIR/boot/vmlinuz-$KVER" ] || return 1
+	for m in $MODS; do
+		[ -r "$KDIR/lib/modules/$KVER/kernel/$m" ] || return 1
+	done
+}
+if ! have_kernel; then
+	mkdir -p "$LAB/deb" || die "cannot create $LAB/deb"
+	deb=$(ls "$LAB/deb"/linux-image-"${KVER}"_*.deb 2>/dev/null | head -1)
+	if [ -z "$deb" ]; then
+		echo "run-record-lab: apt-get download linux-image-$KVER into $LAB/deb"
+		(cd "$LAB/deb" && { apt-get download -qq "linux-image-$KVER" 2>/dev/null ||
+			{ [ "$(id -u)" = 0 ] && apt-get update -qq &&
+			  apt-get download -qq "linux-image-$KVER"; }; }) ||
+			die "cannot download linux-image-$KVER (apt-cache policy linux-image-$KVER says where it would come from)"
+		deb=$(ls "$LAB/deb"/linux-image-"${KVER}"_*.deb | head -1)
+	fi
+	rm -rf "$KDIR"
+	mkdir -p "$KDIR"
+	members="./boot/vmlinuz-$KVER"
+	for m in $MODS; do members="$members ./lib/modules/$KVER/kernel/$m"; done
+	# shellcheck disable=SC2086
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KDIR" $members ||
+		die "cannot unpack vmlinuz and the modules from $deb"
+	have_kernel || die "$deb lacks vmlinuz-$KVER or a module the guest needs"
+fi
 
 # ---- the initramfs: busybox, numabench, schedreplay and its libraries ------------
 W=$LAB/record-lab
@@ -74,7 +127,7 @@ for a in sh mount umount insmod sed cat echo ls mkdir sleep poweroff tee sync aw
 	 dmesg cp kill true nproc setsid cttyhack basename wc head tail ps uptime env diff cut tr; do
 	ln -sf busybox "$R/bin/$a"
 done
-gcc -static -O2 -pthread -Wall -o "$R/bin/numabench" "$NUMALAB/src/numabench.c" ||
+gcc -static -O2 -pthread -Wall -o "$R/bin/numabench" "$HERE/src/numabench.c" ||
 	die "cannot build numabench"
 for b in "$SR" "$(command -v numactl || true)"; do
 	[ -n "$b" ] || continue
@@ -88,9 +141,6 @@ if [ -d /usr/lib/x86_64-linux-gnu/traceevent/plugins ]; then
 	mkdir -p "$R/usr/lib/x86_64-linux-gnu/traceevent"
 	cp -r /usr/lib/x86_64-linux-gnu/traceevent/plugins "$R/usr/lib/x86_64-linux-gnu/traceevent/"
 fi
-MODS="drivers/virtio/virtio_ring.ko drivers/virtio/virtio.ko drivers/virtio/virtio_pci_legacy_dev.ko
-      drivers/virtio/virtio_pci_modern_dev.ko drivers/virtio/virtio_pci.ko net/9p/9pnet.ko
-      net/9p/9pnet_virtio.ko fs/netfs/netfs.ko fs/fscache/fscache.ko fs/9p/9p.ko"
 : >"$R/etc/modules.load"
 for m in $MODS; do
 	cp "$KDIR/lib/modules/$KVER/kernel/$m" "$R/lib/modules/" || die "no module $m"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # record-scenario.sh SECS -- runs inside the record-lab guest (busybox sh).
-# Turns on NUMA balancing (fast scanning, as the numa-lab scenarios do) and
+# Turns on NUMA balancing (fast scanning, as when the fixtures were recorded) and
 # schedstats, then:
 #   1. schedreplay record -o /out/x.dat -- numabench shared ... (SECS s),
 #      checking while it runs that its instance and kprobe exist;
