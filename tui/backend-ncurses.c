@@ -9,8 +9,8 @@
  * reverse, underline and dim, so that the monochrome screen still tells
  * a disagreement, a selection and a heat level apart.
  *
- * The curses screen is the one process-wide state of the program
- * (STYLE.md C5); the signal flag below goes with it.
+ * The curses screen is the one process-wide state of the program; the
+ * signal flag below goes with it.
  */
 #include <errno.h>
 #include <langinfo.h>
