@@ -10,6 +10,11 @@
 #   tests/output-diff.sh compare BIN OLDDIR      write into a temporary folder
 #                                                and diff it against OLDDIR
 #   tests/output-diff.sh both OLDBIN NEWBIN      write both, diff them
+#   tests/output-diff.sh sums BIN FILE           the fixtures' outputs only, as
+#                                                sha256 sums into FILE
+#   tests/output-diff.sh check BIN FILE          the same, compared with FILE
+#                                                (ctest output-diff: FILE is
+#                                                tests/output-diff.sums)
 #
 # Run from the top of the checkout: traces are named by relative paths so
 # that they read the same in every output.  The traces are fixtures/ and, when
@@ -17,7 +22,7 @@
 # in any order (replay-batch.h), so the batch NDJSON is sorted before it is
 # kept.
 set -u
-mode=${1:?usage: output-diff.sh write|compare|both BIN DIR|BIN}
+mode=${1:?usage: output-diff.sh write|compare|both|sums|check BIN DIR|BIN|FILE}
 bin=${2:?}
 arg=${3:?}
 cd "$(dirname "$0")/.." || exit 4
@@ -25,7 +30,7 @@ cd "$(dirname "$0")/.." || exit 4
 traces=(fixtures/host-baseline-1n fixtures/numa01-4n fixtures/numa02-2n fixtures/dat/*.dat
 	fixtures/text/tracefs-host.txt fixtures/text/perf-host.txt
 	fixtures/text/host-baseline-1n.report.txt fixtures/text/hostile-comms.txt)
-if [ -d ../shared/traces ]; then
+if [ "$mode" != sums ] && [ "$mode" != check ] && [ -d ../shared/traces ]; then
 	for t in ../shared/traces/*; do
 		[ -d "$t" ] || [ "${t%.dat}" != "$t" ] && traces+=("$t")
 	done
@@ -78,6 +83,20 @@ write_all()
 }
 
 case $mode in
+sums | check)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	write_all "$bin" "$tmp/out"
+	(cd "$tmp/out" && sha256sum -- *) >"$tmp/sums"
+	if [ "$mode" = sums ]; then
+		cp "$tmp/sums" "$arg"
+	elif diff -u "$arg" "$tmp/sums"; then
+		echo "output-diff: every output as recorded in $arg"
+	else
+		echo "output-diff: outputs differ from $arg (tests/output-diff.sh write, then diff -r)"
+		exit 1
+	fi
+	;;
 write)
 	write_all "$bin" "$arg"
 	;;
@@ -95,7 +114,7 @@ both)
 	diff -r "$tmp/old" "$tmp/new"
 	;;
 *)
-	echo "usage: output-diff.sh write|compare|both BIN DIR|BIN" >&2
+	echo "usage: output-diff.sh write|compare|both|sums|check BIN DIR|BIN|FILE" >&2
 	exit 2
 	;;
 esac
