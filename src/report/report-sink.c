@@ -239,8 +239,8 @@ static int flat_begin(void *priv, const struct session *s, struct err *err)
 	struct stat st;
 	int r;
 
-	r = report_trace_id(tr->path, id);
-	if (r < 0 || stat(tr->path, &st) < 0)
+	r = report_trace_id(tr->read_path, id);
+	if (r < 0 || stat(tr->read_path, &st) < 0)
 		return err_set(err, -SR_ENOTFOUND, "cannot read '%s': %s", tr->path,
 			       strerror(r < 0 ? -r : errno));
 	if (!k->row.host)

@@ -26,7 +26,6 @@ struct session {
 	struct session_trace		tr;
 	struct topo			*topo;		/* owned; tr.topo */
 	struct ingest			*in;
-	char				open_path[PATH_MAX];	/* what the decoder opens */
 	int				spool_fd;	/* standard input's copy, -1 */
 	struct replay_plugin		*plugins[SESSION_MAX_PLUGINS];
 	int				nr_plugins;

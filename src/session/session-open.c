@@ -74,7 +74,7 @@ static int spool(struct session *s, const char *path, struct err *e)
 			goto out;
 		}
 	}
-	snprintf(s->open_path, sizeof(s->open_path), "/proc/self/fd/%d", s->spool_fd);
+	snprintf(s->tr.read_path, sizeof(s->tr.read_path), "/proc/self/fd/%d", s->spool_fd);
 out:
 	if (in != STDIN_FILENO)
 		close(in);
@@ -84,7 +84,7 @@ out:
 /* A failure of the decoder names the trace as the user gave it. */
 static int placed(struct session *s, struct err *e, int code)
 {
-	if (s->spool_fd >= 0 && !strcmp(e->file, s->open_path))
+	if (s->spool_fd >= 0 && !strcmp(e->file, s->tr.read_path))
 		err_set_file(e, s->tr.path);
 	return code;
 }
@@ -108,7 +108,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 
 	io.strict = false;
 	io.warn = NULL;
-	in = ingest_open(s->open_path, &io, e);
+	in = ingest_open(s->tr.read_path, &io, e);
 	if (!in)
 		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
 	if (ingest_info(in)->kernel_release[0]) {
@@ -232,7 +232,7 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 	} else {
 		snprintf(s->tr.path, sizeof(s->tr.path), "%s", arg);
 	}
-	snprintf(s->open_path, sizeof(s->open_path), "%s", s->tr.path);
+	snprintf(s->tr.read_path, sizeof(s->tr.read_path), "%s", s->tr.path);
 	if (needs_spool(s->tr.path)) {
 		ret = spool(s, s->tr.path, e);
 		if (ret < 0)
@@ -249,7 +249,7 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 		return ret;
 	s->tr.topo = s->topo;
 
-	s->in = ingest_open(s->open_path, &s->opts.ingest, e);
+	s->in = ingest_open(s->tr.read_path, &s->opts.ingest, e);
 	if (!s->in)
 		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
 	s->tr.info = ingest_info(s->in);

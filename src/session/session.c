@@ -47,7 +47,7 @@ static void warn_cb(void *arg, const struct err *e)
 	s->tr.warnings++;
 	if (!s->opts.warn)
 		return;
-	if (s->spool_fd >= 0 && !strcmp(e->file, s->open_path)) {
+	if (s->spool_fd >= 0 && !strcmp(e->file, s->tr.read_path)) {
 		copy = *e;
 		err_set_file(&copy, s->tr.path);
 		e = &copy;
@@ -143,7 +143,7 @@ static int next_event(struct session *s, const struct sr_event **ev)
 		ret = ingest_next_borrowed(s->in, ev);
 		if (ret < 0) {
 			s->err = *ingest_err(s->in);
-			if (s->spool_fd >= 0 && !strcmp(s->err.file, s->open_path))
+			if (s->spool_fd >= 0 && !strcmp(s->err.file, s->tr.read_path))
 				err_set_file(&s->err, s->tr.path);
 			if (!s->err.code)
 				s->err.code = ret;

@@ -110,7 +110,9 @@ struct session_schedstat {
 /**
  * struct session_trace - what was found around the trace (valid from
  * session_open() until session_close())
- * @path:            the trace file read ("-" for standard input)
+ * @path:            the trace file read, as given ("-" for standard input)
+ * @read_path:       the file the decoder reads: @path, or the in-memory
+ *                   copy of standard input or of a pipe (/proc/self/fd/N)
  * @capture_dir:     the capture folder, "" when TRACE was a file
  * @kernel_release:  "" when nothing said it; escaped
  * @release_origin:  "trace.dat", "schedreplay_meta", "uname.txt" or ""
@@ -124,6 +126,7 @@ struct session_schedstat {
  */
 struct session_trace {
 	char				path[PATH_MAX];
+	char				read_path[PATH_MAX];
 	char				capture_dir[PATH_MAX];
 	char				kernel_release[128];
 	const char			*release_origin;
