@@ -90,6 +90,38 @@ static int placed(struct session *s, struct err *e, int code)
 }
 
 /*
+ * The marker text of one pre-scanned event (the one place the session reads
+ * it): the kernel release of schedreplay_meta, and the topology lines for
+ * @b.  Moved as it was from src/cli/source.c.
+ * Return: 0, or a negative code with s->err placed at the event.
+ */
+static int prescan_marker(struct session *s, struct topo_builder *b, const struct ingest *in,
+			  const struct sr_event *ev)
+{
+	struct err *e = &s->err;
+	const char *v;
+	size_t vlen;
+
+	if (ev->kind != SR_EV_PRINT || ev->marker == SR_MARK_NONE)
+		return 0;
+	if (ev->marker == SR_MARK_META && !s->tr.kernel_release[0] &&
+	    marker_get(ev->str, ev->str_len, "release", &v, &vlen)) {
+		escape_text(s->tr.kernel_release, sizeof(s->tr.kernel_release), v, vlen);
+		s->tr.release_origin = "schedreplay_meta";
+	}
+	err_clear(e);
+	if (topo_builder_feed(b, ev->str, ev->str_len, e) < 0) {
+		err_set_file(e, s->tr.path);
+		if (ingest_pos_is_line(in))
+			err_at_line(e, ev->src_pos);
+		else
+			err_at_byte(e, ev->src_pos);
+		return e->code ? e->code : -SR_EBADTOPO;
+	}
+	return 0;
+}
+
+/*
  * Read the first events for schedreplay_meta / schedreplay_node lines, and
  * the highest CPU they name (for a guessed topology).  Damage is not
  * reported here: the real pass reports it.
@@ -101,8 +133,6 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 	struct ingest *in;
 	struct sr_event ev;
 	struct err *e = &s->err;
-	const char *v;
-	size_t vlen;
 	uint64_t n = 0;
 	int ret = 0, r = 0, c;
 
@@ -129,23 +159,9 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 		c = model_event_max_cpu(&ev);
 		if (c > *max_cpu)
 			*max_cpu = c;
-		if (ev.kind != SR_EV_PRINT || ev.marker == SR_MARK_NONE)
-			continue;
-		if (ev.marker == SR_MARK_META && !s->tr.kernel_release[0] &&
-		    marker_get(ev.str, ev.str_len, "release", &v, &vlen)) {
-			escape_text(s->tr.kernel_release, sizeof(s->tr.kernel_release), v, vlen);
-			s->tr.release_origin = "schedreplay_meta";
-		}
-		err_clear(e);
-		if (topo_builder_feed(b, ev.str, ev.str_len, e) < 0) {
-			err_set_file(e, s->tr.path);
-			if (ingest_pos_is_line(in))
-				err_at_line(e, ev.src_pos);
-			else
-				err_at_byte(e, ev.src_pos);
-			ret = e->code ? e->code : -SR_EBADTOPO;
+		ret = prescan_marker(s, b, in, &ev);
+		if (ret < 0)
 			goto out;
-		}
 	}
 	*whole = r == 0;
 	if (!*whole && ingest_info(in)->nr_cpus - 1 > *max_cpu)
