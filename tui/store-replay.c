@@ -2,12 +2,17 @@
 /*
  * store-replay.c - rows from a live replay: each engine result becomes a
  * row, its verdicts interned, and the snapshot fields the detail view
- * shows copied into the snapshot side array.
+ * shows copied into the snapshot side array.  The store is a session's
+ * sink (tui_store_sink_ops): decisions arrive as their costs complete and
+ * are put back in trace order at the end.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay/replay.h"
+#include "report/report-sink.h"
 #include "store-local.h"
 
 static int verdict_id(struct tui_store *s, const struct replay_policy *pol,
@@ -136,4 +141,100 @@ int tui_store_add_result(struct tui_store *s, const struct engine_result *r)
 		return ret;
 	tui_store_commit(s);
 	return 0;
+}
+
+static int sink_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			 struct err *err)
+{
+	struct tui_store_sink *k = priv;
+	struct tui_store *s = k->store;
+	int ret;
+
+	if (k->nr_seqs == k->alloc_seqs) {
+		size_t n = k->alloc_seqs ? k->alloc_seqs * 2 : 1024;
+		uint64_t *a = realloc(k->seqs, n * sizeof(*a));
+
+		if (!a)
+			return err_set(err, -ENOMEM, "out of memory");
+		k->seqs = a;
+		k->alloc_seqs = n;
+	}
+	if (tui_store_add_result(s, r) < 0)
+		return err_set(err, -ENOMEM, "out of memory");
+	k->seqs[k->nr_seqs++] = r->d->seq;
+	if (!cost->v[COST_OLD].known || !cost->v[COST_NEW].known)
+		return 0;
+	ret = tui_store_set_cost(s, tui_store_count(s) - 1, llround(cost->v[COST_OLD].weighted),
+				 llround(cost->v[COST_NEW].weighted));
+	return ret < 0 ? err_set(err, ret, "%s", sr_strerror(ret)) : 0;
+}
+
+struct seq_idx {
+	uint64_t	seq;
+	size_t		i;
+};
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct seq_idx *x = a, *y = b;
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The rows in trace (seq) order, as a replay's rows always are. */
+static int sort_rows(struct tui_store_sink *k)
+{
+	struct tui_store *s = k->store;
+	size_t n = k->nr_seqs, i;
+	struct seq_idx *ix;
+	struct tui_row *rows;
+
+	if (n != s->nr_rows || n < 2)
+		return 0;
+	ix = malloc(n * sizeof(*ix));
+	rows = malloc(n * sizeof(*rows));
+	if (!ix || !rows) {
+		free(ix);
+		free(rows);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		ix[i].seq = k->seqs[i];
+		ix[i].i = i;
+	}
+	qsort(ix, n, sizeof(*ix), cmp_seq);
+	for (i = 0; i < n; i++)
+		rows[i] = s->rows[ix[i].i];
+	free(s->rows);
+	s->rows = rows;
+	s->alloc_rows = n;
+	free(ix);
+	return 0;
+}
+
+static int sink_end(void *priv, const struct session *ss, struct err *err)
+{
+	struct tui_store_sink *k = priv;
+	json_t *doc;
+	int ret;
+
+	if (sort_rows(k) < 0)
+		return err_set(err, -ENOMEM, "out of memory");
+	doc = report_replay_doc(ss, 0);
+	ret = doc ? tui_store_set_header(k->store, doc) : -ENOMEM;
+	json_decref(doc);
+	return ret < 0 ? err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
+const struct session_sink_ops tui_store_sink_ops = {
+	.name		= "tui",
+	.decision	= sink_decision,
+	.end		= sink_end,
+};
+
+void tui_store_sink_release(struct tui_store_sink *k)
+{
+	free(k->seqs);
+	k->seqs = NULL;
+	k->nr_seqs = k->alloc_seqs = 0;
 }

@@ -28,6 +28,7 @@
 #include <schedreplay/sr-policy.h>
 
 #include "replay/engine.h"
+#include "session/session.h"
 #include "util/err.h"
 
 enum tui_side {
@@ -201,6 +202,29 @@ int tui_store_set_header(struct tui_store *s, const json_t *doc);
  * Return: 0, or -ENOMEM.
  */
 int tui_store_add_result(struct tui_store *s, const struct engine_result *r);
+
+/**
+ * struct tui_store_sink - the store as a session's sink (tui_store_sink_ops)
+ * @store: in: where the rows go; borrowed
+ * @seqs:  each row's decision seq (rows arrive as costs complete; the sink's
+ *         end puts them back in trace order)
+ */
+struct tui_store_sink {
+	struct tui_store	*store;
+	uint64_t		*seqs;
+	size_t			nr_seqs;
+	size_t			alloc_seqs;
+};
+
+/*
+ * Each decision becomes a row with its cost (tui_store_add_result(),
+ * tui_store_set_cost()); at the end the rows are sorted by seq and the
+ * header is taken from the session's report (tui_store_set_header()).
+ */
+extern const struct session_sink_ops tui_store_sink_ops;
+
+/** tui_store_sink_release() - free the sink's own arrays (not the store) */
+void tui_store_sink_release(struct tui_store_sink *k);
 
 /**
  * tui_store_set_cost() - give row @i its cost (old and new, distance-weighted,

@@ -2,9 +2,10 @@
 /*
  * cmd-info.c - `schedreplay info TRACE`: what a trace holds.
  *
- * One streaming pass: every event is counted by name and fed to the state
- * model (for tasks and migrations); lost-event markers are counted per
- * CPU by the ingest layer.
+ * One streaming pass of an info session (src/session/): every event is
+ * counted by name and fed to the state model (for tasks and migrations);
+ * lost-event markers are counted per CPU by the ingest layer; the info
+ * sink (report-sink.h) writes the text or the JSON.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,8 +13,8 @@
 
 #include "cli.h"
 #include "source.h"
-#include "model/model.h"
 #include "report/report.h"
+#include "report/report-sink.h"
 
 static void info_usage(FILE *out)
 {
@@ -37,14 +38,12 @@ static void info_usage(FILE *out)
 int cmd_info(int argc, char **argv)
 {
 	struct cli_source_opts so = { 0 };
-	struct cli_source src;
-	struct report_info_in ri = { 0 };
-	struct strcount names;
+	struct session_opts sopt;
+	struct cli_source src = { 0 };
+	struct report_sink k = { 0 };
+	struct session_sink sink = { .ops = &report_info_sink_ops, .priv = &k };
 	struct report_out out;
-	struct model *model = NULL;
-	const struct sr_event *ev;
 	const char *trace = NULL, *output = NULL;
-	json_t *report = NULL;
 	bool json = false;
 	int i, r, ret;
 
@@ -83,72 +82,31 @@ int cmd_info(int argc, char **argv)
 	if (!trace)
 		return cli_usage_error("info", "no TRACE given");
 
-	ret = cli_source_open(&src, trace, &so);
+	session_opts_init(&sopt);
+	sopt.mode = SESSION_INFO;
+	ret = cli_source_open(&src, trace, &so, &sopt, "info");
 	if (ret)
 		return ret;
-	strcount_init(&names);
-	model = model_new(src.topo);
-	if (!model) {
-		ret = CLI_EXIT_INTERNAL;
-		cli_error("out of memory");
-		goto out;
-	}
-	while ((r = cli_source_next(&src, &ev)) > 0) {
-		if (ev->kind != SR_EV_LOST && strcount_add(&names, ev->name, 1) < 0)
-			r = -ENOMEM;
-		else
-			r = model_feed(model, ev);
-		if (r < 0) {
-			cli_error("out of memory");
-			ret = CLI_EXIT_INTERNAL;
-			goto out;
-		}
-	}
-	if (r < 0) {
-		ret = -r;
-		goto out;
-	}
-
-	ri.path = src.path;
-	ri.capture_dir = src.capture_dir;
-	ri.kernel_release = src.kernel_release;
-	ri.release_origin = src.release_origin;
-	ri.info = ingest_info(src.in);
-	ri.topo = src.topo;
-	ri.events = &names;
-	ri.stats = model_stats(model);
-	ri.warnings = src.warnings;
-	report = report_info_build(&ri);
-	if (!report) {
-		cli_error("out of memory");
-		ret = CLI_EXIT_INTERNAL;
-		goto out;
-	}
 	r = report_out_open(&out, output);
 	if (r < 0) {
 		cli_error("cannot write '%s': %s", output, strerror(-r));
 		ret = CLI_EXIT_INTERNAL;
 		goto out;
 	}
-	if (json)
-		r = json_dumpf(report, out.f, JSON_SORT_KEYS | JSON_INDENT(2)) < 0 ||
-		    fputc('\n', out.f) == EOF ? -EIO : 0;
-	else
-		r = report_info_text(out.f, report);
-	if (r == 0)
-		r = report_out_close(&out, true);
-	else
+	k.f = out.f;
+	k.json = json;
+	k.path = output ? output : "stdout";
+	ret = cli_source_run(&src, &sink, 1);
+	if (ret) {
 		report_out_close(&out, false);
+		goto out;
+	}
+	r = report_out_close(&out, true);
 	if (r < 0) {
 		cli_error("cannot write '%s': %s", output ? output : "stdout", strerror(-r));
 		ret = CLI_EXIT_INTERNAL;
-		goto out;
 	}
-	ret = CLI_EXIT_OK;
 out:
-	json_decref(report);
-	model_free(model);
-	strcount_release(&names);
 	cli_source_close(&src);
 	return ret;
 }

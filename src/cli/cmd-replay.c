@@ -5,9 +5,10 @@
  * recording kernel; a text summary, one JSON document, or an NDJSON
  * stream of decisions.
  *
- * The trace is read and replayed by replay-setup.c; each replayed decision
- * goes straight out, so memory stays flat (except the --json document,
- * which holds one object per decision by definition).  --ndjson-format
+ * The trace is read and replayed by a session (src/session/); each
+ * replayed decision goes straight out through the sinks of report-sink.h,
+ * so memory stays flat (except the --json document, which holds one object
+ * per decision by definition).  --ndjson-format
  * flat writes the rows of docs/fleet.md instead of the nested objects;
  * several TRACEs are replayed by a pool of worker processes
  * (replay-batch.c) into one stream of flat rows.
@@ -24,8 +25,7 @@
 #include "replay-batch.h"
 #include "replay-setup.h"
 #include "report/report.h"
-#include "report/report-cost.h"
-#include "report/report-row.h"
+#include "report/report-sink.h"
 
 #define REPLAY_MAX_LABELS 32
 
@@ -46,15 +46,6 @@ struct replay_cmd {
 	size_t			nr_traces;
 	size_t			cap_traces;
 	char			*list_text;	/* owned: the --trace-list file's bytes */
-};
-
-struct replay_run {
-	json_t			**by_seq;	/* for --json: decisions by seq (priced out of order) */
-	size_t			nr_by_seq;
-	bool			json;
-	FILE			*nd;		/* where --ndjson lines go, or NULL */
-	json_t			*row_header;	/* flat rows: the per-trace columns */
-	uint64_t		disagreements;
 };
 
 static void replay_usage(FILE *out)
@@ -84,83 +75,6 @@ static void replay_usage(FILE *out)
 		"%s"
 		"  -h, --help          this help\n",
 		replay_opts_help(), cli_source_opts_help());
-}
-
-static void release_json(void *user)
-{
-	json_decref(user);
-}
-
-/* Each decision's object goes to the ledger, which hands it back priced. */
-static int emit_decision(const struct engine_result *r, void *arg, struct err *err, void **user)
-{
-	struct replay_run *run = arg;
-
-	if (r->disagree)
-		run->disagreements++;
-	if (!run->json && !run->nd)
-		return 0;
-	*user = report_decision_json(r);
-	if (!*user)
-		return err_set(err, -ENOMEM, "out of memory");
-	return 0;
-}
-
-/* A decision whose cost is known: add it, then write or keep the object. */
-static int cost_done(const struct cost_item *it, void *arg)
-{
-	struct replay_run *run = arg;
-	json_t *o = it->user, *c;
-
-	if (!o)
-		return 0;
-	c = report_cost_item_json(it);
-	if (!c || json_object_set_new(o, "cost", c) < 0) {
-		json_decref(o);
-		return -ENOMEM;
-	}
-	if (run->nd) {
-		json_t *line = o;
-
-		if (run->row_header) {
-			line = report_row_json(run->row_header, o);
-			if (!line) {
-				json_decref(o);
-				return -ENOMEM;
-			}
-		}
-		if (json_dumpf(line, run->nd, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) < 0 ||
-		    fputc('\n', run->nd) == EOF) {
-			if (line != o)
-				json_decref(line);
-			json_decref(o);
-			return -EIO;
-		}
-		if (line != o)
-			json_decref(line);
-	}
-	if (!run->json) {
-		json_decref(o);
-		return 0;
-	}
-	if (it->seq >= run->nr_by_seq) {
-		size_t n = run->nr_by_seq ? run->nr_by_seq : 256;
-		json_t **a;
-
-		while (n <= it->seq)
-			n *= 2;
-		a = realloc(run->by_seq, n * sizeof(*a));
-		if (!a) {
-			json_decref(o);
-			return -ENOMEM;
-		}
-		memset(a + run->nr_by_seq, 0, (n - run->nr_by_seq) * sizeof(*a));
-		run->by_seq = a;
-		run->nr_by_seq = n;
-	}
-	json_decref(run->by_seq[it->seq]);
-	run->by_seq[it->seq] = o;
-	return 0;
 }
 
 static int add_trace(struct replay_cmd *c, const char *t)
@@ -389,154 +303,103 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 	return 0;
 }
 
-/* The per-trace columns of the flat rows. */
-static int row_header(struct replay_cmd *c, struct replay_setup *setup, json_t **out)
-{
-	const struct ingest_info *info = ingest_info(setup->src.in);
-	struct report_row_in in = { 0 };
-	char id[17];
-	struct stat st;
-	int r;
-
-	r = report_trace_id(setup->src.path, id);
-	if (r < 0 || stat(setup->src.path, &st) < 0) {
-		cli_error("cannot read '%s': %s", setup->src.path, strerror(r < 0 ? -r : errno));
-		return CLI_EXIT_BADINPUT;
-	}
-	in.host = c->host ? c->host : setup->src.hostname[0] ? setup->src.hostname : "unknown";
-	in.kernel = setup->src.kernel_release[0] ? setup->src.kernel_release : "unknown";
-	in.label_keys = c->label_keys;
-	in.label_values = c->label_values;
-	in.nr_labels = c->nr_labels;
-	in.trace_id = id;
-	in.trace_path = setup->src.path;
-	in.trace_time = c->have_recorded_at ? c->recorded_at : (int64_t)st.st_mtime;
-	in.cpus = setup->src.topo->nr_cpus > info->nr_cpus ? setup->src.topo->nr_cpus : info->nr_cpus;
-	in.nodes = setup->src.topo->nr_nodes;
-	in.engine = setup->engine;
-	*out = report_row_header(&in);
-	if (!*out) {
-		cli_error("out of memory");
-		return CLI_EXIT_INTERNAL;
-	}
-	return CLI_EXIT_OK;
-}
-
 /*
  * Replay one trace.  @rows and @summary are a batch worker's pipes (NULL
  * for none); with @batch false the options' own outputs are used, as a
- * single-trace replay always did.
+ * single-trace replay always did.  The outputs are the session's sinks
+ * (report-sink.h): --ndjson (nested or flat), --json, the text summary.
  */
 static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE *rows,
 		      FILE *summary)
 {
 	const struct replay_opts *op = &c->o;
-	struct replay_setup setup = { 0 };
-	struct replay_run run = { 0 };
-	struct replay_setup_report rep;
-	struct report_replay_in ri;
-	struct report_out out = { 0 };
-	struct report_out nd = { 0 };
-	bool nd_open = false;
-	json_t *doc = NULL;
-	int r, ret;
+	struct session_opts sopt;
+	struct cli_source src = { 0 };
+	struct report_sink nd = { 0 }, js = { 0 }, tx = { 0 };
+	struct session_sink sinks[3];
+	struct report_out ndo = { 0 }, out = { 0 };
+	bool nd_open = false, out_open = false;
+	int n = 0, r, ret;
 
-	ret = replay_setup_open(&setup, op, trace, &c->so, "replay");
+	replay_opts_session(op, &sopt);
+	ret = cli_source_open(&src, trace, &c->so, &sopt, "replay");
 	if (ret)
 		goto out;
 	if (batch)
-		setup.src.progress = false;	/* workers would overwrite each other's line */
-	if (c->flat && (batch ? rows != NULL : op->ndjson != NULL)) {
-		ret = row_header(c, &setup, &run.row_header);
-		if (ret)
-			goto out;
-	}
+		src.progress = false;	/* workers would overwrite each other's line */
 	if (batch) {
-		run.nd = rows;
+		nd.f = rows;
 	} else if (op->ndjson) {
-		r = report_out_open(&nd, op->ndjson);
+		r = report_out_open(&ndo, op->ndjson);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
 			cli_error("cannot write '%s': %s", op->ndjson, strerror(-r));
 			goto out;
 		}
 		nd_open = true;
-		run.nd = nd.f;
+		nd.f = ndo.f;
 	}
-	run.json = op->json != NULL;
-	ret = replay_setup_run(&setup, emit_decision, &run, cost_done, release_json);
+	if (nd.f) {
+		nd.row.host = c->host;
+		nd.row.label_keys = c->label_keys;
+		nd.row.label_values = c->label_values;
+		nd.row.nr_labels = c->nr_labels;
+		nd.row.trace_time = c->recorded_at;
+		nd.have_time = c->have_recorded_at;
+		sinks[n].ops = c->flat ? &report_flat_sink_ops : &report_ndjson_sink_ops;
+		sinks[n++].priv = &nd;
+	}
+	if (op->json) {
+		js.path = op->json;
+		js.top = op->top;
+		sinks[n].ops = &report_json_sink_ops;
+		sinks[n++].priv = &js;
+	}
+	if (batch) {
+		tx.f = summary;
+	} else if (!(op->json && !strcmp(op->json, "-")) &&
+		   !(op->ndjson && !strcmp(op->ndjson, "-"))) {
+		/* the text summary, unless a JSON stream has stdout */
+		report_out_open(&out, "-");
+		out_open = true;
+		tx.f = out.f;
+	}
+	if (tx.f) {
+		tx.top = op->top;
+		sinks[n].ops = &report_text_sink_ops;
+		sinks[n++].priv = &tx;
+	}
+	ret = cli_source_run(&src, sinks, n);
 	if (ret)
 		goto out;
-
-	replay_setup_report_in(&setup, &ri, &rep, op->top);
-	doc = report_replay_build(&ri);
-	if (!doc) {
-		ret = CLI_EXIT_INTERNAL;
-		cli_error("out of memory");
-		goto out;
-	}
-
-	ret = CLI_EXIT_OK;
 	if (nd_open) {
 		nd_open = false;
-		r = report_out_close(&nd, true);
+		r = report_out_close(&ndo, true);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
 			cli_error("cannot write '%s': %s", op->ndjson, strerror(-r));
 			goto out;
 		}
 	}
-	if (op->json) {
-		json_t *all = json_array();
-		size_t k;
-
-		for (k = 0; all && k < run.nr_by_seq; k++)
-			if (run.by_seq[k] && json_array_append(all, run.by_seq[k]) < 0) {
-				json_decref(all);
-				all = NULL;
-			}
-		if (!all || json_object_set_new(doc, "decisions", all) < 0) {
-			ret = CLI_EXIT_INTERNAL;
-			cli_error("out of memory");
-			goto out;
-		}
-		r = report_write_json(doc, op->json);
-		if (r < 0) {
-			ret = CLI_EXIT_INTERNAL;
-			cli_error("cannot write '%s': %s", op->json, strerror(-r));
-			goto out;
-		}
-	}
-	if (batch) {
-		if (summary && report_replay_text(summary, doc) < 0) {
-			ret = CLI_EXIT_INTERNAL;
-			cli_error("cannot write the summary: %s", strerror(EIO));
-			goto out;
-		}
-	} else if (!(op->json && !strcmp(op->json, "-")) && !(op->ndjson && !strcmp(op->ndjson, "-"))) {
-		/* the text summary, unless a JSON stream has stdout */
-		r = report_out_open(&out, "-");
-		if (r == 0)
-			r = report_replay_text(out.f, doc);
-		if (r == 0)
-			r = report_out_close(&out, true);
+	if (out_open) {
+		out_open = false;
+		r = report_out_close(&out, true);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
 			cli_error("cannot write the summary: %s", strerror(-r));
 			goto out;
 		}
 	}
-	if (op->fail_on_disagree && run.disagreements)
+	if (op->fail_on_disagree && session_disagreements(src.session))
 		ret = CLI_EXIT_DISAGREE;
 out:
 	if (nd_open)
-		report_out_close(&nd, false);
-	json_decref(run.row_header);
-	json_decref(doc);
-	for (size_t k = 0; k < run.nr_by_seq; k++)
-		json_decref(run.by_seq[k]);
-	free(run.by_seq);
-	replay_setup_close(&setup);
+		report_out_close(&ndo, false);
+	if (out_open)
+		report_out_close(&out, false);
+	report_sink_release(&nd);
+	report_sink_release(&js);
+	cli_source_close(&src);
 	return ret;
 }
 

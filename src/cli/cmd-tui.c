@@ -2,13 +2,13 @@
 /*
  * cmd-tui.c - `schedreplay tui TRACE|REPORT.json`: browse the decisions of
  * a replay in the terminal (tui/).  A trace is replayed first with the
- * same options as `replay` (replay-setup.c); a saved `replay --json`
- * report is read as it is.  --headless runs the same views without a
+ * same options as `replay` (replay-setup.c), by a session whose sink is
+ * the TUI's store (tui/store-replay.c); a saved `replay --json` report is
+ * read as it is.  --headless runs the same views without a
  * terminal, for tests and sanitizer runs.
  */
 #include <errno.h>
 #include <locale.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,49 +150,22 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 	return 0;
 }
 
-static int add_row(const struct engine_result *r, void *arg, struct err *err, void **user)
-{
-	if (tui_store_add_result(arg, r) < 0)
-		return err_set(err, -ENOMEM, "out of memory");
-	/* the row's index, +1 so that row 0 is not NULL: its cost comes later */
-	*user = (void *)(uintptr_t)tui_store_count(arg);
-	return 0;
-}
-
-/* The cost model priced a decision: put its cost on its row. */
-static int row_cost(const struct cost_item *it, void *arg)
-{
-	size_t row = (size_t)(uintptr_t)it->user;
-
-	if (!row || !it->v[COST_OLD].known || !it->v[COST_NEW].known)
-		return 0;
-	return tui_store_set_cost(arg, row - 1, llround(it->v[COST_OLD].weighted),
-				  llround(it->v[COST_NEW].weighted));
-}
-
-/* Replay TRACE into @store, with the report's header. */
+/* Replay TRACE into @store (its sink), with the report's header. */
 static int load_trace(struct tui_store *store, const struct replay_opts *o, const char *trace,
 		      const struct cli_source_opts *so)
 {
-	struct replay_setup setup = { 0 };
-	struct replay_setup_report rep;
-	struct report_replay_in ri;
-	json_t *doc = NULL;
+	struct tui_store_sink k = { .store = store };
+	struct session_sink sink = { .ops = &tui_store_sink_ops, .priv = &k };
+	struct session_opts sopt;
+	struct cli_source src = { 0 };
 	int ret;
 
-	ret = replay_setup_open(&setup, o, trace, so, "tui");
+	replay_opts_session(o, &sopt);
+	ret = cli_source_open(&src, trace, so, &sopt, "tui");
 	if (!ret)
-		ret = replay_setup_run(&setup, add_row, store, row_cost, NULL);
-	if (!ret) {
-		replay_setup_report_in(&setup, &ri, &rep, 0);
-		doc = report_replay_build(&ri);
-		if (!doc || tui_store_set_header(store, doc) < 0) {
-			cli_error("out of memory");
-			ret = CLI_EXIT_INTERNAL;
-		}
-	}
-	json_decref(doc);
-	replay_setup_close(&setup);
+		ret = cli_source_run(&src, &sink, 1);
+	tui_store_sink_release(&k);
+	cli_source_close(&src);
 	return ret;
 }
 

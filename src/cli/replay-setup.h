@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay-setup.h - what `replay` and `tui` share: the policy options
- * (--old, --new, --kernel-policy, --param, --plugin), building the engine
- * from them, and the event loop that feeds every decision of a trace
- * through it.
+ * (--old, --new, --kernel-policy, --param, --plugin, --scan-period-ms),
+ * parsed here and handed to the session (src/session/), which builds the
+ * engine from them and runs the trace through it.
  *
  * Like the rest of src/cli/ these functions print one error line and
  * return an exit code (enum cli_exit); nothing here exits.
@@ -15,15 +15,10 @@
 #include <stddef.h>
 
 #include "source.h"
-#include "decision/decision.h"
-#include "model/model.h"
-#include "replay/engine.h"
-#include "report/report-replay.h"
-#include "report/report-cost.h"
-#include "cost/cost-ledger.h"
+#include "session/session.h"
 
-#define REPLAY_MAX_PARAMS 64
-#define REPLAY_MAX_PLUGINS 8
+#define REPLAY_MAX_PARAMS SESSION_MAX_PARAMS
+#define REPLAY_MAX_PLUGINS SESSION_MAX_PLUGINS
 
 /**
  * struct replay_opts - the command line of a replay
@@ -72,89 +67,10 @@ int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *
 const char *replay_opts_help(void);
 
 /**
- * typedef replay_setup_fn - receives each replayed decision, in trace order
- * @r:    borrowed for the call
- * @arg:  replay_setup_run()'s @arg
- * @err:  where to record a failure
- * @user: may be set to a pointer that comes back, with the decision's cost,
- *        through replay_setup_run()'s @done once the cost is known
- * Return: 0, or a negative code that stops the replay.
+ * replay_opts_session() - the session options of a replay with these
+ * policy options (the strings stay @o's)
+ * @so: filled
  */
-typedef int (*replay_setup_fn)(const struct engine_result *r, void *arg, struct err *err,
-			       void **user);
-
-/**
- * struct replay_setup - an open trace with its engine, ready to run
- * @src:    the trace
- * @engine: the policies, owned
- * @dec:    the classifier (after replay_setup_run(), for its counters)
- */
-struct replay_setup {
-	struct replay_plugin	*plugins[REPLAY_MAX_PLUGINS];
-	int			nr_plugins;
-	struct cli_source	src;
-	bool			src_open;
-	struct engine		*engine;
-	struct model		*model;
-	struct decision_ctx	*dec;
-	struct cost_ledger	*ledger;
-	uint64_t		scan_period_ns;
-	replay_setup_fn		fn;
-	void			*arg;
-	struct err		err;
-};
-
-/**
- * replay_setup_open() - load the plugins, open the trace, build the engine
- * @s:     zeroed by the caller
- * @o:     the options
- * @trace: the TRACE argument
- * @so:    the source options
- * @cmd:   the command name, for messages
- *
- * Call replay_setup_close() whatever this returns.
- * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
- */
-int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const char *trace,
-		      const struct cli_source_opts *so, const char *cmd);
-
-/**
- * replay_setup_run() - read the whole trace, replaying and pricing each decision
- * @fn:      called once per decision
- * @arg:     passed to @fn and @done
- * @done:    called once per decision when its cost is known (the task's
- *           next decision, exit or the trace end), with @fn's user pointer;
- *           NULL when the caller does not need it
- * @release: frees a user pointer that never reaches @done
- * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
- */
-int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost_done_fn done,
-		     cost_release_fn release);
-
-/**
- * struct replay_setup_report - what a report input borrows besides the
- * setup: filled by replay_setup_report_in(), kept by the caller until the
- * report is built (not copied: the report input points into it)
- * @kstat: the capture's kernel counters (schedstat-delta.txt)
- * @tc:    the kernel's per-task counters (numa_sample lines)
- * @cin:   the cost block
- */
-struct replay_setup_report {
-	struct report_schedstat		kstat;
-	struct report_task_counters	tc;
-	struct report_cost_in		cin;
-};
-
-/**
- * replay_setup_report_in() - what the report needs after a run
- * @ri:  filled; borrows from @s and @rep
- * @rep: storage for the parts @ri points to
- * @top: tasks to list with most disagreements (and costliest decisions)
- */
-void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
-			    struct replay_setup_report *rep, size_t top);
-
-/** replay_setup_close() - free everything (safe on a zeroed struct) */
-void replay_setup_close(struct replay_setup *s);
+void replay_opts_session(const struct replay_opts *o, struct session_opts *so);
 
 #endif

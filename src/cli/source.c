@@ -1,32 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * source.c - open a TRACE argument for a command; see source.h.
- *
- * A capture folder (a folder holding trace.dat) may also hold
- * numactl-H.txt (topology) and uname.txt (kernel release).  The topology
- * is taken from, first to last: --topology PATH (the user said so), the
- * schedreplay_meta / schedreplay_node lines inside the trace, the capture
- * folder's numactl-H.txt, and a single node as the last resort, with a
- * warning.  The marker lines are found by a bounded pre-scan of the trace
- * (PRESCAN_EVENTS events), then the trace is opened again for the real
- * pass, so memory stays flat.
+ * source.c - the source options of every trace-reading command, and the
+ * session (src/session/) opened and run for it; see source.h.  What a
+ * TRACE argument is and where its topology comes from is the session's
+ * (session.h); this file prints what the session reports.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "source.h"
-#include "ingest/marker.h"
-#include "model/model.h"
-#include "util/escape.h"
-
-#define PRESCAN_EVENTS 500000
 
 static const char source_help[] =
 	"  --format FMT      input format: auto (default), dat, trace, report, perf\n"
@@ -116,10 +104,18 @@ int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *
 	return opt_value(argc, argv, i, "--buffer", &o->buffer, cmd);
 }
 
-static void print_err(const struct err *e)
+static void clear_progress(struct cli_source *src)
+{
+	if (src->progress_on)
+		fputs("\r\033[K", stderr);
+	src->progress_on = false;
+}
+
+static void print_err(struct cli_source *src, const struct err *e)
 {
 	char buf[1400];
 
+	clear_progress(src);
 	cli_error("%s", err_format(e, buf, sizeof(buf)));
 }
 
@@ -128,270 +124,23 @@ static void warn_cb(void *arg, const struct err *e)
 	struct cli_source *src = arg;
 	char buf[1400];
 
-	src->warnings++;
+	src->shown++;
 	if (src->opts.quiet)
 		return;
-	if (src->progress)
-		fputs("\r\033[K", stderr);
+	clear_progress(src);
 	/* at most 20 lines; the totals are in the command's output */
-	if (src->warnings <= 20)
+	if (src->shown <= 20)
 		cli_warn("%s (read around)", err_format(e, buf, sizeof(buf)));
-	else if (src->warnings == 21)
+	else if (src->shown == 21)
 		cli_warn("more damage read around in '%s'; counts follow in the output", e->file);
 }
 
-/* Copy a path into a fixed field, cut when too long (it is only shown). */
-static void copy_str(char *dst, size_t len, const char *src)
+static void note_cb(void *arg, const char *msg)
 {
-	size_t n = strlen(src);
+	struct cli_source *src = arg;
 
-	if (n >= len)
-		n = len - 1;
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-static bool is_dir(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/*
- * The third word of `uname -a`, or of any one-line file holding it, when
- * the trace did not say; and its second word (the host name) likewise.
- */
-static void read_uname(struct cli_source *src)
-{
-	char path[PATH_MAX + 16], line[512], host[128], rel[128];
-	int n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/uname.txt", src->capture_dir);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f)) {
-		n = sscanf(line, "%*s %127s %127s", host, rel);
-		if (n == 2 && !src->kernel_release[0]) {
-			escape_text(src->kernel_release, sizeof(src->kernel_release), rel, strlen(rel));
-			src->release_origin = "uname.txt";
-		}
-		if (n >= 1 && !src->hostname[0] && strcmp(host, "(none)"))
-			escape_text(src->hostname, sizeof(src->hostname), host, strlen(host));
-	}
-	fclose(f);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 > cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 8192;
-			if (cap > (64u << 20))
-				break;
-			nb = realloc(buf, cap);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
-/*
- * Read the first events for schedreplay_meta / schedreplay_node lines.
- * Damage is not reported here: the real pass reports it.
- */
-static int prescan(struct cli_source *src, struct topo **from_trace)
-{
-	struct ingest_opts io = src->iopts;
-	struct topo_builder *b;
-	struct ingest *in;
-	struct sr_event ev;
-	struct err e = { 0 };
-	const char *v;
-	size_t vlen;
-	uint64_t n = 0;
-	int ret = 0;
-
-	io.strict = false;
-	io.warn = NULL;
-	in = ingest_open(src->path, &io, &e);
-	if (!in) {
-		print_err(&e);
-		return CLI_EXIT_BADINPUT;
-	}
-	if (ingest_info(in)->kernel_release[0]) {
-		escape_text(src->kernel_release, sizeof(src->kernel_release),
-			    ingest_info(in)->kernel_release, sizeof(ingest_info(in)->kernel_release));
-		src->release_origin = "trace.dat";
-	}
-	if (ingest_info(in)->hostname[0])
-		escape_text(src->hostname, sizeof(src->hostname), ingest_info(in)->hostname,
-			    strlen(ingest_info(in)->hostname));
-	b = topo_builder_new();
-	if (!b) {
-		ingest_close(in);
-		cli_error("out of memory");
-		return CLI_EXIT_INTERNAL;
-	}
-	while (n++ < PRESCAN_EVENTS && !topo_builder_complete(b) && ingest_next(in, &ev) > 0) {
-		if (ev.kind != SR_EV_PRINT || ev.marker == SR_MARK_NONE)
-			continue;
-		if (ev.marker == SR_MARK_META && !src->kernel_release[0] &&
-		    marker_get(ev.str, ev.str_len, "release", &v, &vlen)) {
-			escape_text(src->kernel_release, sizeof(src->kernel_release), v, vlen);
-			src->release_origin = "schedreplay_meta";
-		}
-		err_clear(&e);
-		if (topo_builder_feed(b, ev.str, ev.str_len, &e) < 0) {
-			err_set_file(&e, src->path);
-			if (ingest_pos_is_line(in))
-				err_at_line(&e, ev.src_pos);
-			else
-				err_at_byte(&e, ev.src_pos);
-			print_err(&e);
-			ret = CLI_EXIT_BADINPUT;
-			goto out;
-		}
-	}
-	err_clear(&e);
-	*from_trace = topo_builder_build(b, &e);
-	if (!*from_trace && e.code) {
-		err_set_file(&e, src->path);
-		print_err(&e);
-		ret = CLI_EXIT_BADINPUT;
-	}
-out:
-	topo_builder_free(b);
-	ingest_close(in);
-	return ret;
-}
-
-static int find_topology(struct cli_source *src, struct topo *from_trace)
-{
-	struct err e = { 0 };
-	char path[PATH_MAX + 32];
-	size_t len;
-	char *text;
-
-	if (src->opts.topology) {
-		src->topo = topo_load(src->opts.topology, &e);
-		if (!src->topo) {
-			err_set_file(&e, e.file[0] ? e.file : src->opts.topology);
-			print_err(&e);
-			return CLI_EXIT_BADINPUT;
-		}
-		if (from_trace && !src->opts.quiet &&
-		    (from_trace->nr_nodes != src->topo->nr_nodes ||
-		     from_trace->nr_cpus != src->topo->nr_cpus))
-			cli_warn("--topology '%s' (%d nodes, %d cpus) overrides the trace's own (%d nodes, %d cpus)",
-				 src->opts.topology, src->topo->nr_nodes, src->topo->nr_cpus,
-				 from_trace->nr_nodes, from_trace->nr_cpus);
-		topo_free(from_trace);
-		return CLI_EXIT_OK;
-	}
-	if (from_trace) {
-		src->topo = from_trace;
-		copy_str(src->topo->origin, sizeof(src->topo->origin), src->path);
-		return CLI_EXIT_OK;
-	}
-	if (src->capture_dir[0]) {
-		snprintf(path, sizeof(path), "%s/numactl-H.txt", src->capture_dir);
-		if (is_file(path)) {
-			text = slurp(path, &len);
-			if (!text) {
-				cli_error("'%s': cannot read: %s", path, strerror(errno));
-				return CLI_EXIT_BADINPUT;
-			}
-			src->topo = topo_from_numactl(text, len, path, &e);
-			free(text);
-			if (!src->topo) {
-				err_set_file(&e, path);
-				print_err(&e);
-				return CLI_EXIT_BADINPUT;
-			}
-			src->topo->source = TOPO_SRC_CAPTURE;
-			copy_str(src->topo->origin, sizeof(src->topo->origin), path);
-			return CLI_EXIT_OK;
-		}
-	}
-	src->topo = topo_new_single(1);
-	if (!src->topo) {
-		cli_error("out of memory");
-		return CLI_EXIT_INTERNAL;
-	}
 	if (!src->opts.quiet)
-		cli_warn("no topology in '%s' and none given: assuming one node holding every CPU (use --topology)",
-			 src->path);
-	return CLI_EXIT_OK;
-}
-
-int cli_source_open(struct cli_source *src, const char *arg, const struct cli_source_opts *o)
-{
-	struct topo *from_trace = NULL;
-	struct err e = { 0 };
-	int ret;
-
-	memset(src, 0, sizeof(*src));
-	src->opts = *o;
-	src->release_origin = "";
-	ret = parse_values(o, &src->iopts, "");
-	if (ret)
-		return ret;
-	src->iopts.strict = o->strict;
-	src->iopts.buffer = o->buffer;
-	src->iopts.warn = warn_cb;
-	src->iopts.warn_arg = src;
-
-	if (is_dir(arg)) {
-		snprintf(src->capture_dir, sizeof(src->capture_dir), "%s", arg);
-		snprintf(src->path, sizeof(src->path), "%s/trace.dat", arg);
-		if (!is_file(src->path))
-			return cli_error("'%s': a folder without trace.dat (a capture folder holds trace.dat)",
-					 arg);
-	} else {
-		snprintf(src->path, sizeof(src->path), "%s", arg);
-	}
-
-	ret = prescan(src, &from_trace);
-	if (ret)
-		return ret;
-	if ((!src->kernel_release[0] || !src->hostname[0]) && src->capture_dir[0])
-		read_uname(src);
-	ret = find_topology(src, from_trace);
-	if (ret)
-		return ret;
-
-	src->in = ingest_open(src->path, &src->iopts, &e);
-	if (!src->in) {
-		print_err(&e);
-		cli_source_close(src);
-		return CLI_EXIT_BADINPUT;
-	}
-	src->progress = !o->quiet && isatty(STDERR_FILENO);
-	return CLI_EXIT_OK;
+		cli_warn("%s", msg);
 }
 
 static double now_s(void)
@@ -402,79 +151,78 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void show_progress(struct cli_source *src)
+static void progress_cb(void *arg, uint64_t nr_read, double p)
 {
-	double t = now_s(), p;
+	struct cli_source *src = arg;
+	double t;
 
+	if (!src->progress)
+		return;
+	t = now_s();
 	if (t - src->progress_last < 0.25)
 		return;
 	src->progress_last = t;
-	p = ingest_progress(src->in);
+	src->progress_on = true;
 	if (p >= 0)
 		fprintf(stderr, "\r\033[Kreading %3.0f%%  %llu events", p * 100.0,
-			(unsigned long long)src->nr_read);
+			(unsigned long long)nr_read);
 	else
-		fprintf(stderr, "\r\033[Kreading  %llu events", (unsigned long long)src->nr_read);
+		fprintf(stderr, "\r\033[Kreading  %llu events", (unsigned long long)nr_read);
 }
 
-/*
- * Check the CPUs and nodes an event names against the topology
- * (model_check_event()); print what is out of range, with the position.
- */
-static int check_event(struct cli_source *src, const struct sr_event *ev)
+/* The exit code of a session's failure, after its error line. */
+static int fail(struct cli_source *src, const struct err *e, const char *cmd)
 {
-	struct err e;
-	int ret;
-
-	/* once per event: not `= { 0 }`, which clears 1 KiB of strings each time */
-	e.code = 0;
-	e.file[0] = e.where[0] = e.msg[0] = '\0';
-	ret = model_check_event(src->topo, ev, &e);
-	if (ret == 0)
-		return 0;
-	if (src->progress)
-		fputs("\r\033[K", stderr);
-	if (ret == -ENOMEM) {
-		cli_error("out of memory");
-		return -CLI_EXIT_INTERNAL;
+	switch (session_fail(e->code)) {
+	case SESSION_FAIL_USAGE:
+		clear_progress(src);
+		return cli_usage_error(cmd, "%s", e->msg);
+	case SESSION_FAIL_INTERNAL:
+		print_err(src, e);
+		return CLI_EXIT_INTERNAL;
+	default:
+		print_err(src, e);
+		return CLI_EXIT_BADINPUT;
 	}
-	err_set_file(&e, src->path);
-	if (ingest_pos_is_line(src->in))
-		err_at_line(&e, ev->src_pos);
-	else
-		err_at_byte(&e, ev->src_pos);
-	print_err(&e);
-	return -CLI_EXIT_BADINPUT;
 }
 
-int cli_source_next(struct cli_source *src, const struct sr_event **ev)
+int cli_source_open(struct cli_source *src, const char *arg, const struct cli_source_opts *o,
+		    struct session_opts *sopt, const char *cmd)
 {
+	struct err e = { 0 };
 	int ret;
 
-	ret = ingest_next_borrowed(src->in, ev);
-	if (ret < 0) {
-		if (src->progress)
-			fputs("\r\033[K", stderr);
-		print_err(ingest_err(src->in));
-		return ret == -ENOMEM ? -CLI_EXIT_INTERNAL : -CLI_EXIT_BADINPUT;
-	}
-	if (ret == 0) {
-		if (src->progress)
-			fputs("\r\033[K", stderr);
-		return 0;
-	}
-	ret = check_event(src, *ev);
-	if (ret < 0)
+	memset(src, 0, sizeof(*src));
+	src->opts = *o;
+	ret = parse_values(o, &sopt->ingest, cmd);
+	if (ret)
 		return ret;
-	if ((++src->nr_read & 0xffff) == 0 && src->progress)
-		show_progress(src);
-	return 1;
+	sopt->ingest.strict = o->strict;
+	sopt->ingest.buffer = o->buffer;
+	sopt->topology = o->topology;
+	sopt->warn = warn_cb;
+	sopt->note = note_cb;
+	sopt->progress = progress_cb;
+	sopt->cb_arg = src;
+	src->session = session_open(arg, sopt, &e);
+	if (!src->session)
+		return fail(src, &e, cmd);
+	src->progress = !o->quiet && isatty(STDERR_FILENO);
+	return CLI_EXIT_OK;
+}
+
+int cli_source_run(struct cli_source *src, const struct session_sink *sinks, int nr_sinks)
+{
+	int r = session_run(src->session, sinks, nr_sinks);
+
+	clear_progress(src);
+	if (r < 0)
+		return fail(src, session_err(src->session), "");
+	return CLI_EXIT_OK;
 }
 
 void cli_source_close(struct cli_source *src)
 {
-	ingest_close(src->in);
-	src->in = NULL;
-	topo_free(src->topo);
-	src->topo = NULL;
+	session_close(src->session);
+	src->session = NULL;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * source.h - what every command that reads a trace shares: resolving a
- * TRACE argument (a file or a capture folder), finding the topology and
- * the kernel release, checking events against the topology, and showing
- * progress on a terminal.
+ * source.h - what every command that reads a trace shares: the options of
+ * the trace's source, and opening and running it as a session
+ * (src/session/) with its failures printed as one error line and an exit
+ * code, its damage warnings and its progress on a terminal.
  */
 #ifndef SR_CLI_SOURCE_H
 #define SR_CLI_SOURCE_H
@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "ingest/ingest.h"
-#include "topo/topo.h"
+#include "session/session.h"
 
 /* Options every trace-reading command accepts (see cli_source_parse_opt()). */
 struct cli_source_opts {
@@ -27,29 +27,18 @@ struct cli_source_opts {
 };
 
 /**
- * struct cli_source - an open trace with everything found around it
- * @path:            the trace file read
- * @capture_dir:     the capture folder, "" when TRACE was a file
- * @kernel_release:  "" when nothing said it
- * @release_origin:  "trace.dat", "schedreplay_meta", "uname.txt" or ""
- * @hostname:        uname's nodename from trace.dat, else uname.txt; "" when
- *                   neither says (or says the kernel's "(none)"); escaped
- * @topo:            owned; never NULL once open
- * @warnings:        damage warnings printed (or suppressed by --quiet)
+ * struct cli_source - what the CLI keeps beside an open session: the
+ * options, and the state of the warnings and progress it prints
+ * @session:  owned once cli_source_open() succeeded
+ * @shown:    damage warnings seen (the first 20 are printed)
+ * @progress: a progress line is shown on stderr (a terminal, not --quiet)
  */
 struct cli_source {
-	char			path[PATH_MAX];
-	char			capture_dir[PATH_MAX];
-	char			kernel_release[128];
-	const char		*release_origin;
-	char			hostname[128];
-	struct topo		*topo;
-	struct ingest		*in;
-	struct ingest_opts	iopts;
+	struct session		*session;
 	struct cli_source_opts	opts;
-	uint64_t		warnings;
-	uint64_t		nr_read;
+	uint64_t		shown;
 	bool			progress;
+	bool			progress_on;
 	double			progress_last;
 };
 
@@ -73,20 +62,24 @@ int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *
 const char *cli_source_opts_help(void);
 
 /**
- * cli_source_open() - open TRACE, find its topology and kernel release
+ * cli_source_open() - open TRACE as a session (src/session/)
+ * @src:  zeroed by the caller
+ * @o:    the source options
+ * @sopt: the session's other options (mode, policies); its ingest options
+ *        and callbacks are filled here from @o
+ * @cmd:  the command name, for usage messages
  * Return: CLI_EXIT_OK, or the exit code after one error line on stderr.
  */
-int cli_source_open(struct cli_source *src, const char *arg, const struct cli_source_opts *o);
+int cli_source_open(struct cli_source *src, const char *arg, const struct cli_source_opts *o,
+		    struct session_opts *sopt, const char *cmd);
 
 /**
- * cli_source_next() - the next event, checked against the topology
- * Return: 1 with *@ev set (borrowed until the next call: ingest_next_borrowed()),
- * 0 at the end, or a negative exit code (-CLI_EXIT_BADINPUT...) after an
- * error line on stderr.
+ * cli_source_run() - session_run() with the sinks
+ * Return: CLI_EXIT_OK, or the exit code after one error line on stderr.
  */
-int cli_source_next(struct cli_source *src, const struct sr_event **ev);
+int cli_source_run(struct cli_source *src, const struct session_sink *sinks, int nr_sinks);
 
-/** cli_source_close() - close and free (safe on a zeroed or closed struct). */
+/** cli_source_close() - close the session (safe on a zeroed or closed struct). */
 void cli_source_close(struct cli_source *src);
 
 #endif

@@ -2,14 +2,13 @@
 /*
  * model-check.c - the range check every decoded event passes before it
  * reaches the model: the CPUs and nodes it names must be in the topology.
- * One place for it, so that the CLI (src/cli/source.c) and the fuzz
+ * One place for it, so that the session (src/session/) and the fuzz
  * harnesses (tests/fuzz/fuzz-text.c) check the same thing the same way.
  *
- * A guessed topology (TOPO_SRC_DEFAULT) is the exception: it grows to take
- * any CPU below TOPO_MAX_CPUS, and its nodes cannot be checked.
+ * The topology never changes here: a guessed one (TOPO_SRC_DEFAULT) was
+ * sized by the session's pre-scan before the first event (see
+ * model_event_max_cpu()); only its nodes go unchecked.
  */
-#include <errno.h>
-
 #include "model.h"
 
 /* The CPUs and nodes @ev names; -1 where it names none. */
@@ -54,23 +53,30 @@ static int model_range_error(const struct topo *t, const struct sr_event *ev,
 		       topo_source_name(t->source), limit);
 }
 
-int model_check_event(struct topo *t, const struct sr_event *ev, struct err *e)
+int model_event_max_cpu(const struct sr_event *ev)
 {
 	int cpus[3];
 	int nodes[2];
-	int ret;
+	int max = -1;
+	int i;
+
+	model_check_ids(ev, cpus, nodes);
+	for (i = 0; i < 3; i++)
+		if (cpus[i] > max)
+			max = cpus[i];
+	return max;
+}
+
+int model_check_event(const struct topo *t, const struct sr_event *ev, struct err *e)
+{
+	int cpus[3];
+	int nodes[2];
 	int i;
 
 	model_check_ids(ev, cpus, nodes);
 	for (i = 0; i < 3; i++) {
 		if (cpus[i] < t->nr_cpus)
 			continue;	/* negative: the event did not name one */
-		if (t->source == TOPO_SRC_DEFAULT && cpus[i] < TOPO_MAX_CPUS) {
-			ret = topo_grow_cpus(t, cpus[i] + 1);
-			if (ret < 0)
-				return err_set(e, ret, "out of memory");
-			continue;
-		}
 		return model_range_error(t, ev, "cpu", cpus[i], t->nr_cpus, e);
 	}
 	if (t->source == TOPO_SRC_DEFAULT)

@@ -276,21 +276,28 @@ bool model_group_active(const struct model *m, const struct model_task *t, uint6
 /**
  * model_check_event() - check the CPUs and nodes an event names against the
  * topology, before the event reaches the decision classifier and the model
- * @t:  the topology; a guessed one (TOPO_SRC_DEFAULT) grows to take a CPU
- *      below TOPO_MAX_CPUS, and the nodes are not checked against it
+ * @t:  the topology, never changed; the nodes are not checked against a
+ *      guessed one (TOPO_SRC_DEFAULT), whose CPUs were sized before the
+ *      first event (model_event_max_cpu() over the pre-scan)
  * @ev: the decoded event; the CPUs checked are ev->cpu and, by kind, the
  *      migration's orig/dest, the wakeup's target or the NUMA move's
  *      src/dst; the nodes, the NUMA move's src/dst nid or the fault's
  *      memory node (a negative id is "not named" and passes)
  * @e:  on failure, the message ("NAME: cpu N out of range (topology from
- *      SOURCE has M)", or "out of memory"); the caller names the file and
- *      the position (ev->src_pos), which only ingest knows how to read
+ *      SOURCE has M)"); the caller names the file and the position
+ *      (ev->src_pos), which only ingest knows how to read
  *
- * Context: called once per event, in the CLI's source reader and in the
- * fuzz harnesses; no I/O.
- * Return: 0 when every id is in range, -SR_ERANGE when one is not, or
- * -ENOMEM when a guessed topology could not grow.
+ * Context: called once per event, in the session's reader
+ * (session_check_event()) and in the fuzz harnesses; no I/O.
+ * Return: 0 when every id is in range, -SR_ERANGE when one is not.
  */
-int model_check_event(struct topo *t, const struct sr_event *ev, struct err *e);
+int model_check_event(const struct topo *t, const struct sr_event *ev, struct err *e);
+
+/**
+ * model_event_max_cpu() - the highest CPU an event names (the ones
+ * model_check_event() checks)
+ * Return: the CPU, or -1 when it names none.
+ */
+int model_event_max_cpu(const struct sr_event *ev);
 
 #endif

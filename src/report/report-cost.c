@@ -384,27 +384,3 @@ int report_cost_text(FILE *out, const json_t *cost)
 		(int64_t)json_integer_value(json_object_get(fm, "misplaced_pages_unattributed")));
 	return 0;
 }
-
-int report_vmstat_read(const char *path, int64_t *faults, int64_t *local)
-{
-	char line[256], name[128];
-	FILE *f = fopen(path, "r");
-	bool hf = false, hl = false;
-	long long v;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%127s %lld", name, &v) != 2)
-			continue;
-		if (!strcmp(name, "numa_hint_faults")) {
-			*faults = v;
-			hf = true;
-		} else if (!strcmp(name, "numa_hint_faults_local")) {
-			*local = v;
-			hl = true;
-		}
-	}
-	fclose(f);
-	return hf && hl ? 0 : -SR_EBADTEXT;
-}

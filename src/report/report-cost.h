@@ -58,11 +58,4 @@ json_t *report_cost_json(const struct report_cost_in *in);
  */
 int report_cost_text(FILE *out, const json_t *cost);
 
-/**
- * report_vmstat_read() - numa_hint_faults and numa_hint_faults_local from a
- * /proc/vmstat copy (a capture folder's vmstat-before.txt / -after.txt)
- * Return: 0, -errno when unreadable, -SR_EBADTEXT when either is missing.
- */
-int report_vmstat_read(const char *path, int64_t *faults, int64_t *local);
-
 #endif

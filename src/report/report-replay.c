@@ -207,7 +207,7 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "top_tasks", tasks);
 	json_object_set_new(sum, "fidelity", fidelity);
 	if (in->schedstat) {
-		const struct report_schedstat *k = in->schedstat;
+		const struct session_schedstat *k = in->schedstat;
 		const struct engine_class_stats *pull = engine_class(e, SR_DECISION_CLASS_LB_PULL);
 		const struct engine_class_stats *act = engine_class(e, SR_DECISION_CLASS_LB_ACTIVE);
 		const struct engine_class_stats *wk = engine_class(e, SR_DECISION_CLASS_WAKEUP);
@@ -432,43 +432,4 @@ int report_replay_text(FILE *out, const json_t *doc)
 	if (fflush(out) == EOF || ferror(out))
 		return -EIO;
 	return 0;
-}
-
-/* ---- schedstat-delta.txt ---------------------------------------------------- */
-
-int report_schedstat_read(const char *path, struct report_schedstat *out)
-{
-	char line[1024], name[128];
-	FILE *f = fopen(path, "r");
-	bool any = false;
-
-	out->lb_gained = out->alb_pushed = out->ttwu_move_affine = -1;
-	out->ttwu_move_balance = out->lb_hot_gained = -1;
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *last = strrchr(line, ' ');
-		long long v;
-
-		if (line[0] == '#' || sscanf(line, "%127s", name) != 1 || !last ||
-		    sscanf(last, "%lld", &v) != 1)
-			continue;
-		/* the last column is the sum over every domain level */
-		if (!strncmp(name, "lb_gained.", 10)) {
-			out->lb_gained = (out->lb_gained < 0 ? 0 : out->lb_gained) + v;
-		} else if (!strncmp(name, "lb_hot_gained.", 14)) {
-			out->lb_hot_gained = (out->lb_hot_gained < 0 ? 0 : out->lb_hot_gained) + v;
-		} else if (!strcmp(name, "alb_pushed")) {
-			out->alb_pushed = v;
-		} else if (!strcmp(name, "ttwu_move_affine")) {
-			out->ttwu_move_affine = v;
-		} else if (!strcmp(name, "ttwu_move_balance")) {
-			out->ttwu_move_balance = v;
-		} else {
-			continue;
-		}
-		any = true;
-	}
-	fclose(f);
-	return any ? 0 : -SR_EBADTEXT;
 }

@@ -15,17 +15,10 @@
 #include "replay/engine.h"
 #include "topo/topo.h"
 #include "report/report-cost.h"
+#include "session/session.h"
 
 #define REPORT_REPLAY_SCHEMA 1
 
-/* Kernel counters of a capture folder (schedstat-delta.txt), -1 when absent. */
-struct report_schedstat {
-	int64_t	lb_gained;		/* lb_gained over every idle type and level */
-	int64_t	alb_pushed;
-	int64_t	ttwu_move_affine;
-	int64_t	ttwu_move_balance;
-	int64_t	lb_hot_gained;
-};
 
 /*
  * The kernel's own per-task counters (numa_sample nmig= forced= fhot=,
@@ -62,7 +55,7 @@ struct report_replay_in {
 	const struct topo		*topo;
 	const struct engine		*engine;
 	const struct decision_stats	*dstats;
-	const struct report_schedstat	*schedstat;
+	const struct session_schedstat	*schedstat;
 	uint64_t			warnings;
 	size_t				top_tasks;
 	const struct report_task_counters *task_counters;	/* NULL when no sample had them */
@@ -84,13 +77,6 @@ json_t *report_replay_build(const struct report_replay_in *in);
 
 /** report_replay_text() - the text summary of report_replay_build()'s object. */
 int report_replay_text(FILE *out, const json_t *doc);
-
-/**
- * report_schedstat_read() - read a capture folder's schedstat-delta.txt
- * Return: 0, -ENOENT when absent, -SR_EBADTEXT when it has none of the
- * fields.
- */
-int report_schedstat_read(const char *path, struct report_schedstat *out);
 
 /**
  * report_policy_json() - a policy instance: name, provenance, classes and

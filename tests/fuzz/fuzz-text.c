@@ -7,7 +7,7 @@
  * The input is the whole trace file (an in-memory file).  Every event read
  * goes on, as in `schedreplay replay`, through the decision classifier and
  * the state model on a fixed 4-node, 8-CPU topology, after the range check
- * the CLI makes (model_check_event()): hostile event sequences
+ * every session makes (session_check_event()): hostile event sequences
  * (pid reuse, switches from unknown tasks, lost windows) are fuzzed with
  * the text that carries them.  Odd-sized inputs are read with --strict.
  */
@@ -19,6 +19,7 @@
 #include "decision/decision.h"
 #include "ingest/ingest.h"
 #include "model/model.h"
+#include "session/session.h"
 #include "topo/topo.h"
 #include "fuzz-common.h"
 
@@ -83,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sink += fuzz_touch(ev.str, ev.str_len);
 		if (ev.name)
 			sink += fuzz_touch(ev.name, strlen(ev.name));
-		if (model_check_event(topo, &ev, &err) < 0) {
+		if (session_check_event(topo, in, path, &ev, &err) < 0) {
 			err_clear(&err);
 			continue;
 		}

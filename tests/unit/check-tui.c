@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check-common.h"
+#include "report/report-sink.h"
 #include "tui/tui-local.h"
 
 #define SMALL SR_FIXTURE("tui/report-small.json")
@@ -80,6 +81,56 @@ static int load_text(const char *text, struct err *e)
 	tui_store_free(s);
 	return ret;
 }
+
+/*
+ * The store as a session's sink: beside the JSON sink in one run, it holds
+ * the same decisions in the same order (trace order, though they arrive as
+ * their costs complete) as the store read back from that JSON.
+ */
+START_TEST(test_store_sink)
+{
+	char path[] = "/tmp/check-tui-sink-XXXXXX";
+	struct tui_store *live = tui_store_new(), *saved = tui_store_new();
+	struct tui_store_sink ts = { .store = live };
+	struct report_sink js = { .top = 10 };
+	struct session_sink k[2] = { { &tui_store_sink_ops, &ts }, { &report_json_sink_ops, &js } };
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+	size_t i, n;
+	int fd;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	js.path = path;
+	session_opts_init(&o);
+	s = session_open(SR_FIXTURE("numa02-2n"), &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_int_eq(session_run(s, k, 2), 0);
+	n = session_decision_stats(s)->decisions;
+	session_close(s);
+	ck_assert_int_eq(tui_store_load_json(saved, path, &e), 0);
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_eq(tui_store_count(live), n);
+	ck_assert_uint_eq(tui_store_count(saved), n);
+	for (i = 0; i < n; i++) {
+		const struct tui_row *a = tui_store_row(live, i), *b = tui_store_row(saved, i);
+
+		ck_assert_uint_eq(a->ts_ns, b->ts_ns);
+		ck_assert_int_eq(a->tid, b->tid);
+		ck_assert_int_eq(a->cls, b->cls);
+		ck_assert_int_eq(a->cost_old, b->cost_old);
+		ck_assert_int_eq(a->cost_new, b->cost_new);
+	}
+	ck_assert_int_eq(tui_store_header(live)->cost_old, tui_store_header(saved)->cost_old);
+	tui_store_sink_release(&ts);
+	report_sink_release(&js);
+	tui_store_free(live);
+	tui_store_free(saved);
+	unlink(path);
+}
+END_TEST
 
 START_TEST(test_store_json_errors)
 {
@@ -441,6 +492,7 @@ static Suite *tui_suite(void)
 
 	tcase_add_test(tc, test_store_json);
 	tcase_add_test(tc, test_store_json_errors);
+	tcase_add_test(tc, test_store_sink);
 	tcase_add_test(tc, test_store_json_huge_reals);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-sink.c - the sinks of report-sink.h: each turns the decisions a
+ * session hands out, and the session's totals at the end, into one output.
+ * The report document is built from the session after the run
+ * (report_replay_in_session()); the per-decision objects as each decision's
+ * cost completes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/report.h"
+#include "report/report-sink.h"
+
+struct tc_arg {
+	struct report_task_counters	*tc;
+	const struct engine		*engine;
+};
+
+static int sum_task_counters(const struct model_task *t, void *arg)
+{
+	struct tc_arg *a = arg;
+	const struct engine_task *et;
+
+	if (!t->ks_seen)
+		return 0;
+	a->tc->tasks++;
+	a->tc->kernel_nr_migrations += t->ks_last[MODEL_KS_NMIG] - t->ks_first[MODEL_KS_NMIG];
+	a->tc->kernel_forced += t->ks_last[MODEL_KS_FORCED] - t->ks_first[MODEL_KS_FORCED];
+	a->tc->kernel_failed_hot += t->ks_last[MODEL_KS_FHOT] - t->ks_first[MODEL_KS_FHOT];
+	a->tc->trace_migrations += t->mig_last - t->mig_first;
+	et = engine_task_get(a->engine, t->tid);
+	if (et) {
+		a->tc->replay_forced += et->kernel_forced;
+		a->tc->replay_resisted_hot += et->kernel_resist_hot;
+	}
+	return 0;
+}
+
+void report_replay_in_session(struct report_replay_in *ri, struct report_replay_parts *p,
+			      const struct session *s, size_t top)
+{
+	const struct session_trace *tr = session_trace(s);
+	struct tc_arg tca = { .tc = &p->tc, .engine = session_engine(s) };
+	const struct model *m = session_model(s);
+	struct report_cost_in *cin = &p->cin;
+
+	memset(ri, 0, sizeof(*ri));
+	ri->trace = tr->path;
+	ri->info = tr->info;
+	ri->kernel_release = tr->kernel_release;
+	ri->release_origin = tr->release_origin;
+	ri->topo = tr->topo;
+	ri->engine = session_engine(s);
+	ri->dstats = session_decision_stats(s);
+	ri->schedstat = session_schedstat(s);
+	ri->warnings = tr->warnings;
+	ri->top_tasks = top;
+	memset(&p->tc, 0, sizeof(p->tc));
+	model_for_each_task(m, sum_task_counters, &tca);
+	ri->task_counters = p->tc.tasks ? &p->tc : NULL;
+
+	memset(cin, 0, sizeof(*cin));
+	cin->vmstat_source = session_vmstat_source(s);
+	cin->totals = cost_ledger_totals(session_ledger(s));
+	cin->ledger = session_ledger(s);
+	cin->fstats = model_fault_stats(m);
+	cin->scan_period_ns = model_scan_period(m);
+	cin->top_tasks = top;
+	ri->cost = cin;
+}
+
+json_t *report_replay_doc(const struct session *s, size_t top)
+{
+	struct report_replay_parts p;
+	struct report_replay_in ri;
+
+	report_replay_in_session(&ri, &p, s, top);
+	return report_replay_build(&ri);
+}
+
+void report_sink_release(struct report_sink *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nr_by_seq; i++)
+		json_decref(k->by_seq[i]);
+	free(k->by_seq);
+	k->by_seq = NULL;
+	k->nr_by_seq = 0;
+	json_decref(k->row_header);
+	k->row_header = NULL;
+}
+
+/* One decision's object with its "cost" block.  Return: owned, or NULL. */
+static json_t *decision_obj(const struct engine_result *r, const struct cost_item *cost)
+{
+	json_t *o = report_decision_json(r), *c;
+
+	if (!o)
+		return NULL;
+	c = report_cost_item_json(cost);
+	if (!c || json_object_set_new(o, "cost", c) < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static int text_end(void *priv, const struct session *s, struct err *err)
+{
+	struct report_sink *k = priv;
+	json_t *doc = report_replay_doc(s, k->top);
+	int r;
+
+	if (!doc)
+		return err_set(err, -ENOMEM, "out of memory");
+	r = report_replay_text(k->f, doc);
+	json_decref(doc);
+	if (r < 0)
+		return err_set(err, -EIO, "cannot write the summary: %s", strerror(EIO));
+	return 0;
+}
+
+const struct session_sink_ops report_text_sink_ops = {
+	.name	= "text",
+	.end	= text_end,
+};
+
+/* ---- json ----------------------------------------------------------------- */
+
+static int json_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			 struct err *err)
+{
+	struct report_sink *k = priv;
+	json_t *o = decision_obj(r, cost);
+
+	if (!o)
+		return -ENOMEM;
+	/* priced out of order: kept by seq */
+	if (cost->seq >= k->nr_by_seq) {
+		size_t n = k->nr_by_seq ? k->nr_by_seq : 256;
+		json_t **a;
+
+		while (n <= cost->seq)
+			n *= 2;
+		a = realloc(k->by_seq, n * sizeof(*a));
+		if (!a) {
+			json_decref(o);
+			return -ENOMEM;
+		}
+		memset(a + k->nr_by_seq, 0, (n - k->nr_by_seq) * sizeof(*a));
+		k->by_seq = a;
+		k->nr_by_seq = n;
+	}
+	json_decref(k->by_seq[cost->seq]);
+	k->by_seq[cost->seq] = o;
+	return 0;
+}
+
+static int json_end(void *priv, const struct session *s, struct err *err)
+{
+	struct report_sink *k = priv;
+	json_t *doc = report_replay_doc(s, k->top), *all = json_array();
+	size_t i;
+	int r;
+
+	for (i = 0; doc && all && i < k->nr_by_seq; i++)
+		if (k->by_seq[i] && json_array_append(all, k->by_seq[i]) < 0) {
+			json_decref(all);
+			all = NULL;
+		}
+	if (!doc || !all || json_object_set_new(doc, "decisions", all) < 0) {
+		if (!doc)
+			json_decref(all);
+		json_decref(doc);
+		return err_set(err, -ENOMEM, "out of memory");
+	}
+	r = report_write_json(doc, k->path);
+	json_decref(doc);
+	if (r < 0)
+		return err_set(err, -EIO, "cannot write '%s': %s", k->path, strerror(-r));
+	return 0;
+}
+
+const struct session_sink_ops report_json_sink_ops = {
+	.name		= "json",
+	.decision	= json_decision,
+	.end		= json_end,
+};
+
+/* ---- ndjson and flat rows --------------------------------------------------- */
+
+static int write_line(struct report_sink *k, const json_t *line)
+{
+	if (json_dumpf(line, k->f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) < 0 ||
+	    fputc('\n', k->f) == EOF)
+		return -EIO;
+	return 0;
+}
+
+static int ndjson_decision(void *priv, const struct engine_result *r,
+			   const struct cost_item *cost, struct err *err)
+{
+	struct report_sink *k = priv;
+	json_t *o = decision_obj(r, cost), *line;
+	int ret;
+
+	if (!o)
+		return -ENOMEM;
+	line = k->row_header ? report_row_json(k->row_header, o) : o;
+	if (!line) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	ret = write_line(k, line);
+	if (line != o)
+		json_decref(line);
+	json_decref(o);
+	return ret;
+}
+
+const struct session_sink_ops report_ndjson_sink_ops = {
+	.name		= "ndjson",
+	.decision	= ndjson_decision,
+};
+
+/* The per-trace columns of the flat rows. */
+static int flat_begin(void *priv, const struct session *s, struct err *err)
+{
+	struct report_sink *k = priv;
+	const struct session_trace *tr = session_trace(s);
+	static const char unknown[] = "unknown";
+	char id[17];
+	struct stat st;
+	int r;
+
+	r = report_trace_id(tr->read_path, id);
+	if (r < 0 || stat(tr->read_path, &st) < 0)
+		return err_set(err, -SR_ENOTFOUND, "cannot read '%s': %s", tr->path,
+			       strerror(r < 0 ? -r : errno));
+	if (!k->row.host)
+		k->row.host = tr->hostname[0] ? tr->hostname : unknown;
+	k->row.kernel = tr->kernel_release[0] ? tr->kernel_release : unknown;
+	k->row.trace_id = id;
+	k->row.trace_path = tr->path;
+	if (!k->have_time)
+		k->row.trace_time = (int64_t)st.st_mtime;
+	k->row.cpus = tr->topo->nr_cpus > tr->info->nr_cpus ? tr->topo->nr_cpus : tr->info->nr_cpus;
+	k->row.nodes = tr->topo->nr_nodes;
+	k->row.engine = session_engine(s);
+	k->row_header = report_row_header(&k->row);
+	k->row.trace_id = NULL;	/* it was on this stack */
+	if (!k->row_header)
+		return err_set(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
+const struct session_sink_ops report_flat_sink_ops = {
+	.name		= "flat",
+	.begin		= flat_begin,
+	.decision	= ndjson_decision,
+};
+
+/* ---- info ----------------------------------------------------------------- */
+
+static int info_end(void *priv, const struct session *s, struct err *err)
+{
+	struct report_sink *k = priv;
+	const struct session_trace *tr = session_trace(s);
+	struct report_info_in ri = { 0 };
+	json_t *report;
+	int r;
+
+	ri.path = tr->path;
+	ri.capture_dir = tr->capture_dir;
+	ri.kernel_release = tr->kernel_release;
+	ri.release_origin = tr->release_origin;
+	ri.info = tr->info;
+	ri.topo = tr->topo;
+	ri.events = session_event_names(s);
+	ri.stats = model_stats(session_model(s));
+	ri.warnings = tr->warnings;
+	report = report_info_build(&ri);
+	if (!report)
+		return err_set(err, -ENOMEM, "out of memory");
+	if (k->json)
+		r = json_dumpf(report, k->f, JSON_SORT_KEYS | JSON_INDENT(2)) < 0 ||
+		    fputc('\n', k->f) == EOF ? -EIO : 0;
+	else
+		r = report_info_text(k->f, report);
+	json_decref(report);
+	if (r < 0)
+		return err_set(err, -EIO, "cannot write '%s': %s", k->path, strerror(-r));
+	return 0;
+}
+
+const struct session_sink_ops report_info_sink_ops = {
+	.name	= "info",
+	.end	= info_end,
+};

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session-local.h - the session's state, shared by the files of
+ * src/session/ only.
+ */
+#ifndef SR_SESSION_SESSION_LOCAL_H
+#define SR_SESSION_SESSION_LOCAL_H
+
+#include "session.h"
+#include "replay/replay.h"
+
+/*
+ * A decision kept until its cost is known (only when a sink takes
+ * decisions): its copy and its engine result, whose d points to the copy.
+ * Kept on a free list once handed out.
+ */
+struct session_pending {
+	struct decision		d;
+	struct engine_result	r;
+	struct session		*owner;
+	struct session_pending	*next;
+};
+
+struct session {
+	struct session_opts		opts;
+	struct session_trace		tr;
+	struct topo			*topo;		/* owned; tr.topo */
+	struct ingest			*in;
+	int				spool_fd;	/* standard input's copy, -1 */
+	struct replay_plugin		*plugins[SESSION_MAX_PLUGINS];
+	int				nr_plugins;
+	struct engine			*engine;
+	struct model			*model;
+	struct decision_ctx		*dec;
+	struct cost_ledger		*ledger;
+	struct strcount			names;
+	struct session_schedstat	kstat;
+	bool				have_kstat;
+	const char			*vmstat_source;
+	const struct session_sink	*sinks;
+	int				nr_sinks;
+	bool				keep;		/* some sink takes decisions */
+	struct session_pending		*free_list;
+	uint64_t			nr_read;
+	bool				ran;
+	struct err			err;
+};
+
+/* session-open.c */
+int session_open_trace(struct session *s, const char *trace, struct err *e);
+
+/* session-policies.c: the engine of opts' policy names */
+int session_load_plugins(struct session *s, struct err *e);
+int session_build_engine(struct session *s, struct err *e);
+
+/* session-sidecar.c: the capture folder's files */
+void session_read_uname(struct session *s);
+int session_read_numactl(struct session *s, struct topo **out, struct err *e);
+void session_read_capture_counters(struct session *s);
+
+#endif

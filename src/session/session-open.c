@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * session-open.c - a TRACE argument opened for a session: a trace file, a
+ * capture folder holding trace.dat, or "-" (standard input).  Standard
+ * input, and any path that is not a regular file (a pipe), is first copied
+ * into an anonymous in-memory file, because the trace is read twice.
+ *
+ * The topology is taken from, first to last: --topology PATH (the user said
+ * so), the schedreplay_meta / schedreplay_node lines inside the trace, the
+ * capture folder's numactl-H.txt, and a single node as the last resort,
+ * with a notice.  The marker lines are found by a bounded pre-scan of the
+ * trace (SESSION_PRESCAN_EVENTS events), then the trace is opened again
+ * for the real pass, so memory stays flat.  The topology is complete before
+ * the first event streams and never changes after: a guessed one holds the
+ * CPUs the pre-scan saw.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "session-local.h"
+#include "ingest/marker.h"
+#include "util/escape.h"
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A path the decoder cannot read twice: standard input, a pipe, a device. */
+static bool needs_spool(const char *p)
+{
+	struct stat st;
+
+	if (!strcmp(p, "-"))
+		return true;
+	return stat(p, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Copy @path ("-": standard input) into an in-memory file s->spool_fd. */
+static int spool(struct session *s, const char *path, struct err *e)
+{
+	char buf[65536];
+	int in = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	ssize_t n;
+	int ret = 0;
+
+	if (in < 0)
+		return err_set(e, -errno, "'%s': cannot open: %s", path, strerror(errno));
+	s->spool_fd = memfd_create("schedreplay-stdin", MFD_CLOEXEC);
+	if (s->spool_fd < 0) {
+		ret = err_set(e, -errno, "'%s': cannot copy: %s", path, strerror(errno));
+		goto out;
+	}
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(s->spool_fd, buf, (size_t)n) != n) {
+			ret = err_set(e, -errno, "'%s': cannot copy: %s", path, strerror(errno));
+			goto out;
+		}
+	}
+	snprintf(s->tr.read_path, sizeof(s->tr.read_path), "/proc/self/fd/%d", s->spool_fd);
+out:
+	if (in != STDIN_FILENO)
+		close(in);
+	return ret;
+}
+
+/* A failure of the decoder names the trace as the user gave it. */
+static int placed(struct session *s, struct err *e, int code)
+{
+	if (s->spool_fd >= 0 && !strcmp(e->file, s->tr.read_path))
+		err_set_file(e, s->tr.path);
+	return code;
+}
+
+/*
+ * The marker text of one pre-scanned event (the one place the session reads
+ * it): the kernel release of schedreplay_meta, and the topology lines for
+ * @b.  Moved as it was from src/cli/source.c.
+ * Return: 0, or a negative code with s->err placed at the event.
+ */
+static int prescan_marker(struct session *s, struct topo_builder *b, const struct ingest *in,
+			  const struct sr_event *ev)
+{
+	struct err *e = &s->err;
+	const char *v;
+	size_t vlen;
+
+	if (ev->kind != SR_EV_PRINT || ev->marker == SR_MARK_NONE)
+		return 0;
+	if (ev->marker == SR_MARK_META && !s->tr.kernel_release[0] &&
+	    marker_get(ev->str, ev->str_len, "release", &v, &vlen)) {
+		escape_text(s->tr.kernel_release, sizeof(s->tr.kernel_release), v, vlen);
+		s->tr.release_origin = "schedreplay_meta";
+	}
+	err_clear(e);
+	if (topo_builder_feed(b, ev->str, ev->str_len, e) < 0) {
+		err_set_file(e, s->tr.path);
+		if (ingest_pos_is_line(in))
+			err_at_line(e, ev->src_pos);
+		else
+			err_at_byte(e, ev->src_pos);
+		return e->code ? e->code : -SR_EBADTOPO;
+	}
+	return 0;
+}
+
+/*
+ * Read the first events for schedreplay_meta / schedreplay_node lines, and
+ * the highest CPU they name (for a guessed topology).  Damage is not
+ * reported here: the real pass reports it.
+ */
+static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bool *whole)
+{
+	struct ingest_opts io = s->opts.ingest;
+	struct topo_builder *b;
+	struct ingest *in;
+	struct sr_event ev;
+	struct err *e = &s->err;
+	uint64_t n = 0;
+	int ret = 0, r = 0, c;
+
+	io.strict = false;
+	io.warn = NULL;
+	in = ingest_open(s->tr.read_path, &io, e);
+	if (!in)
+		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
+	if (ingest_info(in)->kernel_release[0]) {
+		escape_text(s->tr.kernel_release, sizeof(s->tr.kernel_release),
+			    ingest_info(in)->kernel_release, sizeof(ingest_info(in)->kernel_release));
+		s->tr.release_origin = "trace.dat";
+	}
+	if (ingest_info(in)->hostname[0])
+		escape_text(s->tr.hostname, sizeof(s->tr.hostname), ingest_info(in)->hostname,
+			    strlen(ingest_info(in)->hostname));
+	b = topo_builder_new();
+	if (!b) {
+		ingest_close(in);
+		return err_set(e, -ENOMEM, "out of memory");
+	}
+	while (n++ < SESSION_PRESCAN_EVENTS && !topo_builder_complete(b) &&
+	       (r = ingest_next(in, &ev)) > 0) {
+		c = model_event_max_cpu(&ev);
+		if (c > *max_cpu)
+			*max_cpu = c;
+		ret = prescan_marker(s, b, in, &ev);
+		if (ret < 0)
+			goto out;
+	}
+	*whole = r == 0;
+	if (!*whole && ingest_info(in)->nr_cpus - 1 > *max_cpu)
+		*max_cpu = ingest_info(in)->nr_cpus - 1;
+	err_clear(e);
+	*from_trace = topo_builder_build(b, e);
+	if (!*from_trace && e->code) {
+		err_set_file(e, s->tr.path);
+		ret = e->code;
+	}
+out:
+	topo_builder_free(b);
+	ingest_close(in);
+	return ret;
+}
+
+static void note(struct session *s, const char *msg)
+{
+	if (s->opts.note)
+		s->opts.note(s->opts.cb_arg, msg);
+}
+
+static int find_topology(struct session *s, struct topo *from_trace, int max_cpu)
+{
+	struct err *e = &s->err;
+	char msg[PATH_MAX + 256];
+	int ret;
+
+	if (s->opts.topology) {
+		s->topo = topo_load(s->opts.topology, e);
+		if (!s->topo) {
+			err_set_file(e, e->file[0] ? e->file : s->opts.topology);
+			topo_free(from_trace);
+			return e->code ? e->code : -SR_EBADTOPO;
+		}
+		if (from_trace && (from_trace->nr_nodes != s->topo->nr_nodes ||
+				   from_trace->nr_cpus != s->topo->nr_cpus)) {
+			snprintf(msg, sizeof(msg),
+				 "--topology '%s' (%d nodes, %d cpus) overrides the trace's own (%d nodes, %d cpus)",
+				 s->opts.topology, s->topo->nr_nodes, s->topo->nr_cpus,
+				 from_trace->nr_nodes, from_trace->nr_cpus);
+			note(s, msg);
+		}
+		topo_free(from_trace);
+		return 0;
+	}
+	if (from_trace) {
+		s->topo = from_trace;
+		snprintf(s->topo->origin, sizeof(s->topo->origin), "%.*s",
+			 (int)sizeof(s->topo->origin) - 1, s->tr.path);
+		return 0;
+	}
+	ret = session_read_numactl(s, &s->topo, e);
+	if (ret < 0 || s->topo)
+		return ret;
+	/* a guess: one node holding the CPUs the pre-scan saw, frozen from here on */
+	if (max_cpu >= TOPO_MAX_CPUS)
+		max_cpu = TOPO_MAX_CPUS - 1;
+	s->topo = topo_new_single(1);
+	if (!s->topo || (max_cpu >= 1 && topo_grow_cpus(s->topo, max_cpu + 1) < 0))
+		return err_set(e, -ENOMEM, "out of memory");
+	snprintf(msg, sizeof(msg),
+		 "no topology in '%s' and none given: assuming one node holding every CPU (use --topology)",
+		 s->tr.path);
+	note(s, msg);
+	return 0;
+}
+
+int session_open_trace(struct session *s, const char *arg, struct err *e)
+{
+	struct topo *from_trace = NULL;
+	bool whole = false;
+	int max_cpu = -1;
+	int ret;
+
+	s->tr.release_origin = "";
+	if (is_dir(arg)) {
+		snprintf(s->tr.capture_dir, sizeof(s->tr.capture_dir), "%s", arg);
+		snprintf(s->tr.path, sizeof(s->tr.path), "%s/trace.dat", arg);
+		if (!is_file(s->tr.path))
+			return err_set(e, -SR_ENOTFOUND,
+				       "'%s': a folder without trace.dat (a capture folder holds trace.dat)",
+				       arg);
+	} else {
+		snprintf(s->tr.path, sizeof(s->tr.path), "%s", arg);
+	}
+	snprintf(s->tr.read_path, sizeof(s->tr.read_path), "%s", s->tr.path);
+	if (needs_spool(s->tr.path)) {
+		ret = spool(s, s->tr.path, e);
+		if (ret < 0)
+			return ret;
+	}
+
+	ret = prescan(s, &from_trace, &max_cpu, &whole);
+	if (ret)
+		return ret;
+	if ((!s->tr.kernel_release[0] || !s->tr.hostname[0]) && s->tr.capture_dir[0])
+		session_read_uname(s);
+	ret = find_topology(s, from_trace, max_cpu);
+	if (ret)
+		return ret;
+	s->tr.topo = s->topo;
+
+	s->in = ingest_open(s->tr.read_path, &s->opts.ingest, e);
+	if (!s->in)
+		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
+	s->tr.info = ingest_info(s->in);
+	return 0;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * session-policies.c - the engine of a replay, built from the policy names
+ * of struct session_opts: each side's comma-separated list, the kernel side
+ * (its own list, or the built-ins that model the trace's release), and the
+ * "[P:]K=V" parameters, each of which some chosen policy must take.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "session-local.h"
+
+/* Does @name appear in the comma-separated @list? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = c ? c + 1 : NULL;
+	}
+	return false;
+}
+
+static const struct sr_policy_ops *find_ops(const struct session *s, const char *name)
+{
+	const struct sr_policy_ops *ops = replay_registry_lookup(name);
+	int i;
+
+	for (i = 0; !ops && i < s->nr_plugins; i++)
+		if (!strcmp(replay_plugin_ops(s->plugins[i])->name, name))
+			ops = replay_plugin_ops(s->plugins[i]);
+	return ops;
+}
+
+/*
+ * Make an instance of @name with the parameters that apply to it.
+ * @used[i] is set for each parameter this policy took.
+ */
+static int make_policy(struct session *s, const char *name, bool *used, struct err *e,
+		       struct replay_policy **out)
+{
+	const struct session_opts *o = &s->opts;
+	const struct sr_policy_ops *ops = find_ops(s, name);
+	struct replay_policy *pol;
+	struct err pe = { 0 };
+	int i, ret;
+
+	if (!ops)
+		return err_set(e, -SR_EUSAGE, "unknown policy '%s' ('schedreplay policies' lists them)",
+			       name);
+	pol = replay_policy_new(ops);
+	if (!pol)
+		return err_set(e, -ENOMEM, "out of memory");
+	for (i = 0; i < o->nr_params; i++) {
+		const char *p = o->params[i], *colon = strchr(p, ':'), *eq = strchr(p, '=');
+		char key[128];
+		size_t kl;
+
+		if (colon && (!eq || colon < eq)) {
+			/* P:K=V is for policy P alone */
+			if ((size_t)(colon - p) != strlen(name) || strncmp(p, name, colon - p))
+				continue;
+			p = colon + 1;
+		} else if (eq) {
+			/* K=V goes to every chosen policy that has K */
+			kl = (size_t)(eq - p) < sizeof(key) ? (size_t)(eq - p) : sizeof(key) - 1;
+			memcpy(key, p, kl);
+			key[kl] = '\0';
+			if (replay_param_index(ops, key) < 0)
+				continue;
+		}
+		ret = replay_policy_set_param(pol, p, &pe);
+		if (ret < 0) {
+			replay_policy_free(pol);
+			return err_set(e, -SR_EUSAGE, "--param '%s': %s", o->params[i], pe.msg);
+		}
+		used[i] = true;
+	}
+	ret = replay_policy_start(pol, &pe);
+	if (ret < 0) {
+		replay_policy_free(pol);
+		return err_set(e, -ECANCELED, "policy '%s': %s", name, pe.msg);
+	}
+	*out = pol;
+	return 0;
+}
+
+static int add_side(struct session *s, enum engine_side side, const char *list, bool *used,
+		    struct err *e)
+{
+	char name[128];
+	const char *p = list;
+	struct err ee = { 0 };
+	int ret;
+
+	while (p && *p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+		struct replay_policy *pol = NULL;
+
+		if (!len || len >= sizeof(name))
+			return err_set(e, -SR_EUSAGE, "bad policy list '%s'", list);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		ret = make_policy(s, name, used, e, &pol);
+		if (ret)
+			return ret;
+		if (engine_add(s->engine, side, pol, &ee) < 0)
+			return err_set(e, -SR_EUSAGE, "%s", ee.msg);
+		p = c ? c + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The kernel side: its own list, or the built-ins that model the release. */
+static int add_kernel_side(struct session *s, bool *used, struct err *e)
+{
+	const char *kp = s->opts.kernel_policy;
+	char list[512] = "";
+	int c;
+
+	if (kp) {
+		if (!strcmp(kp, "none"))
+			return 0;
+		return add_side(s, ENGINE_KERNEL, kp, used, e);
+	}
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
+		const char *n = engine_kernel_policy_name(s->tr.kernel_release, c);
+		size_t l = strlen(list);
+
+		if (!n || in_list(list, n))
+			continue;
+		snprintf(list + l, sizeof(list) - l, "%s%s", l ? "," : "", n);
+	}
+	if (!list[0])
+		return 0;
+	return add_side(s, ENGINE_KERNEL, list, used, e);
+}
+
+int session_load_plugins(struct session *s, struct err *e)
+{
+	int i;
+
+	for (i = 0; i < s->opts.nr_plugins; i++) {
+		s->plugins[i] = replay_plugin_open(s->opts.plugins[i], e);
+		if (!s->plugins[i])
+			return e->code ? e->code : -SR_EUNSUPPORTED;
+		s->nr_plugins = i + 1;
+	}
+	return 0;
+}
+
+int session_build_engine(struct session *s, struct err *e)
+{
+	bool used[SESSION_MAX_PARAMS] = { 0 };
+	int i, ret;
+
+	s->engine = engine_new();
+	if (!s->engine)
+		return err_set(e, -ENOMEM, "out of memory");
+	ret = add_side(s, ENGINE_OLD, s->opts.old_list, used, e);
+	if (!ret)
+		ret = add_side(s, ENGINE_NEW, s->opts.new_list, used, e);
+	if (!ret)
+		ret = add_kernel_side(s, used, e);
+	if (ret)
+		return ret;
+	for (i = 0; i < s->opts.nr_params; i++)
+		if (!used[i])
+			return err_set(e, -SR_EUSAGE,
+				       "--param '%s': no chosen policy has that parameter",
+				       s->opts.params[i]);
+	return 0;
+}

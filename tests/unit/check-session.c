@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check-session.c - the middle of the pipeline in-process: a session
+ * opened, run and closed on fixtures with every sink (and a counting one
+ * of its own), its failures and their kinds, the frozen topology; the
+ * engine and the sinks on decisions made in memory, with one golden line
+ * per decision class (tests/unit/expected/decision-CLASS.json;
+ * UPDATE_GOLDEN=1 rewrites them for review).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check-common.h"
+#include "replay/replay.h"
+#include "report/report-sink.h"
+#include "session/session.h"
+
+#define NUMA02 SR_FIXTURE("numa02-2n")
+#define PERF_TEXT SR_FIXTURE("text/perf-host.txt")
+
+/* A sink of the test's own: counts what the session hands it. */
+struct count_sink {
+	int		begins;
+	int		ends;
+	uint64_t	decisions;
+	uint64_t	seq_sum;
+	uint64_t	max_seq;
+	uint64_t	disagree;
+};
+
+static int count_begin(void *priv, const struct session *s, struct err *err)
+{
+	struct count_sink *c = priv;
+
+	ck_assert_ptr_nonnull(session_trace(s)->topo);
+	c->begins++;
+	return 0;
+}
+
+static int count_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			  struct err *err)
+{
+	struct count_sink *c = priv;
+
+	ck_assert_uint_eq(r->d->seq, cost->seq);
+	ck_assert_int_eq(r->d->snap.tid, cost->tid);
+	c->decisions++;
+	c->seq_sum += cost->seq;
+	if (cost->seq > c->max_seq)
+		c->max_seq = cost->seq;
+	c->disagree += r->disagree;
+	return 0;
+}
+
+static int count_end(void *priv, const struct session *s, struct err *err)
+{
+	struct count_sink *c = priv;
+
+	c->ends++;
+	return 0;
+}
+
+static const struct session_sink_ops count_ops = {
+	.name = "count", .begin = count_begin, .decision = count_decision, .end = count_end,
+};
+
+static struct session *open_replay(const char *trace)
+{
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+
+	session_opts_init(&o);
+	o.ingest.threads = 1;
+	s = session_open(trace, &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	return s;
+}
+
+/* Every decision reaches the sink once, with its cost; begin and end once. */
+START_TEST(test_run_counts)
+{
+	struct count_sink c = { 0 };
+	struct session_sink k = { .ops = &count_ops, .priv = &c };
+	struct session *s = open_replay(NUMA02);
+	uint64_t n;
+
+	ck_assert_ptr_nonnull(session_engine(s));
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	n = session_decision_stats(s)->decisions;
+	ck_assert_uint_gt(n, 0);
+	ck_assert_int_eq(c.begins, 1);
+	ck_assert_int_eq(c.ends, 1);
+	ck_assert_uint_eq(c.decisions, n);
+	ck_assert_uint_eq(c.max_seq, n - 1);
+	ck_assert_uint_eq(c.seq_sum, n * (n - 1) / 2);	/* each seq once */
+	ck_assert_uint_eq(c.disagree, session_disagreements(s));
+	ck_assert_uint_eq(cost_ledger_totals(session_ledger(s))->decisions, n);
+	ck_assert_int_eq(session_run(s, &k, 1), -EINVAL);	/* once only */
+	session_close(s);
+}
+END_TEST
+
+static char *slurp_file(FILE *f, size_t *len)
+{
+	char *buf;
+	long n;
+
+	fflush(f);
+	n = ftell(f);
+	ck_assert_int_ge(n, 0);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	rewind(f);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The text, JSON, NDJSON and flat sinks side by side in one run. */
+START_TEST(test_every_sink)
+{
+	char jpath[] = "/tmp/check-session-XXXXXX";
+	struct report_sink tx = { 0 }, js = { 0 }, nd = { 0 }, fl = { 0 };
+	struct session_sink k[4];
+	struct session *s = open_replay(NUMA02);
+	json_error_t je;
+	json_t *doc;
+	size_t len, lines = 0, i;
+	char *text;
+	uint64_t n;
+	int fd;
+
+	fd = mkstemp(jpath);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	tx.f = tmpfile();
+	nd.f = tmpfile();
+	fl.f = tmpfile();
+	ck_assert(tx.f && nd.f && fl.f);
+	tx.top = js.top = 10;
+	js.path = jpath;
+	fl.row.trace_time = 1;
+	fl.have_time = true;
+	k[0] = (struct session_sink){ &report_text_sink_ops, &tx };
+	k[1] = (struct session_sink){ &report_json_sink_ops, &js };
+	k[2] = (struct session_sink){ &report_ndjson_sink_ops, &nd };
+	k[3] = (struct session_sink){ &report_flat_sink_ops, &fl };
+	ck_assert_int_eq(session_run(s, k, 4), 0);
+	n = session_decision_stats(s)->decisions;
+
+	text = slurp_file(tx.f, &len);
+	ck_assert_ptr_nonnull(strstr(text, "decisions"));
+	free(text);
+	doc = json_load_file(jpath, 0, &je);
+	ck_assert_msg(doc != NULL, "%s", je.text);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "decisions")), n);
+	ck_assert_int_eq(json_integer_value(json_object_get(doc, "schema_version")), 1);
+	json_decref(doc);
+	text = slurp_file(nd.f, &len);
+	for (i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	ck_assert_uint_eq(lines, n);
+	free(text);
+	text = slurp_file(fl.f, &len);
+	ck_assert_ptr_nonnull(strstr(text, "\"trace_time\":1"));
+	free(text);
+
+	report_sink_release(&js);
+	report_sink_release(&fl);
+	fclose(tx.f);
+	fclose(nd.f);
+	fclose(fl.f);
+	unlink(jpath);
+	session_close(s);
+}
+END_TEST
+
+/* info: the model alone, events by name, the info sink's JSON. */
+START_TEST(test_info)
+{
+	struct report_sink k = { .json = true, .path = "memory" };
+	struct session_sink sk = { &report_info_sink_ops, &k };
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+	json_error_t je;
+	json_t *doc;
+	size_t len;
+	char *text;
+
+	session_opts_init(&o);
+	o.mode = SESSION_INFO;
+	s = session_open(NUMA02, &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_ptr_null(session_engine(s));
+	k.f = tmpfile();
+	ck_assert_int_eq(session_run(s, &sk, 1), 0);
+	ck_assert_uint_gt(strcount_get(session_event_names(s), "sched_switch"), 0);
+	text = slurp_file(k.f, &len);
+	doc = json_loads(text, 0, &je);
+	ck_assert_msg(doc != NULL, "%s", je.text);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "trace")),
+			 NUMA02 "/trace.dat");
+	json_decref(doc);
+	free(text);
+	fclose(k.f);
+	session_close(s);
+}
+END_TEST
+
+/* No topology anywhere: a guess sized by the pre-scan, never grown. */
+START_TEST(test_topology_frozen)
+{
+	struct count_sink c = { 0 };
+	struct session_sink k = { .ops = &count_ops, .priv = &c };
+	struct session *s = open_replay(PERF_TEXT);
+	const struct topo *t = session_trace(s)->topo;
+	int cpus = t->nr_cpus;
+
+	ck_assert_int_eq(t->source, TOPO_SRC_DEFAULT);
+	ck_assert_int_eq(cpus, 2);	/* perf-host.txt names CPUs 0 and 1 */
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_ptr_eq(session_trace(s)->topo, t);
+	ck_assert_int_eq(t->nr_cpus, cpus);
+	ck_assert_uint_eq(session_trace(s)->beyond_topo, 0);
+	session_close(s);
+}
+END_TEST
+
+/*
+ * Beyond the pre-scan: a CPU that the first SESSION_PRESCAN_EVENTS events
+ * did not name is damage read around under a guessed topology (counted,
+ * the event skipped), and fatal with strict.
+ */
+static void write_long_trace(char *path)
+{
+	FILE *f;
+	int fd, i;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("# tracer: nop\n#\n# entries-in-buffer/entries-written: 1/1   #P:1\n#\n", f);
+	for (i = 0; i <= SESSION_PRESCAN_EVENTS; i++)
+		fprintf(f, "           a-10      [000] d..2. %6d.%06d: sched_wakeup: comm=b pid=11 prio=120 target_cpu=000\n",
+			1 + i / 1000000, i % 1000000);
+	fputs("           a-10      [003] d..2.     2.000000: sched_wakeup: comm=b pid=11 prio=120 target_cpu=003\n",
+	      f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+START_TEST(test_beyond_prescan)
+{
+	char path[] = "/tmp/check-session-long-XXXXXX";
+	struct count_sink c = { 0 };
+	struct session_sink k = { .ops = &count_ops, .priv = &c };
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+
+	write_long_trace(path);
+	session_opts_init(&o);
+	o.mode = SESSION_INFO;
+	s = session_open(path, &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_int_eq(session_trace(s)->topo->source, TOPO_SRC_DEFAULT);
+	ck_assert_int_eq(session_trace(s)->topo->nr_cpus, 1);
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_uint_eq(session_trace(s)->beyond_topo, 1);
+	ck_assert_uint_eq(session_trace(s)->warnings, 1);
+	ck_assert_int_eq(session_trace(s)->topo->nr_cpus, 1);
+	ck_assert_uint_eq(strcount_get(session_event_names(s), "sched_wakeup"),
+			  SESSION_PRESCAN_EVENTS + 1);
+	session_close(s);
+
+	o.ingest.strict = true;
+	s = session_open(path, &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_int_eq(session_run(s, &k, 1), -SR_ERANGE);
+	ck_assert_ptr_nonnull(strstr(session_err(s)->msg, "cpu 3 out of range"));
+	ck_assert_str_eq(session_err(s)->where, "line 500006");
+	session_close(s);
+	unlink(path);
+}
+END_TEST
+
+/* Failures and their kinds (the CLI's exit codes). */
+START_TEST(test_open_failures)
+{
+	struct session_opts o;
+	struct err e = { 0 };
+
+	session_opts_init(&o);
+	ck_assert_ptr_null(session_open(SR_FIXTURE("no-such.dat"), &o, &e));
+	ck_assert_int_eq(session_fail(e.code), SESSION_FAIL_INPUT);
+	memset(&e, 0, sizeof(e));
+	ck_assert_ptr_null(session_open(SR_FIXTURE("text"), &o, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "a folder without trace.dat"));
+	memset(&e, 0, sizeof(e));
+	o.old_list = "no-such-policy";
+	ck_assert_ptr_null(session_open(NUMA02, &o, &e));
+	ck_assert_int_eq(session_fail(e.code), SESSION_FAIL_USAGE);
+	ck_assert_str_eq(e.msg, "unknown policy 'no-such-policy' ('schedreplay policies' lists them)");
+	session_opts_init(&o);
+	o.params[o.nr_params++] = "no_such_param=1";
+	memset(&e, 0, sizeof(e));
+	ck_assert_ptr_null(session_open(NUMA02, &o, &e));
+	ck_assert_int_eq(session_fail(e.code), SESSION_FAIL_USAGE);
+	ck_assert_int_eq(session_fail(-ENOMEM), SESSION_FAIL_INTERNAL);
+}
+END_TEST
+
+/* ---- in-memory decisions through the engine and the NDJSON sink ---------- */
+
+static struct engine *default_engine(void)
+{
+	static const char *const names[2][3] = {
+		{ "lb-v4.1", "numa-v4.18", "exec-least-loaded" },
+		{ "lb-v4.1-numa-hotness", "numa-v4.19", "exec-round-robin" },
+	};
+	struct engine *e = engine_new();
+	struct err err = { 0 };
+	int side, i;
+
+	ck_assert_ptr_nonnull(e);
+	for (side = 0; side < 2; side++)
+		for (i = 0; i < 3; i++) {
+			struct replay_policy *p =
+				replay_policy_new(replay_registry_lookup(names[side][i]));
+
+			ck_assert_ptr_nonnull(p);
+			ck_assert_int_eq(replay_policy_start(p, &err), 0);
+			ck_assert_int_eq(engine_add(e, side, p, &err), 0);
+		}
+	return e;
+}
+
+/* A decision of class @cls on a 2-node, 4-CPU machine: CPU 0 (node 0) to 2 (node 1). */
+static void make_decision(struct decision *d, int cls)
+{
+	int i, j;
+
+	memset(d, 0, sizeof(*d));
+	d->seq = (uint64_t)cls;
+	d->why = DECISION_WHY_QUEUED;
+	d->partner_tid = cls == SR_DECISION_CLASS_NUMA_SWAP ? 201 : 0;
+	d->snap.size = sizeof(d->snap);
+	d->snap.decision_class = cls;
+	d->snap.ts_ns = 1000000000ull + (uint64_t)cls * 1000;
+	d->snap.tid = 100 + cls;
+	d->snap.tgid = 100;
+	snprintf(d->snap.comm, sizeof(d->snap.comm), "task-%d", cls);
+	d->snap.src_cpu = 0;
+	d->snap.dst_cpu = 2;
+	d->snap.src_node = 0;
+	d->snap.dst_node = 1;
+	d->snap.nr_nodes = 2;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			d->snap.distance[i][j] = i == j ? 10 : 20;
+	d->snap.task_faults[0] = 30;
+	d->snap.task_faults[1] = 70;
+	d->snap.pref_node = 1;
+	d->snap.src_nr_running = 3;
+	d->snap.dst_nr_running = 1;
+	d->snap.node_nr_running[0] = 3;
+	d->snap.node_nr_running[1] = 1;
+	d->snap.node_nr_cpus[0] = 2;
+	d->snap.node_nr_cpus[1] = 2;
+	d->snap.since_ran_ns = 4000000;
+	d->snap.known = SR_SNAP_CLASS | SR_SNAP_TIME | SR_SNAP_TID | SR_SNAP_TGID | SR_SNAP_COMM |
+			SR_SNAP_SRC_CPU | SR_SNAP_DST_CPU | SR_SNAP_SRC_NODE | SR_SNAP_DST_NODE |
+			SR_SNAP_CROSS_NODE | SR_SNAP_NR_NODES | SR_SNAP_DISTANCE |
+			SR_SNAP_PREF_NODE | SR_SNAP_HAS_FAULTS | SR_SNAP_TASK_FAULTS |
+			SR_SNAP_SRC_NR_RUNNING | SR_SNAP_DST_NR_RUNNING | SR_SNAP_SINCE_RAN |
+			SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_CPUS | SR_SNAP_TASK_RUNNING |
+			SR_SNAP_DST_IDLE | SR_SNAP_TASK_CLASS | SR_SNAP_NUMA_GROUP |
+			SR_SNAP_GROUP_FAULTS | SR_SNAP_NUMA_INFLIGHT | SR_SNAP_EXEC_SEQ;
+	d->snap.exec_seq = 3;
+	d->snap.task_running = 0;
+	d->snap.dst_idle = 1;
+	d->snap.numa_group = 0;
+	d->snap.cross_node = 1;
+	d->snap.has_faults = 1;
+}
+
+static void make_cost(struct cost_item *it, const struct decision *d)
+{
+	memset(it, 0, sizeof(*it));
+	it->seq = d->seq;
+	it->tid = d->snap.tid;
+	it->cls = d->snap.decision_class;
+	it->start_ns = d->snap.ts_ns;
+	it->end_ns = d->snap.ts_ns + 5000000;
+	it->end = COST_END_NEXT;
+	it->node[COST_OLD] = 0;
+	it->node[COST_NEW] = 1;
+	it->node[COST_TRACE] = 1;
+	it->v[COST_OLD] = (struct cost_value){ 100, 70, 170, true };
+	it->v[COST_NEW] = (struct cost_value){ 100, 30, 130, true };
+	it->v[COST_TRACE] = (struct cost_value){ 100, 30, 130, true };
+}
+
+/* One golden line per decision class: engine, then the NDJSON sink. */
+START_TEST(test_decision_golden)
+{
+	int cls = _i;
+	const char *name = replay_class_name(cls);
+	struct engine *e = default_engine();
+	struct report_sink nd = { 0 };
+	struct engine_result r;
+	struct cost_item it;
+	struct decision d;
+	struct err err = { 0 };
+	char path[512], *line, *want;
+	size_t len, wlen;
+	FILE *f;
+
+	make_decision(&d, cls);
+	ck_assert_msg(engine_evaluate(e, &d, &r, &err) == 0, "%s", err.msg);
+	ck_assert_ptr_eq(r.d, &d);
+	make_cost(&it, &d);
+	nd.f = tmpfile();
+	ck_assert_int_eq(report_ndjson_sink_ops.decision(&nd, &r, &it, &err), 0);
+	line = slurp_file(nd.f, &len);
+	fclose(nd.f);
+	ck_assert_uint_gt(len, 0);
+	ck_assert_ptr_nonnull(strstr(line, name));
+	snprintf(path, sizeof(path), SR_SOURCE_DIR "/tests/unit/expected/decision-%s.json", name);
+	if (getenv("UPDATE_GOLDEN") && !strcmp(getenv("UPDATE_GOLDEN"), "1")) {
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fwrite(line, 1, len, f);
+		fclose(f);
+	}
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "no %s (UPDATE_GOLDEN=1 writes it)", path);
+	fseek(f, 0, SEEK_END);
+	want = slurp_file(f, &wlen);
+	fclose(f);
+	ck_assert_str_eq(line, want);
+	free(want);
+	free(line);
+	engine_free(e);
+}
+END_TEST
+
+static Suite *session_suite(void)
+{
+	Suite *s = suite_create("session");
+	TCase *tc = tcase_create("run");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_run_counts);
+	tcase_add_test(tc, test_every_sink);
+	tcase_add_test(tc, test_info);
+	tcase_add_test(tc, test_topology_frozen);
+	tcase_add_test(tc, test_open_failures);
+	tcase_add_test(tc, test_beyond_prescan);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("decisions");
+	tcase_add_loop_test(tc, test_decision_golden, 0, SR_DECISION_CLASS__COUNT);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+SR_CHECK_MAIN(session_suite)
