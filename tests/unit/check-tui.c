@@ -492,7 +492,6 @@ static Suite *tui_suite(void)
 
 	tcase_add_test(tc, test_store_json);
 	tcase_add_test(tc, test_store_json_errors);
-	tcase_add_test(tc, test_store_sink);
 	tcase_add_test(tc, test_store_json_huge_reals);
 	tcase_add_test(tc, test_filter);
 	tcase_add_test(tc, test_sort);
@@ -503,6 +502,12 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, test_partial_redraw);
 	tcase_add_test(tc, test_quit_and_back);
 	suite_add_tcase(s, tc);
+	/* a whole replay of a real trace: seconds under load, more under ASan */
+	tc = tcase_create("sink");
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_store_sink);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("golden");
 	tcase_add_test(tc, test_golden_list);
 	tcase_add_test(tc, test_golden_disagree_detail);
