@@ -704,7 +704,7 @@ static int read_numbers(struct compare_side *s, struct compare_text *t, const ch
  */
 static const char *const report_headline[] = {
 	"decisions", "disagreements", "unknown", "lost_window",
-	"cost.totals.delta.weighted", "cost.totals.delta.remote_accesses",
+	"cost.totals.delta.weighted", "cost.totals.delta.remote_accesses", "fidelity",
 };
 
 static bool report_wanted(const char *name, const struct compare_read_opts *o)

@@ -144,5 +144,47 @@ expect_rc 0 "$SR_BIN" compare "$F/seed002-autonuma.txt" --count 5 --lower-is-bet
 [ "$(v '[m["direction_from"] for m in d["metrics"] if m["name"] == "total_numa01"]')" = "['--lower-is-better=NAME']" ] ||
 	fail "--lower-is-better=NAME"
 
+# 9. real replay reports: the headline figures, not every number of a report
+expect_rc 0 "$SR_BIN" replay --quiet "$SR_SOURCE_DIR/fixtures/numa01-4n" --json "$T/r1.json"
+expect_rc 0 "$SR_BIN" replay --quiet "$SR_SOURCE_DIR/fixtures/numa02-2n" --json "$T/r2.json"
+expect_rc 0 "$SR_BIN" compare "$T/r1.json" --vs "$T/r2.json" --json -
+[ "$(v 'sorted(m["name"] for m in d["metrics"])')" = \
+  "['cost.totals.delta.remote_accesses', 'cost.totals.delta.weighted', 'decisions', 'disagreements', 'fidelity', 'lost_window', 'unknown']" ] ||
+	fail "report headline: $(v '[m["name"] for m in d["metrics"]]')"
+[ "$(v '[m["higher_is_better"] for m in d["metrics"] if m["name"] in ("fidelity", "disagreements")]')" = "[False, True]" ] ||
+	fail "report directions"
+expect_rc 0 "$SR_BIN" compare "$T/r1.json" --vs "$T/r2.json" --metric classes.lb-pull --json -
+[ "$(v 'all(m["name"].startswith("classes.lb-pull.") for m in d["metrics"]) and len(d["metrics"]) > 3')" = True ] ||
+	fail "--metric prefix"
+
+# 10. docs/compare.md: every "$ schedreplay compare ..." block is run as written (from the
+# source folder, schedreplay = the binary under test) and prints what the block shows
+python3 - "$SR_SOURCE_DIR/docs/compare.md" "$T/docs" <<'PY'
+import os, sys
+lines = open(sys.argv[1]).read().split('\n')
+os.makedirs(sys.argv[2])
+k = 0
+i = 0
+while i < len(lines):
+    if lines[i].startswith('$ schedreplay compare') and lines[i - 1].startswith('```'):
+        j = i + 1
+        while not lines[j].startswith('```'):
+            j += 1
+        k += 1
+        open('%s/%02d.cmd' % (sys.argv[2], k), 'w').write(lines[i][2:] + '\n')
+        open('%s/%02d.out' % (sys.argv[2], k), 'w').write(''.join(l + '\n' for l in lines[i + 1:j]))
+        i = j
+    i += 1
+PY
+ndoc=0
+mkdir -p "$T/bin" && ln -s "$SR_BIN" "$T/bin/schedreplay"
+for c in "$T"/docs/*.cmd; do
+	ndoc=$((ndoc + 1))
+	(cd "$SR_SOURCE_DIR" && PATH="$T/bin:$PATH" bash -c "$(cat "$c")") 2>/dev/null >"${c%.cmd}.got"
+	diff -u "${c%.cmd}.out" "${c%.cmd}.got" >"${c%.cmd}.diff" ||
+		fail "docs/compare.md: '$(cat "$c")' prints otherwise: $(head -c 600 "${c%.cmd}.diff")"
+done
+[ "$ndoc" -ge 15 ] || fail "docs/compare.md: only $ndoc commands found"
+
 [ "$fails" -eq 0 ] && echo "test-compare: all passed"
 exit $((fails > 0))
