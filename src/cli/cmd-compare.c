@@ -7,6 +7,7 @@
  * statistics live in src/compare/ and src/stats/.  See docs/compare.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "compare/compare.h"
+#include "stats/stats.h"
 
 static const char compare_usage[] =
 	"usage: schedreplay compare BASE... --vs NEW... [options]\n"
@@ -39,6 +41,8 @@ static const char compare_usage[] =
 	"                        (default: from the metric's name, the input, or higher)\n"
 	"  --metric NAME         replay reports: compare NAME (a dotted summary name or\n"
 	"                        prefix; repeatable) instead of the headline figures\n"
+	"  --uncorrected         judge each metric on its own p (default: Holm-Bonferroni\n"
+	"                        over the metrics compared together)\n"
 	"  --harmonic            harmonic means (for rates), where raw runs exist\n"
 	"  --count N             runs behind each row of a table without a count column\n"
 	"  -h, --help            this text\n"
@@ -54,6 +58,7 @@ static const char compare_usage[] =
  * @vs:        --vs was given
  * @json:      --json target or NULL
  * @base_label: --base NAME, or NULL
+ * @uncorrected: --uncorrected: no Holm-Bonferroni over the metrics
  * @opts:      judging options
  * @read:      reading options
  */
@@ -65,6 +70,7 @@ struct compare_args {
 	bool			vs;
 	const char		*json;
 	const char		*base_label;
+	bool			uncorrected;
 	struct compare_opts	opts;
 	struct compare_read_opts read;
 };
@@ -112,6 +118,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 
 	a->opts.alpha = 0.05;
 	a->opts.higher_is_better = true;
+	a->opts.family_p = NAN;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *v;
@@ -169,6 +176,8 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			if (!arg[18])
 				return cli_usage_error("compare", "--lower-is-better= needs a name");
 			a->opts.lower[a->opts.nlower++] = arg + 18;
+		} else if (!strcmp(arg, "--uncorrected")) {
+			a->uncorrected = true;
 		} else if (!strcmp(arg, "--harmonic")) {
 			a->opts.harmonic = true;
 		} else {
@@ -253,6 +262,51 @@ out_unlink:
 	return CLI_EXIT_INTERNAL;
 }
 
+/*
+ * Holm-Bonferroni over the metrics compared together: each is judged again
+ * on its adjusted p (docs/compare.md, "Several metrics at once").
+ */
+static int family_correct(const struct compare_pair *pairs, size_t npairs,
+			  struct compare_result *res, size_t nres, const struct compare_opts *o)
+{
+	double *p = calloc(nres, sizeof(*p));
+	double *adj = calloc(nres, sizeof(*adj));
+	size_t i;
+	size_t k = 0;
+	size_t m = 0;
+	int ret = -1;
+
+	if (!p || !adj)
+		goto out;
+	for (i = 0; i < nres; i++) {
+		p[i] = res[i].p;
+		m += !isnan(p[i]);
+	}
+	if (m < 2 || stats_holm(p, nres, adj)) {
+		ret = m < 2 ? 0 : -1;
+		goto out;
+	}
+	for (i = 0; i < npairs && k < nres; i++) {
+		struct compare_opts fo = *o;
+
+		if (!pairs[i].base || !pairs[i].new)
+			continue;
+		if (!isnan(adj[k])) {
+			fo.family_p = adj[k];
+			fo.family_n = m;
+			compare_result_release(&res[k]);
+			if (compare_analyze(pairs[i].base, pairs[i].new, &fo, &res[k]))
+				goto out;
+		}
+		k++;
+	}
+	ret = 0;
+out:
+	free(p);
+	free(adj);
+	return ret;
+}
+
 static int compare_sides(const struct compare_side *base, const struct compare_side *new,
 			 const struct compare_args *a)
 {
@@ -292,6 +346,10 @@ static int compare_sides(const struct compare_side *base, const struct compare_s
 	}
 	if (!nres) {
 		ret = cli_error("no metric is on both sides: nothing to compare");
+		goto out;
+	}
+	if (!a->uncorrected && nres > 1 && family_correct(pairs, npairs, res, nres, &a->opts)) {
+		ret = fail_internal("out of memory");
 		goto out;
 	}
 	if (!a->json || strcmp(a->json, "-")) {

@@ -451,7 +451,14 @@ static void run_tests(struct analysis *a, const struct compare_metric *mb,
 		note(a, "spread test: F-test of the variances (F=%.4g, df %g, %g; assumes normally distributed runs)",
 		     ratio, r->new.n - 1, r->base.n - 1);
 	}
-	if (r->p < o->alpha) {
+	if (o->family_n > 1 && !isnan(o->family_p)) {
+		r->p_family = o->family_p;
+		note(a, "Holm-Bonferroni over the %zu metrics compared together: adjusted p = %.3g%s",
+		     o->family_n, o->family_p,
+		     r->p < o->alpha && !(o->family_p < o->alpha) ?
+		     " - significant on its own, not once all of them are read together (--uncorrected judges each alone)" : "");
+	}
+	if ((isnan(r->p_family) ? r->p : r->p_family) < o->alpha) {
 		bool up = r->new.mean > r->base.mean;
 
 		r->verdict = up == r->higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
@@ -574,6 +581,7 @@ int compare_analyze(const struct compare_metric *base, const struct compare_metr
 	r->ci_lo = NAN;
 	r->ci_hi = NAN;
 	r->p = NAN;
+	r->p_family = NAN;
 	r->spread_ratio = NAN;
 	r->spread_p = NAN;
 	r->runs_needed = NAN;

@@ -238,6 +238,7 @@ static int perf_stat(struct compare_scan *sc, const char *line, unsigned long no
 	const char *p = line;
 	double v;
 	double sem = NAN;
+	bool zero = false;
 	const char *pm;
 
 	if (starts(line, "Performance counter stats for ")) {
@@ -290,6 +291,10 @@ static int perf_stat(struct compare_scan *sc, const char *line, unsigned long no
 
 		if (take_number(&q, &pct) && *skip_blank(q) == '%')
 			sem = fabs(v) * pct / 100;
+		/* "+- 0.00%" is below what perf prints, not no spread */
+		if (pct == 0)
+			sem = NAN;
+		zero = pct == 0;
 	}
 	compare_row_init(&row, no);
 	row.count = sc->stat_runs;
@@ -299,7 +304,8 @@ static int perf_stat(struct compare_scan *sc, const char *line, unsigned long no
 		row.disp_kind = COMPARE_DISP_SEM;
 	}
 	row.label = (char *)compare_scan_label(sc);
-	snprintf(pre, sizeof(pre), "perf stat -r %g", sc->stat_runs);
+	snprintf(pre, sizeof(pre), "perf stat -r %g%s", sc->stat_runs,
+		 zero ? " (its +- printed as 0.00%: below the precision perf prints, so unknown)" : "");
 	row.what = pre;
 	if (unit[0]) {
 		row.dir = COMPARE_DIR_LOWER;

@@ -167,6 +167,7 @@ static json_t *result_json(const struct compare_result *r)
 	      json_object_set_new(o, "new", side_json(&r->new)) ||
 	      json_object_set_new(o, "change_pct", jnum(r->change_pct)) ||
 	      json_object_set_new(o, "p_value", jnum(r->p)) ||
+	      json_object_set_new(o, "p_family", jnum(r->p_family)) ||
 	      json_object_set_new(o, "spread_ratio", jnum(r->spread_ratio)) ||
 	      json_object_set_new(o, "spread_p_value", jnum(r->spread_p)) ||
 	      json_object_set_new(o, "verdict", json_string(compare_verdict_name(r->verdict))) ||

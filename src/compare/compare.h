@@ -312,6 +312,11 @@ enum compare_verdict {
  * @nlower:          their number
  * @higher:          the same for higher-is-better
  * @nhigher:         their number
+ * @family_p:        the metric's Holm-Bonferroni adjusted p over the
+ *                   @family_n metrics compared together; the verdict uses
+ *                   it instead of the metric's own p
+ * @family_n:        number of metrics in the family (0 or 1: no correction,
+ *                   @family_p unused)
  */
 struct compare_opts {
 	double		alpha;
@@ -322,6 +327,8 @@ struct compare_opts {
 	size_t		nlower;
 	const char	**higher;
 	size_t		nhigher;
+	double		family_p;
+	size_t		family_n;
 };
 
 /**
@@ -355,6 +362,8 @@ struct compare_figures {
  * @ci_lo:        95% confidence interval of new mean - base mean, low end
  * @ci_hi:        high end
  * @p:            two-sided p-value of Welch's t-test
+ * @p_family:     the Holm-Bonferroni adjusted p the verdict used (NAN
+ *                when one metric was compared, or --uncorrected)
  * @spread_ratio: new sd / base sd
  * @spread_p:     p-value of the spread test (Brown-Forsythe from raw
  *                runs, F-test otherwise)
@@ -376,6 +385,7 @@ struct compare_result {
 	double			ci_lo;
 	double			ci_hi;
 	double			p;
+	double			p_family;
 	double			spread_ratio;
 	double			spread_p;
 	enum compare_verdict	verdict;

@@ -216,6 +216,21 @@ int stats_brown_forsythe(const double *x, size_t nx, const double *y, size_t ny,
 			 double *f, double *p);
 
 /**
+ * stats_holm() - Holm-Bonferroni adjusted p-values
+ * @p:   p-values (NAN ones take no part and stay NAN)
+ * @n:   their number
+ * @adj: receives the adjusted p-values, in the order of @p
+ *
+ * With the m p-values that are not NAN sorted ascending, the i-th (from 1)
+ * is adjusted to max over j <= i of min(1, (m - j + 1) p_(j)); rejecting
+ * where the adjusted p < alpha controls the family-wise error rate at
+ * alpha.  O(n log n).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int stats_holm(const double *p, size_t n, double *adj);
+
+/**
  * stats_runs_needed() - runs per side to detect a difference of means
  * @sa:    standard deviation of the first side
  * @sb:    standard deviation of the second side

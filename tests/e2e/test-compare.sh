@@ -36,7 +36,7 @@ grep -q 'spread changed x19.5 - inconclusive' "$T/out" || fail "power8 table ver
 	fail "power8 spread"
 [ "$(jget "$T/p8.json" 'isinstance(d["metrics"][0]["runs_needed"], int)')" = True ] || fail "power8 runs_needed"
 [ "$(jget "$T/p8.json" 'sorted(d["metrics"][0].keys())')" = \
-  "['base', 'base_label', 'change_pct', 'ci95', 'direction_from', 'higher_is_better', 'name', 'new', 'new_label', 'notes', 'p_value', 'runs_needed', 'spread_p_value', 'spread_ratio', 'verdict']" ] ||
+  "['base', 'base_label', 'change_pct', 'ci95', 'direction_from', 'higher_is_better', 'name', 'new', 'new_label', 'notes', 'p_family', 'p_value', 'runs_needed', 'spread_p_value', 'spread_ratio', 'verdict']" ] ||
 	fail "power8 keys"
 [ "$(jget "$T/p8.json" 'sorted(d["metrics"][0]["base"].keys())')" = "['max', 'mean', 'median', 'min', 'n', 'stddev']" ] ||
 	fail "base keys"
@@ -125,6 +125,16 @@ expect_rc 0 "$SR_BIN" compare "$F/hackbench-2cpu-a.txt" "$F/hackbench-2cpu-b.txt
 [ "$(vq 'hackbench')" = "['no-difference', 'worse']" ] || fail "hackbench"
 [ "$(v 'd["metrics"][0]["base"]["median"]')" = "$(grep -h '^Time:' "$F/hackbench-2cpu-a.txt" | awk '{print $2}' | sort -n | awk '{a[NR]=$1} END {print (a[5]+a[6])/2}')" ] ||
 	fail "hackbench median"
+expect_rc 0 "$SR_BIN" compare "$F/perf-stat-2cpu-a.txt" --vs "$F/perf-stat-2cpu-b.txt" --json -
+[ "$(vq 'perf stat')" = "['no-difference', 'no-difference', 'no-difference', 'no-difference', 'no-difference']" ] ||
+	fail "perf stat twice: $(vq 'perf stat')"
+[ "$(v '[round(m["p_value"], 4) < 0.05 < m["p_family"] for m in d["metrics"] if "elapsed" in m["name"]]')" = "[True]" ] ||
+	fail "perf stat twice: Holm"
+expect_rc 0 "$SR_BIN" compare "$F/perf-stat-2cpu-a.txt" --vs "$F/perf-stat-2cpu-b.txt" --uncorrected --json -
+[ "$(vq 'perf stat: time')" = "['worse']" ] || fail "--uncorrected"
+expect_rc 0 "$SR_BIN" compare "$F/perf-stat-pipe-2cpu-a.txt" --vs "$F/perf-stat-pipe-2cpu-b.txt" --json -
+[ "$(vq 'perf stat: time')" = "['inconclusive']" ] || fail "perf stat pipe: the first run was disturbed"
+[ "$(vq 'perf stat: context')" = "['inconclusive']" ] || fail "perf stat: +- 0.00% is no spread known"
 expect_rc 0 "$SR_BIN" compare "$F/perf-stat-2cpu-a.txt" --vs "$F/perf-stat-1cpu.txt" --json -
 [ "$(v 'd["metrics"][0]["base"]["n"]')" = 5 ] || fail "perf stat runs"
 [ "$(v 'round(d["metrics"][-1]["base"]["stddev"], 4)')" = "$(python3 -c 'print(round(0.0302*5**0.5, 4))')" ] ||

@@ -369,7 +369,7 @@ START_TEST(test_json_output)
 	ck_assert_uint_eq(json_array_size(json_object_get(m, "ci95")), 2);
 	ck_assert(json_is_null(json_object_get(m, "runs_needed")));
 	ck_assert(json_is_array(json_object_get(m, "notes")));
-	ck_assert_uint_eq(json_object_size(m), 15);
+	ck_assert_uint_eq(json_object_size(m), 16);
 	json_decref(j);
 	compare_result_release(&r);
 	compare_side_release(&b);
