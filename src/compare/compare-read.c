@@ -342,11 +342,13 @@ int compare_side_split_pairs(struct compare_side *all, struct compare_side *base
 
 	if (!idx)
 		return err_set(e, -ENOMEM, "out of memory");
-	for (i = 0; i < all->n; i++) {
+	for (i = 0; i < all->n; i += 2) {
 		struct compare_metric *m = &all->m[idx[i]];
 		size_t seen = 1;
 		size_t j;
 
+		if (i + 1 < all->n && all->m[idx[i + 1]].kind != COMPARE_KIND_SUMMARY)
+			m = &all->m[idx[i + 1]];
 		if (m->kind != COMPARE_KIND_SUMMARY) {
 			free(idx);
 			err_set_file(e, m->file);
@@ -364,7 +366,6 @@ int compare_side_split_pairs(struct compare_side *all, struct compare_side *base
 				       "metric '%s' has %zu rows; without --vs each metric needs exactly two (before, after)",
 				       m->name, seen);
 		}
-		i++;
 	}
 	free(idx);
 	for (i = 0; i < all->n; i++) {

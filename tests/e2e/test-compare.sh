@@ -167,6 +167,14 @@ expect_rc 0 "$SR_BIN" compare "$T/r1.json" --vs "$T/r2.json" --metric classes.lb
 [ "$(v 'all(m["name"].startswith("classes.lb-pull.") for m in d["metrics"]) and len(d["metrics"]) > 3')" = True ] ||
 	fail "--metric prefix"
 
+# 11. every option of `compare --help` is in the man page and in docs/compare.md
+"$SR_BIN" compare --help >"$T/help"
+for o in $(grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u); do
+	man=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	grep -q -- "$man" "$SR_SOURCE_DIR/docs/schedreplay.1" || fail "man page lacks compare $o"
+	grep -q -- "\`$o" "$SR_SOURCE_DIR/docs/compare.md" || fail "docs/compare.md lacks $o"
+done
+
 # 10. docs/compare.md: every "$ schedreplay compare ..." block is run as written (from the
 # source folder, schedreplay = the binary under test) and prints what the block shows
 python3 - "$SR_SOURCE_DIR/docs/compare.md" "$T/docs" <<'PY'
