@@ -287,17 +287,10 @@ static int family_correct(const struct compare_pair *pairs, size_t npairs,
 		goto out;
 	}
 	for (i = 0; i < npairs && k < nres; i++) {
-		struct compare_opts fo = *o;
-
 		if (!pairs[i].base || !pairs[i].new)
 			continue;
-		if (!isnan(adj[k])) {
-			fo.family_p = adj[k];
-			fo.family_n = m;
-			compare_result_release(&res[k]);
-			if (compare_analyze(pairs[i].base, pairs[i].new, &fo, &res[k]))
-				goto out;
-		}
+		if (compare_result_family(&res[k], pairs[i].base, pairs[i].new, o, adj[k], m))
+			goto out;
 		k++;
 	}
 	ret = 0;

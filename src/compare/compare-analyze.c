@@ -613,6 +613,28 @@ int compare_analyze(const struct compare_metric *base, const struct compare_metr
 	return 0;
 }
 
+int compare_result_family(struct compare_result *r, const struct compare_metric *base,
+			  const struct compare_metric *new, const struct compare_opts *opts,
+			  double adj, size_t m)
+{
+	struct compare_opts fo = *opts;
+	struct analysis a = { .r = r };
+
+	fo.family_p = adj;
+	fo.family_n = m;
+	if (isnan(adj) || m < 2)
+		return 0;
+	if (r->p < opts->alpha && !(adj < opts->alpha)) {
+		/* the verdict changes: judge it again on the adjusted p */
+		compare_result_release(r);
+		return compare_analyze(base, new, &fo, r);
+	}
+	r->p_family = adj;
+	note(&a, "Holm-Bonferroni over the %zu metrics compared together: adjusted p = %.3g",
+	     m, adj);
+	return a.oom ? -ENOMEM : 0;
+}
+
 void compare_result_release(struct compare_result *r)
 {
 	size_t i;

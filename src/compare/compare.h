@@ -410,6 +410,25 @@ struct compare_result {
 int compare_analyze(const struct compare_metric *base, const struct compare_metric *new,
 		    const struct compare_opts *opts, struct compare_result *r);
 
+/**
+ * compare_result_family() - judge a result again as one of several
+ * @r:    result of compare_analyze(@base, @new, @opts)
+ * @base: its base metric
+ * @new:  its new metric
+ * @opts: the options it was computed with
+ * @adj:  its Holm-Bonferroni adjusted p over the @m metrics compared
+ * @m:    their number
+ *
+ * Sets @r->p_family and notes it; when the adjusted p changes the verdict,
+ * @r is computed again with @opts' family fields set (docs/compare.md,
+ * "Several metrics at once").  NAN @adj or @m < 2: nothing changes.
+ *
+ * Return: 0 or -ENOMEM (then @r holds nothing to release).
+ */
+int compare_result_family(struct compare_result *r, const struct compare_metric *base,
+			  const struct compare_metric *new, const struct compare_opts *opts,
+			  double adj, size_t m);
+
 /** compare_result_release() - free what @r holds. */
 void compare_result_release(struct compare_result *r);
 
