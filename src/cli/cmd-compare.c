@@ -312,6 +312,18 @@ static int compare_sides(const struct compare_side *base, const struct compare_s
 
 	if (compare_make_pairs(base, a->vs ? new : NULL, a->base_label, &pairs, &npairs))
 		return fail_internal("out of memory");
+	if (a->base_label) {
+		for (i = 0; i < npairs; i++)
+			if (pairs[i].base && pairs[i].base->label &&
+			    !strcmp(pairs[i].base->label, a->base_label))
+				break;
+		if (i == npairs) {
+			free(pairs);
+			return cli_usage_error("compare",
+					       "--base '%s' is the label of no row or file of the inputs",
+					       a->base_label);
+		}
+	}
 	res = calloc(npairs ? npairs : 1, sizeof(*res));
 	if (!res) {
 		free(pairs);

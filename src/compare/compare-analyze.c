@@ -91,6 +91,8 @@ const char *compare_kind_name(enum compare_kind k)
 		return "benchmark log columns";
 	case COMPARE_KIND_REPORT:
 		return "replay reports";
+	case COMPARE_KIND_BENCH:
+		return "benchmark output";
 	case COMPARE_KIND_SUMMARY:
 		break;
 	}
@@ -107,14 +109,15 @@ static void note_source(struct analysis *a, const char *side, const struct compa
 		note(a, "%s:%s %s, '%s' line %lu%s", side, lab, m->what ? m->what : "summary table",
 		     m->file, m->line, m->repeat_line ? " (quoted again at a later line: the same table, read once)" : "");
 	else if (m->label)
-		note(a, "%s:%s %zu runs, '%s'", side, lab, m->nruns, m->file);
+		note(a, "%s:%s %zu run%s, %s '%s'", side, lab, m->nruns, m->nruns == 1 ? "" : "s",
+		     compare_kind_name(m->kind), m->file);
 	else if (m->nfiles > 1)
 		note(a, "%s: %zu runs, %s from %u files ('%s' ... '%s')", side, m->nruns,
 		     compare_kind_name(m->kind), m->nfiles, m->file,
 		     m->last_file ? m->last_file : m->file);
 	else
-		note(a, "%s: %zu runs, %s '%s'", side, m->nruns, compare_kind_name(m->kind),
-		     m->file);
+		note(a, "%s: %zu run%s, %s '%s'", side, m->nruns, m->nruns == 1 ? "" : "s",
+		     compare_kind_name(m->kind), m->file);
 }
 
 static const char *const reading_words[] = {

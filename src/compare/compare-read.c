@@ -677,9 +677,18 @@ static int read_numbers(struct compare_side *s, struct compare_text *t, const ch
 					snprintf(names[j], sizeof(names[j]), "col%zu", j + 1);
 			}
 		}
-		if (n != ncols)
+		if (n != ncols) {
+			double v;
+			bool any = false;
+
+			for (j = 0; j < n; j++)
+				any = any || compare_parse_number(fields[j], false, &v);
+			if (!any && !nruns && kind == COMPARE_KIND_COLUMNS)
+				return err_set(e, -SR_EBADTEXT,
+					       "nothing to compare: no summary table, benchmark output or runs (numbers, one run per line) found");
 			return err_set(e, -SR_EBADTEXT, "expected %zu numbers, found %zu fields",
 				       ncols, n);
+		}
 		for (j = 0; j < n; j++) {
 			double v;
 

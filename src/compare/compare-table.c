@@ -341,7 +341,7 @@ int compare_scan_add(struct compare_scan *sc, struct compare_metric *row, const 
 
 int compare_scan_run(struct compare_scan *sc, const char *name, unsigned long line, double v)
 {
-	int ret = compare_side_add_run(sc->s, name, compare_scan_label(sc), COMPARE_KIND_COLUMNS,
+	int ret = compare_side_add_run(sc->s, name, compare_scan_label(sc), COMPARE_KIND_BENCH,
 				       sc->path, line, v);
 
 	if (ret)

@@ -29,12 +29,15 @@
  * @COMPARE_KIND_COLUMNS: plain text columns under a header, one run per line
  * @COMPARE_KIND_REPORT:  replay JSON reports, one run per file
  * @COMPARE_KIND_SUMMARY: a row of a summary statistics table
+ * @COMPARE_KIND_BENCH:   benchmark output (perf bench, hackbench, ...), one
+ *                        run per result line
  */
 enum compare_kind {
 	COMPARE_KIND_NUMBERS,
 	COMPARE_KIND_COLUMNS,
 	COMPARE_KIND_REPORT,
 	COMPARE_KIND_SUMMARY,
+	COMPARE_KIND_BENCH,
 };
 
 /**

@@ -149,6 +149,13 @@ expect_rc 0 "$SR_BIN" compare "$F/mmtests-lkml.txt" --count 5 --json -
 [ "$(v 'len(d["metrics"])')" = 17 ] || fail "mmtests"
 [ "$(v '[n for n in d["metrics"][15]["notes"] if "mmtests marks" in n][0].endswith("agrees")')" = True ] || fail "mmtests mark check"
 
+expect_rc 2 "$SR_BIN" compare "$F/seed003-mail.txt" --base nosuch
+grep -q -- "--base 'nosuch' is the label of no row" "$T/err" || fail "--base naming nothing: $(cat "$T/err")"
+expect_rc 2 "$SR_BIN" compare "$F/perf-pipe-2cpu-a.txt" --vs "$F/perf-pipe-1cpu.txt" --base x
+printf 'Hello,\nthe numbers look good to me.\nThanks\n' >"$T/prose.txt"
+expect_rc 3 "$SR_BIN" compare "$T/prose.txt" --vs "$T/prose.txt"
+grep -q "prose.txt' at line 2: nothing to compare" "$T/err" || fail "prose only: $(cat "$T/err")"
+
 # 8. direction per metric
 expect_rc 0 "$SR_BIN" compare "$F/seed002-autonuma.txt" --count 5 --lower-is-better=total --json -
 [ "$(v '[m["direction_from"] for m in d["metrics"] if m["name"] == "total_numa01"]')" = "['--lower-is-better=NAME']" ] ||
