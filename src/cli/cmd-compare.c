@@ -7,6 +7,7 @@
  * statistics live in src/compare/ and src/stats/.  See docs/compare.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "compare/compare.h"
+#include "stats/stats.h"
 
 static const char compare_usage[] =
 	"usage: schedreplay compare BASE... --vs NEW... [options]\n"
@@ -24,11 +26,23 @@ static const char compare_usage[] =
 	"or columns under a header line), or summary tables (count Min Max Avg\n"
 	"StdDev/Variance, as benchmark mails paste them).\n"
 	"\n"
+	"Also benchmark output: perf bench sched messaging/pipe, perf stat (-r N),\n"
+	"hackbench, dbench, schbench, mmtests compare-kernels, and tables of kernels\n"
+	"as columns or rows; whole mails with prose around them.\n"
+	"\n"
 	"  --vs NEW...           the inputs after --vs are the new side\n"
+	"  --base NAME           without --vs: compare every kernel with NAME (default:\n"
+	"                        the first row or file of each metric)\n"
 	"  --json FILE|-         write every figure as JSON to FILE (- for stdout, no table)\n"
 	"  --alpha A             significance level, 0 < A < 0.5 (default 0.05)\n"
-	"  --higher-is-better    verdict direction (default)\n"
-	"  --lower-is-better     for times, costs, disagreements\n"
+	"  --higher-is-better[=NAME]  higher is better for metrics whose name holds\n"
+	"                        NAME (repeatable); without =NAME for every metric\n"
+	"  --lower-is-better[=NAME]   the same, lower is better (times, costs)\n"
+	"                        (default: from the metric's name, the input, or higher)\n"
+	"  --metric NAME         replay reports: compare NAME (a dotted summary name or\n"
+	"                        prefix; repeatable) instead of the headline figures\n"
+	"  --uncorrected         judge each metric on its own p (default: Holm-Bonferroni\n"
+	"                        over the metrics compared together)\n"
 	"  --harmonic            harmonic means (for rates), where raw runs exist\n"
 	"  --count N             runs behind each row of a table without a count column\n"
 	"  -h, --help            this text\n"
@@ -43,6 +57,8 @@ static const char compare_usage[] =
  * @nnew:      how many
  * @vs:        --vs was given
  * @json:      --json target or NULL
+ * @base_label: --base NAME, or NULL
+ * @uncorrected: --uncorrected: no Holm-Bonferroni over the metrics
  * @opts:      judging options
  * @read:      reading options
  */
@@ -53,6 +69,8 @@ struct compare_args {
 	int			nnew;
 	bool			vs;
 	const char		*json;
+	const char		*base_label;
+	bool			uncorrected;
 	struct compare_opts	opts;
 	struct compare_read_opts read;
 };
@@ -100,6 +118,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 
 	a->opts.alpha = 0.05;
 	a->opts.higher_is_better = true;
+	a->opts.family_p = NAN;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *v;
@@ -133,10 +152,32 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 			if (!v || !parse_double(v, &a->read.count) || !(a->read.count >= 1) ||
 			    a->read.count > 1e9 || a->read.count != (double)(long)a->read.count)
 				return cli_usage_error("compare", "--count needs a whole number >= 1");
+		} else if (opt_is(arg, "--base", true)) {
+			v = opt_value(argc, argv, &i, "--base");
+			if (!v || !*v)
+				return cli_usage_error("compare", "--base needs a kernel (label) name");
+			a->base_label = v;
+		} else if (opt_is(arg, "--metric", true)) {
+			v = opt_value(argc, argv, &i, "--metric");
+			if (!v || !*v)
+				return cli_usage_error("compare", "--metric needs a metric name");
+			a->read.metrics[a->read.nmetrics++] = v;
 		} else if (!strcmp(arg, "--higher-is-better")) {
 			a->opts.higher_is_better = true;
+			a->opts.dir_given = true;
 		} else if (!strcmp(arg, "--lower-is-better")) {
 			a->opts.higher_is_better = false;
+			a->opts.dir_given = true;
+		} else if (!strncmp(arg, "--higher-is-better=", 19)) {
+			if (!arg[19])
+				return cli_usage_error("compare", "--higher-is-better= needs a name");
+			a->opts.higher[a->opts.nhigher++] = arg + 19;
+		} else if (!strncmp(arg, "--lower-is-better=", 18)) {
+			if (!arg[18])
+				return cli_usage_error("compare", "--lower-is-better= needs a name");
+			a->opts.lower[a->opts.nlower++] = arg + 18;
+		} else if (!strcmp(arg, "--uncorrected")) {
+			a->uncorrected = true;
 		} else if (!strcmp(arg, "--harmonic")) {
 			a->opts.harmonic = true;
 		} else {
@@ -147,18 +188,25 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 		return cli_usage_error("compare", "no BASE input");
 	if (a->vs && !a->nnew)
 		return cli_usage_error("compare", "no NEW input after --vs");
+	if (a->vs && a->base_label)
+		return cli_usage_error("compare", "--base is for inputs without --vs");
 	return -1;
 }
 
 static int read_side(struct compare_side *s, char **files, int n,
-		     const struct compare_read_opts *ro)
+		     const struct compare_read_opts *ro_in, bool vs)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
+		struct compare_read_opts ro = *ro_in;
 		struct err e = { 0 };
 		char msg[1200];
-		int ret = compare_read_file(s, files[i], ro, &e);
+		int ret;
+
+		ro.pool = vs;
+		ro.label = vs ? NULL : files[i];
+		ret = compare_read_file(s, files[i], &ro, &e);
 
 		if (ret == -ENOMEM)
 			return fail_internal("out of memory");
@@ -214,28 +262,88 @@ out_unlink:
 	return CLI_EXIT_INTERNAL;
 }
 
+/*
+ * Holm-Bonferroni over the metrics compared together: each is judged again
+ * on its adjusted p (docs/compare.md, "Several metrics at once").
+ */
+static int family_correct(const struct compare_pair *pairs, size_t npairs,
+			  struct compare_result *res, size_t nres, const struct compare_opts *o)
+{
+	double *p = calloc(nres, sizeof(*p));
+	double *adj = calloc(nres, sizeof(*adj));
+	size_t i;
+	size_t k = 0;
+	size_t m = 0;
+	int ret = -1;
+
+	if (!p || !adj)
+		goto out;
+	for (i = 0; i < nres; i++) {
+		p[i] = res[i].p;
+		m += !isnan(p[i]);
+	}
+	if (m < 2 || stats_holm(p, nres, adj)) {
+		ret = m < 2 ? 0 : -1;
+		goto out;
+	}
+	for (i = 0; i < npairs && k < nres; i++) {
+		if (!pairs[i].base || !pairs[i].new)
+			continue;
+		if (compare_result_family(&res[k], pairs[i].base, pairs[i].new, o, adj[k], m))
+			goto out;
+		k++;
+	}
+	ret = 0;
+out:
+	free(p);
+	free(adj);
+	return ret;
+}
+
 static int compare_sides(const struct compare_side *base, const struct compare_side *new,
 			 const struct compare_args *a)
 {
-	struct compare_result *res;
+	struct compare_result *res = NULL;
+	struct compare_pair *pairs = NULL;
+	size_t npairs = 0;
 	size_t nres = 0;
 	size_t i;
 	int ret = CLI_EXIT_OK;
 
-	res = calloc(base->n ? base->n : 1, sizeof(*res));
-	if (!res)
+	if (compare_make_pairs(base, a->vs ? new : NULL, a->base_label, &pairs, &npairs))
 		return fail_internal("out of memory");
-	for (i = 0; i < new->n; i++)
-		if (!compare_side_find(base, new->m[i].name))
-			cli_warn("metric '%s' is only on the new side: skipped", new->m[i].name);
-	for (i = 0; i < base->n; i++) {
-		const struct compare_metric *m = compare_side_find(new, base->m[i].name);
-
-		if (!m) {
-			cli_warn("metric '%s' is only on the base side: skipped", base->m[i].name);
+	if (a->base_label) {
+		for (i = 0; i < npairs; i++)
+			if (pairs[i].base && pairs[i].base->label &&
+			    !strcmp(pairs[i].base->label, a->base_label))
+				break;
+		if (i == npairs) {
+			free(pairs);
+			return cli_usage_error("compare",
+					       "--base '%s' is the label of no row or file of the inputs",
+					       a->base_label);
+		}
+	}
+	res = calloc(npairs ? npairs : 1, sizeof(*res));
+	if (!res) {
+		free(pairs);
+		return fail_internal("out of memory");
+	}
+	for (i = 0; i < npairs; i++) {
+		if (!pairs[i].base) {
+			cli_warn("metric '%s' is only on the new side: skipped", pairs[i].new->name);
 			continue;
 		}
-		if (compare_analyze(&base->m[i], m, &a->opts, &res[nres])) {
+		if (!pairs[i].new) {
+			if (a->vs)
+				cli_warn("metric '%s' is only on the base side: skipped",
+					 pairs[i].base->name);
+			else
+				cli_warn("metric '%s' has one row or set of runs ('%s' line %lu): nothing to compare it with, skipped",
+					 pairs[i].base->name, pairs[i].base->file, pairs[i].base->line);
+			continue;
+		}
+		if (compare_analyze(pairs[i].base, pairs[i].new, &a->opts, &res[nres])) {
 			ret = fail_internal("out of memory");
 			goto out;
 		}
@@ -243,6 +351,10 @@ static int compare_sides(const struct compare_side *base, const struct compare_s
 	}
 	if (!nres) {
 		ret = cli_error("no metric is on both sides: nothing to compare");
+		goto out;
+	}
+	if (!a->uncorrected && nres > 1 && family_correct(pairs, npairs, res, nres, &a->opts)) {
+		ret = fail_internal("out of memory");
 		goto out;
 	}
 	if (!a->json || strcmp(a->json, "-")) {
@@ -265,6 +377,7 @@ out:
 	for (i = 0; i < nres; i++)
 		compare_result_release(&res[i]);
 	free(res);
+	free(pairs);
 	return ret;
 }
 
@@ -281,7 +394,10 @@ int cmd_compare(int argc, char **argv)
 	compare_side_init(&new);
 	a.base = calloc(argc > 0 ? argc : 1, sizeof(*a.base));
 	a.new = calloc(argc > 0 ? argc : 1, sizeof(*a.new));
-	if (!a.base || !a.new) {
+	a.read.metrics = calloc(argc > 0 ? argc : 1, sizeof(*a.read.metrics));
+	a.opts.lower = calloc(argc > 0 ? argc : 1, sizeof(*a.opts.lower));
+	a.opts.higher = calloc(argc > 0 ? argc : 1, sizeof(*a.opts.higher));
+	if (!a.base || !a.new || !a.read.metrics || !a.opts.lower || !a.opts.higher) {
 		ret = CLI_EXIT_INTERNAL;
 		cli_error("out of memory");
 		goto out;
@@ -289,30 +405,26 @@ int cmd_compare(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret >= 0)
 		goto out;
-	if (a.vs) {
-		ret = read_side(&base, a.base, a.nbase, &a.read);
-		if (ret == CLI_EXIT_OK)
-			ret = read_side(&new, a.new, a.nnew, &a.read);
-		if (ret == CLI_EXIT_OK && (compare_side_check_unique(&base, &e) ||
+	ret = read_side(&base, a.base, a.nbase, &a.read, a.vs);
+	if (ret == CLI_EXIT_OK && a.vs)
+		ret = read_side(&new, a.new, a.nnew, &a.read, true);
+	if (ret == CLI_EXIT_OK && a.vs && (compare_side_check_unique(&base, &e) ||
 					   compare_side_check_unique(&new, &e)))
-			ret = cli_error("%s", err_format(&e, msg, sizeof(msg)));
-	} else {
-		struct compare_side all;
+		ret = e.code == -ENOMEM ? CLI_EXIT_INTERNAL :
+		      cli_error("%s", err_format(&e, msg, sizeof(msg)));
+	if (ret == CLI_EXIT_OK) {
+		struct compare_side *sides[2] = { &base, &new };
 
-		compare_side_init(&all);
-		ret = read_side(&all, a.base, a.nbase, &a.read);
-		if (ret == CLI_EXIT_OK && compare_side_split_pairs(&all, &base, &new, &e)) {
-			ret = e.code == -ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_BADINPUT;
-			cli_error("%s", err_format(&e, msg, sizeof(msg)));
-		}
-		compare_side_release(&all);
-	}
-	if (ret == CLI_EXIT_OK)
+		compare_choose_readings(sides, 2);
 		ret = compare_sides(&base, &new, &a);
+	}
 out:
 	compare_side_release(&base);
 	compare_side_release(&new);
 	free(a.base);
 	free(a.new);
+	free(a.read.metrics);
+	free(a.opts.lower);
+	free(a.opts.higher);
 	return ret;
 }

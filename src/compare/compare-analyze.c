@@ -91,6 +91,8 @@ const char *compare_kind_name(enum compare_kind k)
 		return "benchmark log columns";
 	case COMPARE_KIND_REPORT:
 		return "replay reports";
+	case COMPARE_KIND_BENCH:
+		return "benchmark output";
 	case COMPARE_KIND_SUMMARY:
 		break;
 	}
@@ -99,15 +101,73 @@ const char *compare_kind_name(enum compare_kind k)
 
 static void note_source(struct analysis *a, const char *side, const struct compare_metric *m)
 {
+	char lab[300] = "";
+
+	if (m->label)
+		snprintf(lab, sizeof(lab), " %s:", m->label);
 	if (m->kind == COMPARE_KIND_SUMMARY)
-		note(a, "%s: summary table '%s' line %lu", side, m->file, m->line);
+		note(a, "%s:%s %s, '%s' line %lu%s", side, lab, m->what ? m->what : "summary table",
+		     m->file, m->line, m->repeat_line ? " (quoted again at a later line: the same table, read once)" : "");
+	else if (m->label)
+		note(a, "%s:%s %zu run%s, %s '%s'", side, lab, m->nruns, m->nruns == 1 ? "" : "s",
+		     compare_kind_name(m->kind), m->file);
 	else if (m->nfiles > 1)
 		note(a, "%s: %zu runs, %s from %u files ('%s' ... '%s')", side, m->nruns,
 		     compare_kind_name(m->kind), m->nfiles, m->file,
 		     m->last_file ? m->last_file : m->file);
 	else
-		note(a, "%s: %zu runs, %s '%s'", side, m->nruns, compare_kind_name(m->kind),
-		     m->file);
+		note(a, "%s: %zu run%s, %s '%s'", side, m->nruns, m->nruns == 1 ? "" : "s",
+		     compare_kind_name(m->kind), m->file);
+}
+
+static const char *const reading_words[] = {
+	[COMPARE_READ_SAMPLE_VAR] = "sample variance (divisor n - 1)",
+	[COMPARE_READ_POP_VAR] = "variance with divisor n",
+	[COMPARE_READ_SAMPLE_SD] = "sample standard deviation (divisor n - 1)",
+	[COMPARE_READ_POP_SD] = "standard deviation with divisor n",
+	[COMPARE_READ_AS_LABELLED] = "as labelled",
+};
+
+static const unsigned int reading_fit[] = {
+	[COMPARE_READ_SAMPLE_VAR] = STATS_FIT_SAMPLE_VAR,
+	[COMPARE_READ_POP_VAR] = STATS_FIT_POP_VAR,
+	[COMPARE_READ_SAMPLE_SD] = STATS_FIT_SAMPLE_SD,
+	[COMPARE_READ_POP_SD] = STATS_FIT_POP_SD,
+};
+
+/* The sample sd of @v read as @r over @n runs. */
+static double reading_sd(enum compare_reading r, double v, double n)
+{
+	switch (r) {
+	case COMPARE_READ_SAMPLE_VAR:
+		return sqrt(v);
+	case COMPARE_READ_POP_VAR:
+		return sqrt(v * n / (n - 1));
+	case COMPARE_READ_SAMPLE_SD:
+		return v;
+	case COMPARE_READ_POP_SD:
+		return v * sqrt(n / (n - 1));
+	case COMPARE_READ_AS_LABELLED:
+		break;
+	}
+	return v;
+}
+
+/* A row of a column whose reading compare_choose_readings() chose. */
+static double column_sd(struct analysis *a, const char *side, const struct compare_metric *m,
+			unsigned int fits, double lo, double hi)
+{
+	const char *label = m->disp_kind == COMPARE_DISP_VAR ? "Variance" : "StdDev";
+	double n = m->count;
+	double sd = reading_sd(m->reading, m->disp, n);
+
+	note(a, "%s: the %s column of '%s' (%u rows) is read as one convention, %s: it fits %u of its rows (read as labelled: %u); here %g is sample standard deviation %.6g",
+	     side, label, m->file, m->col_rows, reading_words[m->reading], m->col_fit,
+	     m->col_label_fit, m->disp, sd);
+	if (!(fits & reading_fit[m->reading]))
+		note(a, "%s: this row's %s (%g) does not fit that reading given Min, Max, Avg and N=%g (a sample variance would lie in [%.4g, %.4g])",
+		     side, label, m->disp, n, lo / (n - 1), hi / (n - 1));
+	return sd;
 }
 
 /* The sample sd a summary row's dispersion figure stands for, with notes. */
@@ -136,12 +196,25 @@ static double summary_sd(struct analysis *a, const char *side, const struct comp
 	int i;
 
 	if (m->disp_kind == COMPARE_DISP_NONE) {
-		note(a, "%s: the table has no StdDev or Variance column, so the spread is unknown",
-		     side);
+		if (!(n >= 2))
+			note(a, "%s: %s, so there is no spread to test with", side,
+			     isnan(n) ? "an average of an unknown number of runs, without a spread" :
+			     "a single run");
+		else
+			note(a, "%s: the input gives no StdDev or Variance, so the spread is unknown",
+			     side);
 		return NAN;
 	}
-	if (n < 2)
+	if (!(n >= 2)) {
+		if (isnan(n))
+			note(a, "%s: the number of runs is not in the input: give --count N to test", side);
 		return NAN;
+	}
+	if (m->disp_kind == COMPARE_DISP_SEM) {
+		note(a, "%s: %s: +- %g is the standard deviation of the mean; sample standard deviation = %g x sqrt(%g) = %.6g",
+		     side, m->what ? m->what : "perf stat", v, v, n, v * sqrt(n));
+		return v * sqrt(n);
+	}
 	if (!(v >= 0)) {
 		note(a, "%s: %s %g is negative: spread unknown", side, label, v);
 		return NAN;
@@ -157,6 +230,8 @@ static double summary_sd(struct analysis *a, const char *side, const struct comp
 		return label_var ? sqrt(v) : v;
 	}
 	fits = stats_dispersion_fits(n, m->min, m->max, m->mean, v, COMPARE_ROUND_TOL);
+	if (m->reading != COMPARE_READ_AS_LABELLED && m->col_rows > 1)
+		return column_sd(a, side, m, fits, lo, hi);
 	for (i = 0; i < 4; i++) {
 		bool var = order[!label_var][i].var;
 		bool pop = order[!label_var][i].pop;
@@ -194,7 +269,11 @@ static void figures_from_summary(struct analysis *a, const char *side,
 	f->min = m->min;
 	f->max = m->max;
 	f->mean = m->mean;
+	f->median = NAN;
 	f->sd = summary_sd(a, side, m);
+	if (m->harmonic)
+		note(a, "%s: the mean is mmtests' harmonic mean; it is tested with the Stddev column as if it were an arithmetic mean",
+		     side);
 	if (o->harmonic)
 		note(a, "%s: a harmonic mean needs raw runs; the table's arithmetic Avg is used",
 		     side);
@@ -227,6 +306,17 @@ static void figures_from_runs(struct analysis *a, const char *side,
 			f->mean = h;
 	}
 	f->sd = stats_stddev(m->runs, m->nruns);
+	{
+		double *scratch = malloc(m->nruns * sizeof(*scratch));
+
+		if (!scratch) {
+			a->oom = true;
+			f->median = NAN;
+			return;
+		}
+		f->median = stats_median(m->runs, m->nruns, scratch);
+		free(scratch);
+	}
 }
 
 /* Summary of 1/x, or false when some x <= 0. */
@@ -330,8 +420,20 @@ static void run_tests(struct analysis *a, const struct compare_metric *mb,
 	double ratio;
 	double f;
 
+	if (!isfinite(r->base.mean) || !isfinite(r->new.mean) || isinf(r->base.sd) ||
+	    isinf(r->new.sd)) {
+		note(a, "inconclusive: the values are too large for the figures to be computed in double precision (a mean or standard deviation overflows)");
+		r->verdict = COMPARE_INCONCLUSIVE;
+		return;
+	}
 	if (stats_welch_test(&sb, &sn, COMPARE_LEVEL, &w)) {
-		note(a, "a test needs at least 2 runs and a known spread on each side");
+		note(a, "inconclusive: a test needs at least 2 runs and a known spread on each side%s",
+		     isnan(r->change_pct) ? "" : "; the change of the means is computed all the same");
+		r->verdict = COMPARE_INCONCLUSIVE;
+		return;
+	}
+	if (!isfinite(w.p) || !isfinite(w.ci_lo) || !isfinite(w.ci_hi)) {
+		note(a, "inconclusive: the test's figures overflow double precision");
 		r->verdict = COMPARE_INCONCLUSIVE;
 		return;
 	}
@@ -352,10 +454,17 @@ static void run_tests(struct analysis *a, const struct compare_metric *mb,
 		note(a, "spread test: F-test of the variances (F=%.4g, df %g, %g; assumes normally distributed runs)",
 		     ratio, r->new.n - 1, r->base.n - 1);
 	}
-	if (r->p < o->alpha) {
+	if (o->family_n > 1 && !isnan(o->family_p)) {
+		r->p_family = o->family_p;
+		note(a, "Holm-Bonferroni over the %zu metrics compared together: adjusted p = %.3g%s",
+		     o->family_n, o->family_p,
+		     r->p < o->alpha && !(o->family_p < o->alpha) ?
+		     " - significant on its own, not once all of them are read together (--uncorrected judges each alone)" : "");
+	}
+	if ((isnan(r->p_family) ? r->p : r->p_family) < o->alpha) {
 		bool up = r->new.mean > r->base.mean;
 
-		r->verdict = up == o->higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
+		r->verdict = up == r->higher_is_better ? COMPARE_BETTER : COMPARE_WORSE;
 		if (r->spread_p < o->alpha)
 			note(a, "the spread also changed: new/base standard deviation x%.3g",
 			     r->spread_ratio);
@@ -379,19 +488,103 @@ static void run_tests(struct analysis *a, const struct compare_metric *mb,
 		note(a, "no difference proven at %g%%", 100 * (1 - o->alpha));
 }
 
+static bool name_matches(const char *name, const char *const *pats, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcasestr(name, pats[i]))
+			return true;
+	return false;
+}
+
+/* Which way is better for @r, and why (docs/compare.md, "Direction"). */
+static int choose_dir(const struct compare_metric *b, const struct compare_metric *n,
+		      const struct compare_opts *o, struct compare_result *r)
+{
+	const struct compare_metric *said = b->dir != COMPARE_DIR_UNKNOWN ? b : n;
+	const char *word;
+	enum compare_dir g;
+	int len;
+
+	if (name_matches(r->name, (const char *const *)o->lower, o->nlower)) {
+		r->higher_is_better = false;
+		len = asprintf(&r->dir_why, "--lower-is-better=NAME");
+	} else if (name_matches(r->name, (const char *const *)o->higher, o->nhigher)) {
+		r->higher_is_better = true;
+		len = asprintf(&r->dir_why, "--higher-is-better=NAME");
+	} else if (o->dir_given) {
+		r->higher_is_better = o->higher_is_better;
+		len = asprintf(&r->dir_why, "%s", o->higher_is_better ? "--higher-is-better" :
+			       "--lower-is-better");
+	} else if (said->dir != COMPARE_DIR_UNKNOWN) {
+		r->higher_is_better = said->dir == COMPARE_DIR_HIGHER;
+		len = asprintf(&r->dir_why, "%s", said->dir_why ? said->dir_why : "the input says so");
+	} else if ((g = compare_guess_dir(r->name, &word)) != COMPARE_DIR_UNKNOWN) {
+		r->higher_is_better = g == COMPARE_DIR_HIGHER;
+		len = asprintf(&r->dir_why, "the name has '%s'", word);
+	} else {
+		r->higher_is_better = o->higher_is_better;
+		len = asprintf(&r->dir_why, "assumed: nothing in the name or the input tells; give --lower-is-better=NAME or --higher-is-better=NAME");
+	}
+	if (len < 0) {
+		r->dir_why = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* mmtests' '*' against this comparison's own test. */
+static void check_mark(struct analysis *a, const struct compare_metric *n,
+		       const struct compare_opts *o)
+{
+	const struct compare_result *r = a->r;
+	bool ours;
+
+	if (n->mark < 0)
+		return;
+	if (isnan(r->p)) {
+		note(a, "mmtests marks this difference %s; with no spread (or no number of runs) here it cannot be checked",
+		     n->mark ? "significant ('*')" : "not significant (no '*')");
+		return;
+	}
+	ours = r->p < o->alpha;
+	note(a, "mmtests marks this difference %s; Welch's test here (p=%.3g) %s",
+	     n->mark ? "significant ('*')" : "not significant (no '*')", r->p,
+	     ours == (n->mark == 1) ? "agrees" : "disagrees");
+}
+
 int compare_analyze(const struct compare_metric *base, const struct compare_metric *new,
 		    const struct compare_opts *opts, struct compare_result *r)
 {
 	struct analysis a = { .r = r };
 
 	memset(r, 0, sizeof(*r));
-	r->name = strdup(base->name);
-	if (!r->name)
+	if (base->label && new->label && strcmp(base->label, new->label)) {
+		if (asprintf(&r->name, "%s [%s vs %s]", base->name, new->label, base->label) < 0)
+			r->name = NULL;
+		r->base_label = strdup(base->label);
+		r->new_label = strdup(new->label);
+		if (!r->base_label || !r->new_label) {
+			compare_result_release(r);
+			return -ENOMEM;
+		}
+	} else {
+		r->name = strdup(base->name);
+	}
+	if (!r->name) {
+		compare_result_release(r);
 		return -ENOMEM;
+	}
+	if (choose_dir(base, new, opts, r)) {
+		compare_result_release(r);
+		return -ENOMEM;
+	}
 	r->change_pct = NAN;
 	r->ci_lo = NAN;
 	r->ci_hi = NAN;
 	r->p = NAN;
+	r->p_family = NAN;
 	r->spread_ratio = NAN;
 	r->spread_p = NAN;
 	r->runs_needed = NAN;
@@ -411,14 +604,38 @@ int compare_analyze(const struct compare_metric *base, const struct compare_metr
 	r->new.cv = stats_cv(r->new.mean, r->new.sd);
 	if (r->base.mean != 0)
 		r->change_pct = 100.0 * (r->new.mean - r->base.mean) / fabs(r->base.mean);
-	if (base->kind == COMPARE_KIND_SUMMARY && new->kind == COMPARE_KIND_SUMMARY)
+	if (base->kind == COMPARE_KIND_SUMMARY && new->kind == COMPARE_KIND_SUMMARY &&
+	    new->mark < 0)
 		check_reported_change(&a, base, new);
 	run_tests(&a, base, new, opts);
+	check_mark(&a, new, opts);
 	if (a.oom) {
 		compare_result_release(r);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int compare_result_family(struct compare_result *r, const struct compare_metric *base,
+			  const struct compare_metric *new, const struct compare_opts *opts,
+			  double adj, size_t m)
+{
+	struct compare_opts fo = *opts;
+	struct analysis a = { .r = r };
+
+	fo.family_p = adj;
+	fo.family_n = m;
+	if (isnan(adj) || m < 2)
+		return 0;
+	if (r->p < opts->alpha && !(adj < opts->alpha)) {
+		/* the verdict changes: judge it again on the adjusted p */
+		compare_result_release(r);
+		return compare_analyze(base, new, &fo, r);
+	}
+	r->p_family = adj;
+	note(&a, "Holm-Bonferroni over the %zu metrics compared together: adjusted p = %.3g",
+	     m, adj);
+	return a.oom ? -ENOMEM : 0;
 }
 
 void compare_result_release(struct compare_result *r)
@@ -431,5 +648,8 @@ void compare_result_release(struct compare_result *r)
 		free(r->notes[i]);
 	free(r->notes);
 	free(r->name);
+	free(r->dir_why);
+	free(r->base_label);
+	free(r->new_label);
 	memset(r, 0, sizeof(*r));
 }

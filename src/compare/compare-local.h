@@ -68,15 +68,16 @@ void compare_sanitize(char *s);
  * compare_side_add_run() - append one run of a raw metric
  * @s:    side
  * @name: metric name (copied)
+ * @label: kernel label, or NULL (copied); runs pool per name and label
  * @kind: input kind
  * @file: file it came from (copied when the metric is new)
  * @line: line it came from
  * @v:    the value
  *
- * Return: 0, -ENOMEM, or -SR_EBADTEXT when @name is a summary row there.
+ * Return: 0 or -ENOMEM.
  */
-int compare_side_add_run(struct compare_side *s, const char *name, enum compare_kind kind,
-			 const char *file, unsigned long line, double v);
+int compare_side_add_run(struct compare_side *s, const char *name, const char *label,
+			 enum compare_kind kind, const char *file, unsigned long line, double v);
 
 /**
  * compare_side_add_summary() - append a summary row (a new entry always)
@@ -90,25 +91,177 @@ int compare_side_add_run(struct compare_side *s, const char *name, enum compare_
 int compare_side_add_summary(struct compare_side *s, const struct compare_metric *row,
 			     const char *name, const char *file);
 
-/**
- * compare_text_is_table() - whether a loaded text holds a summary table
- * @t: text, not yet split into fields
- *
- * Return: true when one of its lines is a summary table header.
- */
-bool compare_text_is_table(const struct compare_text *t);
+/* Longest line looked at whole; longer lines are prose. */
+#define COMPARE_MAX_LINE	4096
 
 /**
- * compare_read_table() - read the summary tables of a text
+ * struct compare_scan - reading one text: where the scanner is and what the
+ * prose around the figures said
+ * @s:        side being filled
+ * @path:     file name (sources, errors)
+ * @opts:     reading options
+ * @e:        error slot
+ * @t:        the text
+ * @caption:  last prose line that is not in parentheses (names tables)
+ * @title:    benchmark title: the first line of a prose block of two or more
+ *            lines just above a table ("dbench / transactions / higher ...")
+ * @title_dir: the direction @title states
+ * @label:    last prose line, parentheses and a trailing ':' removed (labels
+ *            benchmark output: "Before patch", "base")
+ * @caption_line: line of @caption
+ * @label_line:   line of @label
+ * @tab_end:  line after the last table read (captions must follow it)
+ * @block:    the current prose block: first line, and how many lines
+ * @block_n:  lines in it
+ * @bench:    perf bench benchmark being read ("sched/pipe"), or ""
+ * @hb:       hackbench mode being read ("process 2 groups"), or ""
+ * @sch:      schbench percentile block being read, or ""
+ * @stat_runs: perf stat: runs behind each figure (0: no perf stat seen)
+ * @in_dbench: between dbench's banner and its Throughput line
+ * @tabs:     start and number of rows of every table read (repeat check)
+ * @ntabs:    number of them
+ * @tabcap:   allocated
+ * @found:    figures added
+ */
+struct compare_scan {
+	struct compare_side		*s;
+	const char			*path;
+	const struct compare_read_opts	*opts;
+	struct err			*e;
+	struct compare_text		*t;
+	char				caption[256];
+	char				title[256];
+	enum compare_dir		title_dir;
+	char				label[256];
+	unsigned long			caption_line;
+	unsigned long			label_line;
+	unsigned long			tab_end;
+	char				block[256];
+	unsigned int			block_n;
+	char				bench[64];
+	char				hb[96];
+	char				sch[128];
+	double				stat_runs;
+	bool				in_dbench;
+	struct {
+		size_t	start;
+		size_t	n;
+	}				*tabs;
+	size_t				ntabs;
+	size_t				tabcap;
+	size_t				found;
+};
+
+/**
+ * compare_read_text() - read every table and benchmark output of a text
  * @s:    side
- * @t:    text (its lines are modified)
+ * @t:    text (its lines are not modified)
  * @path: file name for errors and sources
  * @opts: reading options
  * @e:    error slot
  *
- * Return: 0 or a negative code with @e filled (line set).
+ * Return: 0; -SR_EEMPTY with @e's message empty when nothing was
+ * recognised (the caller reads plain numbers then); or a negative code
+ * with @e filled.
  */
-int compare_read_table(struct compare_side *s, struct compare_text *t, const char *path,
-		       const struct compare_read_opts *opts, struct err *e);
+int compare_read_text(struct compare_side *s, struct compare_text *t, const char *path,
+		      const struct compare_read_opts *opts, struct err *e);
+
+/**
+ * compare_scan_label() - the label for figures read now
+ * @sc: scanner
+ *
+ * Return: the prose label, or the file's label (opts), or NULL; NULL
+ * always when runs pool (--vs).
+ */
+const char *compare_scan_label(const struct compare_scan *sc);
+
+/**
+ * compare_scan_add() - add a summary row read by a scanner
+ * @sc:   scanner
+ * @row:  figures (label, dir_why, what copied)
+ * @name: metric name
+ *
+ * Return: 0 or a negative code with the error set.
+ */
+int compare_scan_add(struct compare_scan *sc, struct compare_metric *row, const char *name);
+
+/**
+ * compare_scan_run() - add one raw run read by a scanner
+ * @sc:   scanner
+ * @name: metric name
+ * @line: 1-based line
+ * @v:    value
+ *
+ * Return: 0 or a negative code with the error set.
+ */
+int compare_scan_run(struct compare_scan *sc, const char *name, unsigned long line, double v);
+
+/**
+ * compare_row_init() - an empty summary row (every figure NAN)
+ * @row:  row
+ * @line: its line
+ */
+void compare_row_init(struct compare_metric *row, unsigned long line);
+
+/**
+ * compare_bench_line() - read a line of benchmark output
+ * @sc:   scanner
+ * @line: the line, quote marks removed (not modified)
+ * @no:   its 1-based number
+ *
+ * perf bench (sched messaging, pipe), perf stat (with or without -r),
+ * hackbench, dbench and schbench lines (docs/compare.md).
+ *
+ * Return: 1 when the line was theirs, 0 when not, negative on error.
+ */
+int compare_bench_line(struct compare_scan *sc, const char *line, unsigned long no);
+
+/**
+ * compare_wide_block() - read a table of kernels as columns or rows, or an
+ * mmtests compare-kernels block, starting at line index @i
+ * @sc: scanner
+ * @i:  0-based index of the line that may start one
+ *
+ * Return: lines consumed (0: none starts here), or negative on error.
+ */
+long compare_wide_block(struct compare_scan *sc, size_t i);
+
+/**
+ * compare_number_unit() - a number with an optional unit suffix
+ * @s:    field ("19.676s", "1197.4%", "5,81,911")
+ * @out:  value
+ * @unit: receives the suffix (up to 7 bytes), "" when none
+ *
+ * Return: true when @s is a finite number followed by at most a short
+ * alphabetic or '%' suffix.
+ */
+bool compare_number_unit(const char *s, double *out, char unit[8]);
+
+/**
+ * compare_is_stat_word() - whether a header word names a statistic
+ * @word: word (a trailing ':' is ignored)
+ *
+ * Return: true for count, Min, Max, Avg, Mean, StdDev, Variance and their
+ * spellings (not %Change).
+ */
+bool compare_is_stat_word(const char *word);
+
+/**
+ * compare_guess_dir() - the direction a metric's name implies
+ * @name: metric name
+ * @word: receives the word of the name that decided (static), or NULL
+ *
+ * Return: the direction, COMPARE_DIR_UNKNOWN when the name does not tell.
+ */
+enum compare_dir compare_guess_dir(const char *name, const char **word);
+
+/**
+ * compare_unquote() - skip blanks and e-mail quote marks
+ * @line: line
+ *
+ * Return: the first other byte.
+ */
+const char *compare_unquote(const char *line);
 
 #endif

@@ -35,10 +35,14 @@ static void put_pct(FILE *f, int width, double v, bool sign)
 
 static void put_side(FILE *f, const char *label, const struct compare_figures *s)
 {
-	fprintf(f, "  %-4s %5.0f", label, s->n);
+	if (isnan(s->n))
+		fprintf(f, "  %-4s %5s", label, "-");
+	else
+		fprintf(f, "  %-4s %5.0f", label, s->n);
 	put_num(f, 11, s->min);
 	put_num(f, 11, s->max);
 	put_num(f, 11, s->mean);
+	put_num(f, 11, s->median);
 	put_num(f, 11, s->sd);
 	put_pct(f, 7, 100 * s->cv, false);
 }
@@ -62,6 +66,8 @@ static void verdict_words(const struct compare_result *r, const struct compare_o
 		if (!isnan(r->spread_p) && r->spread_p < o->alpha)
 			snprintf(buf, len, "spread changed x%.3g - inconclusive%s",
 				 r->spread_ratio, runs);
+		else if (isnan(r->p))
+			snprintf(buf, len, "inconclusive - no spread or too few runs to test");
 		else
 			snprintf(buf, len, "inconclusive");
 		break;
@@ -74,16 +80,17 @@ int compare_print_table(FILE *f, const struct compare_result *r, size_t n,
 	size_t i;
 	size_t j;
 
-	fprintf(f, "%s is better; alpha %g; %%Change and CI95 (95%% interval) are of the mean, new against base\n",
-		opts->higher_is_better ? "higher" : "lower", opts->alpha);
+	fprintf(f, "alpha %g; %%Change and CI95 (95%% interval) are of the mean, new against base; Median where there are raw runs\n",
+		opts->alpha);
 	for (i = 0; i < n; i++) {
 		char verdict[160];
 		char ci[48];
 		double base = fabs(r[i].base.mean);
 
 		fprintf(f, "\n%s\n", r[i].name);
-		fprintf(f, "  %-4s %5s %11s %11s %11s %11s %7s %8s %19s %8s  %s\n", "", "N",
-			"Min", "Max", "Avg", "StdDev", "CV", "%Change", "CI95", "p", "verdict");
+		fprintf(f, "  %-4s %5s %11s %11s %11s %11s %11s %7s %8s %19s %8s  %s\n", "", "N",
+			"Min", "Max", "Avg", "Median", "StdDev", "CV", "%Change", "CI95", "p",
+			"verdict");
 		put_side(f, "base", &r[i].base);
 		fputc('\n', f);
 		put_side(f, "new", &r[i].new);
@@ -100,6 +107,8 @@ int compare_print_table(FILE *f, const struct compare_result *r, size_t n,
 			fprintf(f, " %8.3g", r[i].p);
 		verdict_words(&r[i], opts, verdict, sizeof(verdict));
 		fprintf(f, "  %s\n", verdict);
+		fprintf(f, "  - %s is better (%s)\n", r[i].higher_is_better ? "higher" : "lower",
+			r[i].dir_why ? r[i].dir_why : "");
 		for (j = 0; j < r[i].nnotes; j++)
 			fprintf(f, "  - %s\n", r[i].notes[j]);
 	}
@@ -118,7 +127,8 @@ static json_t *side_json(const struct compare_figures *s)
 
 	if (!o)
 		return NULL;
-	if (json_object_set_new(o, "n", json_integer((json_int_t)s->n)) ||
+	if (json_object_set_new(o, "n", isnan(s->n) ? json_null() : json_integer((json_int_t)s->n)) ||
+	    json_object_set_new(o, "median", jnum(s->median)) ||
 	    json_object_set_new(o, "min", jnum(s->min)) ||
 	    json_object_set_new(o, "max", jnum(s->max)) ||
 	    json_object_set_new(o, "mean", jnum(s->mean)) ||
@@ -157,9 +167,14 @@ static json_t *result_json(const struct compare_result *r)
 	      json_object_set_new(o, "new", side_json(&r->new)) ||
 	      json_object_set_new(o, "change_pct", jnum(r->change_pct)) ||
 	      json_object_set_new(o, "p_value", jnum(r->p)) ||
+	      json_object_set_new(o, "p_family", jnum(r->p_family)) ||
 	      json_object_set_new(o, "spread_ratio", jnum(r->spread_ratio)) ||
 	      json_object_set_new(o, "spread_p_value", jnum(r->spread_p)) ||
 	      json_object_set_new(o, "verdict", json_string(compare_verdict_name(r->verdict))) ||
+	      json_object_set_new(o, "higher_is_better", json_boolean(r->higher_is_better)) ||
+	      json_object_set_new(o, "direction_from", json_string(r->dir_why ? r->dir_why : "")) ||
+	      json_object_set_new(o, "base_label", r->base_label ? json_string(r->base_label) : json_null()) ||
+	      json_object_set_new(o, "new_label", r->new_label ? json_string(r->new_label) : json_null()) ||
 	      json_object_set_new(o, "runs_needed", isnan(r->runs_needed) ? json_null() :
 				  json_integer((json_int_t)r->runs_needed));
 	if (bad) {

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,9 @@ static void metric_release(struct compare_metric *m)
 	free(m->file);
 	free(m->last_file);
 	free(m->runs);
+	free(m->label);
+	free(m->dir_why);
+	free(m->what);
 }
 
 void compare_side_release(struct compare_side *s)
@@ -40,13 +44,122 @@ void compare_side_release(struct compare_side *s)
 	for (i = 0; i < s->n; i++)
 		metric_release(&s->m[i]);
 	free(s->m);
+	free(s->hash);
 	compare_side_init(s);
+}
+
+static bool label_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* FNV-1a of name and label. */
+static size_t key_hash(const char *name, const char *label)
+{
+	uint64_t h = 1469598103934665603ull;
+	const char *p;
+
+	for (p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	h = (h ^ 0x1f) * 1099511628211ull;
+	for (p = label ? label : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Slot of (name, label) in s->hash: the entry's, or the free one it would take. */
+static size_t hash_slot(const struct compare_side *s, const char *name, const char *label)
+{
+	size_t i = key_hash(name, label) & (s->hcap - 1);
+
+	while (s->hash[i]) {
+		const struct compare_metric *m = &s->m[s->hash[i] - 1];
+
+		if (!strcmp(m->name, name) && label_eq(m->label, label))
+			return i;
+		i = (i + 1) & (s->hcap - 1);
+	}
+	return i;
+}
+
+/* Index entry @idx of @s, growing the table at half load; false on no memory. */
+static bool hash_insert(struct compare_side *s, size_t idx)
+{
+	if ((s->n + 1) * 2 > s->hcap) {
+		size_t cap = s->hcap ? s->hcap * 2 : 64;
+		size_t *old = s->hash;
+		size_t oldcap = s->hcap;
+		size_t i;
+
+		while ((s->n + 1) * 2 > cap)
+			cap *= 2;
+		s->hash = calloc(cap, sizeof(*s->hash));
+		if (!s->hash) {
+			s->hash = old;
+			return false;
+		}
+		s->hcap = cap;
+		for (i = 0; i < oldcap; i++)
+			if (old[i])
+				s->hash[hash_slot(s, s->m[old[i] - 1].name,
+						  s->m[old[i] - 1].label)] = old[i];
+		free(old);
+	}
+	s->hash[hash_slot(s, s->m[idx].name, s->m[idx].label)] = idx + 1;
+	return true;
+}
+
+/* The raw metric (name, label) of @s, or NULL. */
+static struct compare_metric *side_find_raw(const struct compare_side *s, const char *name,
+					    const char *label)
+{
+	size_t slot;
+
+	if (!s->hcap)
+		return NULL;
+	slot = hash_slot(s, name, label);
+	return s->hash[slot] ? &s->m[s->hash[slot] - 1] : NULL;
+}
+
+/*
+ * Entries of @s sorted by name, stable (order of appearance within a name):
+ * an array of indexes (owned), or NULL on no memory.
+ */
+static const struct compare_side *sort_side;
+
+static int cmp_index(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a;
+	size_t j = *(const size_t *)b;
+	int c = strcmp(sort_side->m[i].name, sort_side->m[j].name);
+
+	if (c)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+static size_t *side_sorted(const struct compare_side *s)
+{
+	size_t *idx = malloc((s->n ? s->n : 1) * sizeof(*idx));
+	size_t i;
+
+	if (!idx)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		idx[i] = i;
+	sort_side = s;
+	qsort(idx, s->n, sizeof(*idx), cmp_index);
+	sort_side = NULL;
+	return idx;
 }
 
 struct compare_metric *compare_side_find(const struct compare_side *s, const char *name)
 {
+	struct compare_metric *m = side_find_raw(s, name, NULL);
 	size_t i;
 
+	if (m)
+		return m;
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->m[i].name, name))
 			return &s->m[i];
@@ -69,6 +182,8 @@ static struct compare_metric *side_push(struct compare_side *s)
 	}
 	m = &s->m[s->n];
 	memset(m, 0, sizeof(*m));
+	m->mark = -1;
+	m->reading = COMPARE_READ_AS_LABELLED;
 	m->min = NAN;
 	m->max = NAN;
 	m->mean = NAN;
@@ -114,18 +229,15 @@ static int side_commit(struct compare_side *s, struct compare_metric *m, const c
 	return 0;
 }
 
-int compare_side_add_run(struct compare_side *s, const char *raw_name, enum compare_kind kind,
-			 const char *file, unsigned long line, double v)
+int compare_side_add_run(struct compare_side *s, const char *raw_name, const char *label,
+			 enum compare_kind kind, const char *file, unsigned long line, double v)
 {
 	struct compare_metric *m;
 	char name[512];
 
 	snprintf(name, sizeof(name), "%s", raw_name);
 	compare_sanitize(name);
-	m = compare_side_find(s, name);
-
-	if (m && m->kind == COMPARE_KIND_SUMMARY)
-		return -SR_EBADTEXT;
+	m = side_find_raw(s, name, label);
 	if (!m) {
 		m = side_push(s);
 		if (!m)
@@ -133,7 +245,15 @@ int compare_side_add_run(struct compare_side *s, const char *raw_name, enum comp
 		m->kind = kind;
 		m->line = line;
 		m->nfiles = 1;
+		if (label) {
+			m->label = strdup(label);
+			if (!m->label)
+				return -ENOMEM;
+			compare_sanitize(m->label);
+		}
 		if (side_commit(s, m, name, file))
+			return -ENOMEM;
+		if (!hash_insert(s, s->n - 1))
 			return -ENOMEM;
 	} else if (strcmp(m->last_file ? m->last_file : m->file, file)) {
 		/* runs from another file: count each file once, in order */
@@ -174,48 +294,72 @@ int compare_side_add_summary(struct compare_side *s, const struct compare_metric
 	m->nruns = 0;
 	m->cap = 0;
 	m->nfiles = 1;
+	m->label = row->label ? strdup(row->label) : NULL;
+	m->dir_why = row->dir_why ? strdup(row->dir_why) : NULL;
+	m->what = row->what ? strdup(row->what) : NULL;
+	if ((row->label && !m->label) || (row->dir_why && !m->dir_why) ||
+	    (row->what && !m->what)) {
+		metric_release(m);
+		return -ENOMEM;
+	}
+	if (m->label)
+		compare_sanitize(m->label);
+	if (m->dir_why)
+		compare_sanitize(m->dir_why);
 	return side_commit(s, m, name, file);
 }
 
 int compare_side_check_unique(const struct compare_side *s, struct err *e)
 {
+	size_t *idx = side_sorted(s);
 	size_t i;
-	size_t j;
 
-	for (i = 0; i < s->n; i++) {
-		for (j = 0; j < i; j++) {
-			if (strcmp(s->m[i].name, s->m[j].name))
-				continue;
-			err_set_file(e, s->m[i].file);
-			err_at_line(e, s->m[i].line);
-			return err_set(e, -SR_EBADTEXT,
-				       "metric '%s' given twice on one side (first at '%s' line %lu); without --vs, tables hold before/after pairs",
-				       s->m[i].name, s->m[j].file, s->m[j].line);
-		}
+	if (!idx)
+		return err_set(e, -ENOMEM, "out of memory");
+	for (i = 1; i < s->n; i++) {
+		const struct compare_metric *a = &s->m[idx[i - 1]];
+		const struct compare_metric *b = &s->m[idx[i]];
+
+		if (strcmp(a->name, b->name))
+			continue;
+		free(idx);
+		err_set_file(e, b->file);
+		err_at_line(e, b->line);
+		return err_set(e, -SR_EBADTEXT,
+			       "metric '%s' given twice on one side (first at '%s' line %lu); without --vs, tables hold before/after pairs",
+			       b->name, a->file, a->line);
 	}
+	free(idx);
 	return 0;
 }
 
 int compare_side_split_pairs(struct compare_side *all, struct compare_side *base,
 			     struct compare_side *new, struct err *e)
 {
+	size_t *idx = side_sorted(all);
 	size_t i;
-	size_t j;
 	int ret;
 
-	for (i = 0; i < all->n; i++) {
-		struct compare_metric *m = &all->m[i];
-		size_t seen = 0;
+	if (!idx)
+		return err_set(e, -ENOMEM, "out of memory");
+	for (i = 0; i < all->n; i += 2) {
+		struct compare_metric *m = &all->m[idx[i]];
+		size_t seen = 1;
+		size_t j;
 
+		if (i + 1 < all->n && all->m[idx[i + 1]].kind != COMPARE_KIND_SUMMARY)
+			m = &all->m[idx[i + 1]];
 		if (m->kind != COMPARE_KIND_SUMMARY) {
+			free(idx);
 			err_set_file(e, m->file);
 			return err_set(e, -SR_EBADTEXT,
 				       "metric '%s' is raw runs: without --vs only before/after summary tables can be compared",
 				       m->name);
 		}
-		for (j = 0; j < all->n; j++)
-			seen += !strcmp(all->m[j].name, m->name);
+		for (j = i + 1; j < all->n && !strcmp(all->m[idx[j]].name, m->name); j++)
+			seen++;
 		if (seen != 2) {
+			free(idx);
 			err_set_file(e, m->file);
 			err_at_line(e, m->line);
 			return err_set(e, -SR_EBADTEXT,
@@ -223,14 +367,133 @@ int compare_side_split_pairs(struct compare_side *all, struct compare_side *base
 				       m->name, seen);
 		}
 	}
+	free(idx);
 	for (i = 0; i < all->n; i++) {
 		struct compare_side *to = compare_side_find(base, all->m[i].name) ? new : base;
 
 		ret = compare_side_add_summary(to, &all->m[i], all->m[i].name, all->m[i].file);
 		if (ret)
 			return err_set(e, ret, "out of memory");
+		/* index it, so the next compare_side_find() is not a scan */
+		if (!hash_insert(to, to->n - 1))
+			return err_set(e, -ENOMEM, "out of memory");
 	}
 	compare_side_release(all);
+	return 0;
+}
+
+static bool pair_push(struct compare_pair **p, size_t *n, size_t *cap,
+		      const struct compare_metric *b, const struct compare_metric *nw)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct compare_pair *q = realloc(*p, c * sizeof(*q));
+
+		if (!q)
+			return false;
+		*p = q;
+		*cap = c;
+	}
+	(*p)[*n].base = b;
+	(*p)[(*n)++].new = nw;
+	return true;
+}
+
+/* Pairs of --vs: metric by name; every lookup through a sorted index. */
+static int pairs_vs(const struct compare_side *base, const struct compare_side *new,
+		    struct compare_pair **pairs, size_t *npairs, size_t *cap)
+{
+	size_t *bi = side_sorted(base);
+	size_t *ni = side_sorted(new);
+	size_t *match = calloc(base->n ? base->n : 1, sizeof(*match));
+	bool *used = calloc(new->n ? new->n : 1, sizeof(*used));
+	size_t i = 0;
+	size_t j = 0;
+	int ret = -ENOMEM;
+
+	if (!bi || !ni || !match || !used)
+		goto out;
+	while (i < base->n && j < new->n) {
+		int c = strcmp(base->m[bi[i]].name, new->m[ni[j]].name);
+
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			match[bi[i++]] = ni[j] + 1;
+			used[ni[j++]] = true;
+		}
+	}
+	for (i = 0; i < base->n; i++)
+		if (!pair_push(pairs, npairs, cap, &base->m[i],
+			       match[i] ? &new->m[match[i] - 1] : NULL))
+			goto out;
+	for (j = 0; j < new->n; j++)
+		if (!used[j] && !pair_push(pairs, npairs, cap, NULL, &new->m[j]))
+			goto out;
+	ret = 0;
+out:
+	free(bi);
+	free(ni);
+	free(match);
+	free(used);
+	return ret;
+}
+
+int compare_make_pairs(const struct compare_side *base, const struct compare_side *new,
+		       const char *base_label, struct compare_pair **pairs, size_t *npairs)
+{
+	size_t *idx;
+	size_t *first;
+	size_t cap = 0;
+	size_t i;
+
+	*pairs = NULL;
+	*npairs = 0;
+	if (new)
+		return pairs_vs(base, new, pairs, npairs, &cap);
+	idx = side_sorted(base);
+	first = malloc((base->n ? base->n : 1) * sizeof(*first));
+	if (!idx || !first) {
+		free(idx);
+		free(first);
+		return -ENOMEM;
+	}
+	/* first[k]: the base row of the group holding row k (SIZE_MAX: alone) */
+	for (i = 0; i < base->n;) {
+		size_t j = i;
+		size_t b = idx[i];
+
+		while (j < base->n && !strcmp(base->m[idx[j]].name, base->m[idx[i]].name))
+			j++;
+		for (size_t k = i; base_label && k < j; k++) {
+			if (base->m[idx[k]].label && !strcmp(base->m[idx[k]].label, base_label)) {
+				b = idx[k];
+				break;
+			}
+		}
+		for (size_t k = i; k < j; k++)
+			first[idx[k]] = j - i > 1 ? b : SIZE_MAX;
+		i = j;
+	}
+	free(idx);
+	for (i = 0; i < base->n; i++) {
+		bool ok = true;
+
+		if (first[i] == SIZE_MAX)
+			ok = pair_push(pairs, npairs, &cap, &base->m[i], NULL);
+		else if (first[i] != i)
+			ok = pair_push(pairs, npairs, &cap, &base->m[first[i]], &base->m[i]);
+		if (!ok) {
+			free(first);
+			free(*pairs);
+			*pairs = NULL;
+			*npairs = 0;
+			return -ENOMEM;
+		}
+	}
+	free(first);
 	return 0;
 }
 
@@ -372,7 +635,7 @@ static bool line_is_skipped(const char *line)
 
 /* Plain numbers, one run per line, in one or more columns. */
 static int read_numbers(struct compare_side *s, struct compare_text *t, const char *path,
-			struct err *e)
+			const char *label, struct err *e)
 {
 	char *header[COMPARE_MAX_FIELDS];
 	char *fields[COMPARE_MAX_FIELDS];
@@ -414,19 +677,25 @@ static int read_numbers(struct compare_side *s, struct compare_text *t, const ch
 					snprintf(names[j], sizeof(names[j]), "col%zu", j + 1);
 			}
 		}
-		if (n != ncols)
+		if (n != ncols) {
+			double v;
+			bool any = false;
+
+			for (j = 0; j < n; j++)
+				any = any || compare_parse_number(fields[j], false, &v);
+			if (!any && !nruns && kind == COMPARE_KIND_COLUMNS)
+				return err_set(e, -SR_EBADTEXT,
+					       "nothing to compare: no summary table, benchmark output or runs (numbers, one run per line) found");
 			return err_set(e, -SR_EBADTEXT, "expected %zu numbers, found %zu fields",
 				       ncols, n);
+		}
 		for (j = 0; j < n; j++) {
 			double v;
 
 			if (!compare_parse_number(fields[j], false, &v))
 				return err_set(e, -SR_EBADTEXT, "column %zu: not a number",
 					       j + 1);
-			ret = compare_side_add_run(s, names[j], kind, path, i + 1, v);
-			if (ret == -SR_EBADTEXT)
-				return err_set(e, ret, "metric '%s' is also a summary row",
-					       names[j]);
+			ret = compare_side_add_run(s, names[j], label, kind, path, i + 1, v);
 			if (ret)
 				return err_set(e, ret, "out of memory");
 		}
@@ -439,9 +708,46 @@ static int read_numbers(struct compare_side *s, struct compare_text *t, const ch
 	return 0;
 }
 
-/* Add every number under @v as one run, names joined with dots. */
-static int report_walk(struct compare_side *s, json_t *v, char *name, size_t len,
-		       size_t cap, const char *path, unsigned int depth)
+/*
+ * The headline figures of a replay report (docs/compare.md): what a
+ * reviewer reads first.  --metric picks others by dotted name.
+ */
+static const char *const report_headline[] = {
+	"decisions", "disagreements", "unknown", "lost_window",
+	"cost.totals.delta.weighted", "cost.totals.delta.remote_accesses", "fidelity",
+};
+
+static bool report_wanted(const char *name, const struct compare_read_opts *o)
+{
+	size_t i;
+
+	if (!o || !o->nmetrics) {
+		for (i = 0; i < sizeof(report_headline) / sizeof(report_headline[0]); i++)
+			if (!strcmp(name, report_headline[i]))
+				return true;
+		return false;
+	}
+	for (i = 0; i < o->nmetrics; i++) {
+		size_t len = strlen(o->metrics[i]);
+
+		/* a name, or a prefix ending at a dot ("cost.totals" picks its figures) */
+		if (!strncmp(name, o->metrics[i], len) && (!name[len] || name[len] == '.'))
+			return true;
+	}
+	return false;
+}
+
+struct report_walk {
+	struct compare_side			*s;
+	const char				*path;
+	const char				*label;
+	const struct compare_read_opts		*o;
+	size_t					added;
+};
+
+/* Add every wanted number under @v as one run, names joined with dots. */
+static int report_walk(struct report_walk *w, json_t *v, char *name, size_t len, size_t cap,
+		       unsigned int depth)
 {
 	const char *key;
 	json_t *child;
@@ -450,16 +756,20 @@ static int report_walk(struct compare_side *s, json_t *v, char *name, size_t len
 
 	if (depth > 32)
 		return 0;
-	if (json_is_number(v))
-		return compare_side_add_run(s, name, COMPARE_KIND_REPORT, path, 1,
+	if (json_is_number(v)) {
+		if (!report_wanted(name, w->o))
+			return 0;
+		w->added++;
+		return compare_side_add_run(w->s, name, w->label, COMPARE_KIND_REPORT, w->path, 1,
 					    json_number_value(v));
+	}
 	if (json_is_object(v)) {
 		json_object_foreach(v, key, child) {
 			int n = snprintf(name + len, cap - len, "%s%s", len ? "." : "", key);
 
 			if (n < 0 || (size_t)n >= cap - len)
 				continue;	/* absurdly long key: skip it */
-			ret = report_walk(s, child, name, len + n, cap, path, depth + 1);
+			ret = report_walk(w, child, name, len + n, cap, depth + 1);
 			if (ret)
 				return ret;
 		}
@@ -469,7 +779,7 @@ static int report_walk(struct compare_side *s, json_t *v, char *name, size_t len
 
 			if (n < 0 || (size_t)n >= cap - len)
 				continue;
-			ret = report_walk(s, child, name, len + n, cap, path, depth + 1);
+			ret = report_walk(w, child, name, len + n, cap, depth + 1);
 			if (ret)
 				return ret;
 		}
@@ -478,19 +788,44 @@ static int report_walk(struct compare_side *s, json_t *v, char *name, size_t len
 	return 0;
 }
 
-static const char *const report_fields[] = {
-	"decisions", "disagreements", "unknown", "by_class", "cost",
-};
+/*
+ * "fidelity": the share of judged decisions the kernel model reproduced,
+ * over every class of summary.fidelity (a headline figure).
+ */
+static int report_fidelity(struct report_walk *w, json_t *summary)
+{
+	json_t *fid = json_object_get(summary, "fidelity");
+	double judged = 0;
+	double repro = 0;
+	const char *key;
+	json_t *c;
+
+	if (!json_is_object(fid) || !report_wanted("fidelity", w->o))
+		return 0;
+	json_object_foreach(fid, key, c) {
+		json_t *j = json_object_get(c, "judged");
+		json_t *r = json_object_get(c, "reproduced");
+
+		if (json_is_number(j) && json_is_number(r)) {
+			judged += json_number_value(j);
+			repro += json_number_value(r);
+		}
+	}
+	if (!(judged > 0))
+		return 0;
+	w->added++;
+	return compare_side_add_run(w->s, "fidelity", w->label, COMPARE_KIND_REPORT, w->path, 1,
+				    repro / judged);
+}
 
 static int read_report(struct compare_side *s, const struct compare_text *t, const char *path,
-		       struct err *e)
+		       const struct compare_read_opts *o, struct err *e)
 {
+	struct report_walk w = { .s = s, .path = path, .label = o ? o->label : NULL, .o = o };
 	json_error_t jerr;
 	json_t *root;
 	json_t *summary;
-	size_t before = 0;
-	size_t found = 0;
-	size_t i;
+	char name[512] = "";
 	int ret = 0;
 
 	root = json_loadb(t->buf, t->len, JSON_REJECT_DUPLICATES, &jerr);
@@ -504,30 +839,15 @@ static int read_report(struct compare_side *s, const struct compare_text *t, con
 		return err_set(e, -SR_EUNSUPPORTED,
 			       "JSON input has no \"summary\" object: not a replay report");
 	}
-	for (i = 0; i < s->n; i++)
-		before += s->m[i].nruns;
-	for (i = 0; i < sizeof(report_fields) / sizeof(report_fields[0]); i++) {
-		char name[512];
-		json_t *v = json_object_get(summary, report_fields[i]);
-
-		if (!v)
-			continue;	/* a report may lack any of them */
-		snprintf(name, sizeof(name), "%s", report_fields[i]);
-		ret = report_walk(s, v, name, strlen(name), sizeof(name), path, 0);
-		if (ret == -SR_EBADTEXT) {
-			ret = err_set(e, ret, "metric '%s' is also a summary row", name);
-			goto out;
-		}
-		if (ret) {
-			ret = err_set(e, ret, "out of memory");
-			goto out;
-		}
-	}
-	for (i = 0; i < s->n; i++)
-		found += s->m[i].nruns;
-	if (found == before)
-		ret = err_set(e, -SR_EEMPTY, "replay report has no numeric summary metrics");
-out:
+	ret = report_walk(&w, summary, name, 0, sizeof(name), 0);
+	if (!ret)
+		ret = report_fidelity(&w, summary);
+	if (ret)
+		ret = err_set(e, ret, "out of memory");
+	else if (!w.added)
+		ret = err_set(e, -SR_EEMPTY, o && o->nmetrics ?
+			      "replay report has none of the --metric figures" :
+			      "replay report has no headline figures (decisions, disagreements, unknown, cost.totals.delta, fidelity)");
 	json_decref(root);
 	return ret;
 }
@@ -546,16 +866,17 @@ int compare_read_file(struct compare_side *s, const char *path,
 	for (p = t.buf; *p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'; p++)
 		;
 	if (*p == '{') {
-		ret = read_report(s, &t, path, e);
+		ret = read_report(s, &t, path, opts, e);
 		goto out;
 	}
 	ret = text_split(&t, e);
 	if (ret)
 		goto out;
-	if (compare_text_is_table(&t))
-		ret = compare_read_table(s, &t, path, opts, e);
-	else
-		ret = read_numbers(s, &t, path, e);
+	ret = compare_read_text(s, &t, path, opts, e);
+	if (ret == -SR_EEMPTY && !e->msg[0]) {
+		/* nothing recognised: plain numbers or columns */
+		ret = read_numbers(s, &t, path, opts ? opts->label : NULL, e);
+	}
 out:
 	text_release(&t);
 	return ret;

@@ -29,12 +29,15 @@
  * @COMPARE_KIND_COLUMNS: plain text columns under a header, one run per line
  * @COMPARE_KIND_REPORT:  replay JSON reports, one run per file
  * @COMPARE_KIND_SUMMARY: a row of a summary statistics table
+ * @COMPARE_KIND_BENCH:   benchmark output (perf bench, hackbench, ...), one
+ *                        run per result line
  */
 enum compare_kind {
 	COMPARE_KIND_NUMBERS,
 	COMPARE_KIND_COLUMNS,
 	COMPARE_KIND_REPORT,
 	COMPARE_KIND_SUMMARY,
+	COMPARE_KIND_BENCH,
 };
 
 /**
@@ -42,11 +45,44 @@ enum compare_kind {
  * @COMPARE_DISP_NONE: neither StdDev nor Variance
  * @COMPARE_DISP_SD:   a column named StdDev (or Stdev, SD, Std)
  * @COMPARE_DISP_VAR:  a column named Variance (or Var)
+ * @COMPARE_DISP_SEM:  a standard deviation of the mean (perf stat -r's +-),
+ *                     sample sd = figure * sqrt(count)
  */
 enum compare_disp {
 	COMPARE_DISP_NONE,
 	COMPARE_DISP_SD,
 	COMPARE_DISP_VAR,
+	COMPARE_DISP_SEM,
+};
+
+/**
+ * enum compare_reading - how a published StdDev / Variance figure is read
+ * @COMPARE_READ_SAMPLE_VAR: a sample variance (divisor n - 1)
+ * @COMPARE_READ_POP_VAR:    a variance with divisor n
+ * @COMPARE_READ_SAMPLE_SD:  a sample standard deviation (divisor n - 1)
+ * @COMPARE_READ_POP_SD:     a standard deviation with divisor n
+ * @COMPARE_READ_AS_LABELLED: not chosen (yet): as its column is labelled
+ *
+ * One reading is chosen per column (compare_choose_readings()).
+ */
+enum compare_reading {
+	COMPARE_READ_SAMPLE_VAR,
+	COMPARE_READ_POP_VAR,
+	COMPARE_READ_SAMPLE_SD,
+	COMPARE_READ_POP_SD,
+	COMPARE_READ_AS_LABELLED,
+};
+
+/**
+ * enum compare_dir - which way is better for a metric
+ * @COMPARE_DIR_UNKNOWN: nothing tells
+ * @COMPARE_DIR_HIGHER:  higher is better
+ * @COMPARE_DIR_LOWER:   lower is better
+ */
+enum compare_dir {
+	COMPARE_DIR_UNKNOWN,
+	COMPARE_DIR_HIGHER,
+	COMPARE_DIR_LOWER,
 };
 
 /**
@@ -67,6 +103,19 @@ enum compare_disp {
  * @disp:      summary: the StdDev or Variance figure as published
  * @disp_kind: summary: which column @disp came from
  * @change:    summary: a published %Change on the row, NAN when none
+ * @label:     the kernel (or configuration) the row or runs belong to, or
+ *             NULL (owned); rows of one metric with different labels are
+ *             compared with the base label's
+ * @dir:       direction the input itself states (table title, mmtests %)
+ * @dir_why:   where @dir came from, for the notes (owned, or NULL)
+ * @mark:      mmtests' significance mark: 1 marked '*', 0 not, -1 none
+ * @harmonic:  summary: the mean is a harmonic mean (mmtests Hmean)
+ * @what:      summary: what the row is, e.g. "perf stat -r 5" (owned or NULL)
+ * @reading:   summary: how @disp is read (compare_choose_readings())
+ * @col_rows:  rows in @disp's column (for the reading's note)
+ * @col_fit:   of them, rows the chosen reading fits
+ * @col_label_fit: rows the labelled reading fits
+ * @repeat_line: line of a later verbatim repeat of the row's table, or 0
  */
 struct compare_metric {
 	char			*name;
@@ -85,27 +134,52 @@ struct compare_metric {
 	double			disp;
 	enum compare_disp	disp_kind;
 	double			change;
+	char			*label;
+	enum compare_dir	dir;
+	char			*dir_why;
+	int			mark;
+	bool			harmonic;
+	char			*what;
+	enum compare_reading	reading;
+	unsigned int		col_rows;
+	unsigned int		col_fit;
+	unsigned int		col_label_fit;
+	unsigned long		repeat_line;
 };
 
 /**
  * struct compare_side - the metrics of one side, in order of appearance
- * @m:   metrics (owned)
- * @n:   number of metrics
- * @cap: allocated length of @m
+ * @m:      metrics (owned)
+ * @n:      number of metrics
+ * @cap:    allocated length of @m
+ * @hash:   open-addressing index of @m by name and label: slot holds
+ *          index + 1, 0 when free (owned); raw metrics only
+ * @hcap:   number of slots (a power of two, or 0)
  */
 struct compare_side {
 	struct compare_metric	*m;
 	size_t			n;
 	size_t			cap;
+	size_t			*hash;
+	size_t			hcap;
 };
 
 /**
  * struct compare_read_opts - how to read inputs
- * @count: runs behind each row of a summary table without a count column
- *         (0: such a table is an error)
+ * @count:    runs behind each row of a summary table without a count column
+ *            (0: such a table is an error)
+ * @pool:     runs of one metric pool whatever their labels (--vs)
+ * @label:    label of raw runs read (the file name without --vs), or NULL
+ * @metrics:  replay report metrics to read (--metric), NULL for the
+ *            headline figures
+ * @nmetrics: number of @metrics
  */
 struct compare_read_opts {
-	double	count;
+	double		count;
+	bool		pool;
+	const char	*label;
+	const char	**metrics;
+	size_t		nmetrics;
 };
 
 /** compare_side_init() - make @s an empty side. */
@@ -172,6 +246,49 @@ int compare_side_split_pairs(struct compare_side *all, struct compare_side *base
 			     struct compare_side *new, struct err *e);
 
 /**
+ * struct compare_pair - one comparison to make
+ * @base: the base row or runs (borrowed from a side), NULL when the metric
+ *        is only on the new side
+ * @new:  the new row or runs, NULL when the metric has no other row
+ */
+struct compare_pair {
+	const struct compare_metric	*base;
+	const struct compare_metric	*new;
+};
+
+/**
+ * compare_make_pairs() - what to compare with what
+ * @base:       base side (or, when @new is NULL, every row read)
+ * @new:        new side (--vs), or NULL
+ * @base_label: with @new NULL, the label of the base rows (--base), or NULL
+ *              for the first row of each metric
+ * @pairs:      receives the pairs, in order of the base rows (owned, free())
+ * @npairs:     receives their number
+ *
+ * With @new, each base metric is paired with the new metric of its name.
+ * Without, the rows of each metric name are grouped; the row labelled
+ * @base_label (or the first) is the base and every other row is compared
+ * with it.  Pairs with one member NULL name metrics found once.  Runs in
+ * O(n log n).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int compare_make_pairs(const struct compare_side *base, const struct compare_side *new,
+		       const char *base_label, struct compare_pair **pairs, size_t *npairs);
+
+/**
+ * compare_choose_readings() - one reading per StdDev / Variance column
+ * @sides:  sides whose summary rows to look at
+ * @nsides: their number
+ *
+ * Rows of one file with the same dispersion label form a column; the
+ * reading (sample or divisor-n variance or standard deviation) that fits
+ * the most of its rows given Min, Max, Avg and N is used for all of them,
+ * the labelled one winning ties (docs/compare.md).
+ */
+void compare_choose_readings(struct compare_side **sides, size_t nsides);
+
+/**
  * enum compare_verdict - what the numbers support
  * @COMPARE_BETTER:        the mean moved the good way (p < alpha)
  * @COMPARE_WORSE:         the mean moved the bad way (p < alpha)
@@ -191,11 +308,30 @@ enum compare_verdict {
  * @alpha:           significance level of both tests, e.g. 0.05
  * @higher_is_better: direction of "better"
  * @harmonic:        use harmonic means (for rates) where raw runs exist
+ * @dir_given:       @higher_is_better was given (--higher/--lower-is-better
+ *                   without a name) and holds where the name does not tell
+ * @lower:           metric names (substrings, case-insensitive) that are
+ *                   lower-is-better (--lower-is-better=NAME)
+ * @nlower:          their number
+ * @higher:          the same for higher-is-better
+ * @nhigher:         their number
+ * @family_p:        the metric's Holm-Bonferroni adjusted p over the
+ *                   @family_n metrics compared together; the verdict uses
+ *                   it instead of the metric's own p
+ * @family_n:        number of metrics in the family (0 or 1: no correction,
+ *                   @family_p unused)
  */
 struct compare_opts {
-	double	alpha;
-	bool	higher_is_better;
-	bool	harmonic;
+	double		alpha;
+	bool		higher_is_better;
+	bool		harmonic;
+	bool		dir_given;
+	const char	**lower;
+	size_t		nlower;
+	const char	**higher;
+	size_t		nhigher;
+	double		family_p;
+	size_t		family_n;
 };
 
 /**
@@ -206,6 +342,7 @@ struct compare_opts {
  * @mean:   arithmetic mean, or harmonic with --harmonic and raw runs
  * @sd:     sample standard deviation (divisor n - 1), NAN when unknown
  * @cv:     @sd / |@mean|
+ * @median: median of the raw runs (NAN for a summary row)
  * @kind:   where the figures came from
  */
 struct compare_figures {
@@ -215,6 +352,7 @@ struct compare_figures {
 	double			mean;
 	double			sd;
 	double			cv;
+	double			median;
 	enum compare_kind	kind;
 };
 
@@ -227,12 +365,18 @@ struct compare_figures {
  * @ci_lo:        95% confidence interval of new mean - base mean, low end
  * @ci_hi:        high end
  * @p:            two-sided p-value of Welch's t-test
+ * @p_family:     the Holm-Bonferroni adjusted p the verdict used (NAN
+ *                when one metric was compared, or --uncorrected)
  * @spread_ratio: new sd / base sd
  * @spread_p:     p-value of the spread test (Brown-Forsythe from raw
  *                runs, F-test otherwise)
  * @verdict:      what the numbers support
  * @runs_needed:  runs per side to detect the observed change at 80% power
  *                (NAN when a difference was proven or there is none)
+ * @higher_is_better: the direction the verdict used
+ * @dir_why:      where that direction came from (owned)
+ * @base_label:   label of the base row, or NULL (owned)
+ * @new_label:    label of the new row, or NULL (owned)
  * @notes:        sentences for the reader (owned, each owned)
  * @nnotes:       number of notes
  */
@@ -244,10 +388,15 @@ struct compare_result {
 	double			ci_lo;
 	double			ci_hi;
 	double			p;
+	double			p_family;
 	double			spread_ratio;
 	double			spread_p;
 	enum compare_verdict	verdict;
 	double			runs_needed;
+	bool			higher_is_better;
+	char			*dir_why;
+	char			*base_label;
+	char			*new_label;
 	char			**notes;
 	size_t			nnotes;
 };
@@ -263,6 +412,25 @@ struct compare_result {
  */
 int compare_analyze(const struct compare_metric *base, const struct compare_metric *new,
 		    const struct compare_opts *opts, struct compare_result *r);
+
+/**
+ * compare_result_family() - judge a result again as one of several
+ * @r:    result of compare_analyze(@base, @new, @opts)
+ * @base: its base metric
+ * @new:  its new metric
+ * @opts: the options it was computed with
+ * @adj:  its Holm-Bonferroni adjusted p over the @m metrics compared
+ * @m:    their number
+ *
+ * Sets @r->p_family and notes it; when the adjusted p changes the verdict,
+ * @r is computed again with @opts' family fields set (docs/compare.md,
+ * "Several metrics at once").  NAN @adj or @m < 2: nothing changes.
+ *
+ * Return: 0 or -ENOMEM (then @r holds nothing to release).
+ */
+int compare_result_family(struct compare_result *r, const struct compare_metric *base,
+			  const struct compare_metric *new, const struct compare_opts *opts,
+			  double adj, size_t m);
 
 /** compare_result_release() - free what @r holds. */
 void compare_result_release(struct compare_result *r);

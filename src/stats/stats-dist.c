@@ -89,30 +89,56 @@ double stats_normal_cdf(double z)
 
 /*
  * solve_upper() - the x in [0, inf) where the decreasing function
- * tail(x, a1, a2) equals q, by bracketing and bisection.
+ * tail(x, a1, a2) equals q: bracketed by doubling, then the Illinois variant
+ * of regula falsi (the end kept twice in a row has its value halved), which
+ * stays inside the bracket like bisection and converges superlinearly: about
+ * ten evaluations instead of bisection's fifty (compare judges tens of
+ * thousands of metrics).  A step that would not shrink the bracket falls
+ * back to bisection.
  */
 static double solve_upper(double (*tail)(double, double, double), double a1, double a2,
 			  double q)
 {
 	double lo = 0.0;
 	double hi = 1.0;
+	double flo;
+	double fhi;
+	int kept = 0;	/* -1: lo was replaced last, 1: hi was */
 	int i;
 
-	while (tail(hi, a1, a2) > q) {
+	while ((fhi = tail(hi, a1, a2) - q) > 0) {
 		lo = hi;
 		hi *= 2.0;
 		if (hi > 1e300)
 			return INFINITY;
 	}
+	flo = tail(lo, a1, a2) - q;
+	if (!(flo > 0))
+		return lo;
 	for (i = 0; i < 2000 && hi - lo > 1e-14 * hi; i++) {
-		double mid = lo + (hi - lo) / 2.0;
+		double mid = (lo * fhi - hi * flo) / (fhi - flo);
+		double fm;
 
+		if (!(mid > lo && mid < hi) || i % 8 == 7)
+			mid = lo + (hi - lo) / 2.0;	/* and every 8th step, to bound the worst case */
 		if (mid <= lo || mid >= hi)
 			break;
-		if (tail(mid, a1, a2) > q)
+		fm = tail(mid, a1, a2) - q;
+		if (fm == 0)
+			return mid;
+		if (fm > 0) {
 			lo = mid;
-		else
+			flo = fm;
+			if (kept == -1)
+				fhi /= 2;
+			kept = -1;
+		} else {
 			hi = mid;
+			fhi = fm;
+			if (kept == 1)
+				flo /= 2;
+			kept = 1;
+		}
 	}
 	return lo + (hi - lo) / 2.0;
 }
@@ -153,12 +179,35 @@ double stats_t_cdf(double t, double df)
 	return t_upper(-t, df, 0);
 }
 
+/*
+ * Quantiles of t with at least this many degrees of freedom come from the
+ * normal quantile by the Cornish-Fisher expansion (Abramowitz and Stegun
+ * 26.7.5), whose first omitted term is below 1e-6 relative here; the
+ * incomplete beta function needs hundreds of continued-fraction terms at
+ * such df.
+ */
+#define T_DF_EXPANSION	200
+
+static double t_quantile_expansion(double p, double df)
+{
+	double z = stats_normal_quantile(p);
+	double z2 = z * z;
+	double g1 = (z2 + 1) * z / 4;
+	double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
+	double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
+	double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+
+	return z + g1 / df + g2 / (df * df) + g3 / (df * df * df) + g4 / (df * df * df * df);
+}
+
 double stats_t_quantile(double p, double df)
 {
 	if (!(p > 0) || !(p < 1) || !(df > 0))
 		return NAN;
 	if (p == 0.5)
 		return 0;
+	if (df >= T_DF_EXPANSION && p > 1e-12 && p < 1 - 1e-12)
+		return t_quantile_expansion(p, df);
 	if (p < 0.5)
 		return -solve_upper(t_upper, df, 0, p);
 	return solve_upper(t_upper, df, 0, 1.0 - p);

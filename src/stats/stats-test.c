@@ -176,3 +176,43 @@ double stats_runs_needed(double sa, double sb, double delta, double alpha, doubl
 	}
 	return n;
 }
+
+static const double *holm_p;
+
+static int cmp_by_p(const void *a, const void *b)
+{
+	double x = holm_p[*(const size_t *)a];
+	double y = holm_p[*(const size_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+int stats_holm(const double *p, size_t n, double *adj)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	size_t m = 0;
+	double run = 0;
+	size_t i;
+
+	if (!idx)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	}
+	holm_p = p;
+	qsort(idx, m, sizeof(*idx), cmp_by_p);
+	holm_p = NULL;
+	for (i = 0; i < m; i++) {
+		double a = (double)(m - i) * p[idx[i]];
+
+		if (a > 1)
+			a = 1;
+		if (a > run)
+			run = a;
+		adj[idx[i]] = run;
+	}
+	free(idx);
+	return 0;
+}

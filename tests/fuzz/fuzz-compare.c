@@ -8,12 +8,14 @@
  * The input is split at the first line "%%" into a base file and a new
  * file (no such line: the same bytes on both sides).  Each is read with
  * compare_read_file() as the kind it is detected as; then, like
- * src/cli/cmd-compare.c, the sides are checked, a single side holding both
- * rows of each summary metric is split into pairs, and every common metric
- * is analysed, printed as a table (to /dev/null) and as JSON.
+ * src/cli/cmd-compare.c, the sides are checked, one reading is chosen per
+ * dispersion column, the pairs are made (a single input: every row of a
+ * metric with its first), and every pair is analysed, printed as a table
+ * (to /dev/null) and as JSON.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,20 +39,26 @@ static int read_side(struct compare_side *s, const uint8_t *data, size_t size)
 	return ret;
 }
 
-static void analyze(const struct compare_side *base, const struct compare_side *new, FILE *devnull)
+static void analyze(struct compare_side *base, struct compare_side *new, FILE *devnull)
 {
 	struct compare_opts opts = { .alpha = 0.05, .higher_is_better = true };
+	struct compare_side *sides[2] = { base, new };
 	struct compare_result res[8];
+	struct compare_pair *pairs;
+	size_t npairs;
 	size_t i, n = 0;
 	json_t *root;
 
-	for (i = 0; i < base->n && n < 8; i++) {
-		const struct compare_metric *m = compare_side_find(new, base->m[i].name);
-
-		if (!m || compare_analyze(&base->m[i], m, &opts, &res[n]))
+	compare_choose_readings(sides, new ? 2 : 1);
+	if (compare_make_pairs(base, new, new ? NULL : "Current", &pairs, &npairs))
+		return;
+	for (i = 0; i < npairs && n < 8; i++) {
+		if (!pairs[i].base || !pairs[i].new ||
+		    compare_analyze(pairs[i].base, pairs[i].new, &opts, &res[n]))
 			continue;
 		n++;
 	}
+	free(pairs);
 	if (devnull)
 		(void)compare_print_table(devnull, res, n, &opts);
 	root = compare_results_json(res, n);
@@ -91,12 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	compare_side_init(&all);
 	if (!sep) {
 		/* one input: either two rows of each metric, or compare with itself */
-		if (read_side(&all, data, size) == 0) {
-			if (compare_side_split_pairs(&all, &base, &new, &e) == 0)
-				analyze(&base, &new, devnull);
-			else if (compare_side_check_unique(&all, &e) == 0)
-				analyze(&all, &all, devnull);
-		}
+		if (read_side(&all, data, size) == 0)
+			analyze(&all, NULL, devnull);
 	} else if (read_side(&base, data, blen) == 0 &&
 		   read_side(&new, data + noff, size - noff) == 0 &&
 		   compare_side_check_unique(&base, &e) == 0 &&

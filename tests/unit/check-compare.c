@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,9 +79,9 @@ START_TEST(test_seed000_tables)
 	ck_assert_int_eq(compare_side_split_pairs(&all, &base, &new, &e), 0);
 	ck_assert_uint_eq(base.n, 4);
 	ck_assert_uint_eq(new.n, 4);
-	ck_assert_str_eq(base.m[0].name, "on 2 Socket/2 Node Intel");
-	b = compare_side_find(&base, "on 2 Socket/4 Node Power8 (PowerNV)");
-	n = compare_side_find(&new, "on 2 Socket/4 Node Power8 (PowerNV)");
+	ck_assert_str_eq(base.m[0].name, "dbench on 2 Socket/2 Node Intel");
+	b = compare_side_find(&base, "dbench on 2 Socket/4 Node Power8 (PowerNV)");
+	n = compare_side_find(&new, "dbench on 2 Socket/4 Node Power8 (PowerNV)");
 	ck_assert_ptr_nonnull(b);
 	ck_assert_ptr_nonnull(n);
 	ck_assert_int_eq(b->kind, COMPARE_KIND_SUMMARY);
@@ -142,7 +143,7 @@ START_TEST(test_seed002_tables)
 	struct compare_side all;
 	struct compare_side base;
 	struct compare_side new;
-	struct compare_opts o = { .alpha = 0.05, .higher_is_better = false };
+	struct compare_opts o = { .alpha = 0.05, .higher_is_better = false, .dir_given = true };
 	struct compare_result r;
 	struct compare_metric *m;
 	struct err e = { 0 };
@@ -216,6 +217,7 @@ START_TEST(test_numbers_and_columns)
 	ck_assert(isnan(r.runs_needed));
 	compare_result_release(&r);
 	o.higher_is_better = true;
+	o.dir_given = true;
 	ck_assert_int_eq(compare_analyze(compare_side_find(&b, "elapsed"),
 					 compare_side_find(&n, "elapsed"), &o, &r), 0);
 	ck_assert_int_eq(r.verdict, COMPARE_WORSE);
@@ -250,14 +252,27 @@ START_TEST(test_reports)
 	ck_assert_uint_eq(m->nruns, 3);
 	ck_assert_uint_eq(m->nfiles, 3);
 	ck_close(m->runs[2], 49, 0);
-	m = compare_side_find(&s, "by_class.numa_swap.disagreements");
-	ck_assert_ptr_nonnull(m);
-	m = compare_side_find(&s, "cost.remote_access_ns.new");
-	ck_assert_ptr_nonnull(m);
-	ck_close(m->runs[0], 119700, 0);
+	/* the headline figures only, by default */
+	ck_assert_ptr_null(compare_side_find(&s, "by_class.numa_swap.disagreements"));
+	ck_assert_ptr_null(compare_side_find(&s, "cost.remote_access_ns.new"));
 	ck_assert_ptr_null(compare_side_find(&s, "label"));
 	ck_assert_ptr_null(compare_side_find(&s, "schema"));
 	compare_side_release(&s);
+	/* --metric picks others, by name or dotted prefix */
+	{
+		const char *pick[] = { "by_class", "cost.remote_access_ns.new" };
+		struct compare_read_opts ro = { .metrics = pick, .nmetrics = 2 };
+
+		compare_side_init(&s);
+		ck_assert_int_eq(compare_read_file(&s, SR_FIXTURE("compare/report-base-1.json"),
+						   &ro, &e), 0);
+		ck_assert_ptr_nonnull(compare_side_find(&s, "by_class.numa_swap.disagreements"));
+		m = compare_side_find(&s, "cost.remote_access_ns.new");
+		ck_assert_ptr_nonnull(m);
+		ck_close(m->runs[0], 119700, 0);
+		ck_assert_ptr_null(compare_side_find(&s, "disagreements"));
+		compare_side_release(&s);
+	}
 }
 END_TEST
 
@@ -354,7 +369,7 @@ START_TEST(test_json_output)
 	ck_assert_uint_eq(json_array_size(json_object_get(m, "ci95")), 2);
 	ck_assert(json_is_null(json_object_get(m, "runs_needed")));
 	ck_assert(json_is_array(json_object_get(m, "notes")));
-	ck_assert_uint_eq(json_object_size(m), 11);
+	ck_assert_uint_eq(json_object_size(m), 16);
 	json_decref(j);
 	compare_result_release(&r);
 	compare_side_release(&b);
@@ -393,9 +408,15 @@ START_TEST(test_runs_needed_unbounded)
 					   pass ? sizeof(huge_new) - 1 : sizeof(new_txt) - 1,
 					   &no_count, &e), 0);
 		ck_assert_int_eq(compare_analyze(&b.m[0], &n.m[0], &o, &r), 0);
-		ck_assert_int_eq(r.verdict, COMPARE_NO_DIFFERENCE);
 		ck_assert(isnan(r.runs_needed));
-		ck_assert(has_note(&r, "too small for any feasible number of runs"));
+		if (pass) {
+			/* the squares overflow: no figure can be trusted (issue 22) */
+			ck_assert_int_eq(r.verdict, COMPARE_INCONCLUSIVE);
+			ck_assert(has_note(&r, "too large"));
+		} else {
+			ck_assert_int_eq(r.verdict, COMPARE_NO_DIFFERENCE);
+			ck_assert(has_note(&r, "too small for any feasible number of runs"));
+		}
 		j = compare_results_json(&r, 1);
 		ck_assert_ptr_nonnull(j);
 		ck_assert(json_is_null(json_object_get(json_array_get(json_object_get(j, "metrics"), 0),
@@ -405,6 +426,73 @@ START_TEST(test_runs_needed_unbounded)
 		compare_side_release(&b);
 		compare_side_release(&n);
 	}
+}
+END_TEST
+
+/* Values near 1e308: the mean overflows; never "no difference" (issue 22). */
+START_TEST(test_overflow_inconclusive)
+{
+	static const char big[] = "1.7e308\n1.7e308\n1.6e308\n1.7e308\n";
+	struct compare_opts o = { .alpha = 0.05, .higher_is_better = true };
+	struct compare_side b;
+	struct compare_side n;
+	struct compare_result r;
+	struct err e = { 0 };
+
+	compare_side_init(&b);
+	compare_side_init(&n);
+	ck_assert_int_eq(read_text(&b, big, sizeof(big) - 1, &no_count, &e), 0);
+	ck_assert_int_eq(read_text(&n, big, sizeof(big) - 1, &no_count, &e), 0);
+	ck_assert_int_eq(compare_analyze(&b.m[0], &n.m[0], &o, &r), 0);
+	ck_assert_int_eq(r.verdict, COMPARE_INCONCLUSIVE);
+	ck_assert(has_note(&r, "too large"));
+	compare_result_release(&r);
+	compare_side_release(&b);
+	compare_side_release(&n);
+}
+END_TEST
+
+/*
+ * 50k metrics on each side are read and paired in well under a second of
+ * CPU time (CPU time, so a busy machine does not fail the test).
+ */
+START_TEST(test_many_metrics_fast)
+{
+	enum { N = 50000 };
+	struct compare_side b;
+	struct compare_side n;
+	struct compare_pair *pairs;
+	size_t npairs;
+	struct err e = { 0 };
+	struct timespec t0;
+	struct timespec t1;
+	char *text = malloc((size_t)N * 64 + 64);
+	size_t len = 0;
+	double secs;
+	int i;
+
+	ck_assert_ptr_nonnull(text);
+	len += (size_t)sprintf(text, "name count Min Max Avg StdDev\n");
+	for (i = 0; i < N; i++)
+		len += (size_t)sprintf(text + len, "m%d 5 1 3 2 0.8\n", i);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	compare_side_init(&b);
+	compare_side_init(&n);
+	ck_assert_int_eq(read_text(&b, text, len, &no_count, &e), 0);
+	ck_assert_int_eq(read_text(&n, text, len, &no_count, &e), 0);
+	ck_assert_uint_eq(b.n, N);
+	ck_assert_int_eq(compare_side_check_unique(&b, &e), 0);
+	ck_assert_int_eq(compare_make_pairs(&b, &n, NULL, &pairs, &npairs), 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	ck_assert_uint_eq(npairs, N);
+	ck_assert_ptr_eq(pairs[N - 1].new, &n.m[N - 1]);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	fprintf(stderr, "50k metrics: %.3f s of CPU\n", secs);
+	ck_assert_msg(secs < 1.0, "50k metrics took %.2f s", secs);
+	free(pairs);
+	free(text);
+	compare_side_release(&b);
+	compare_side_release(&n);
 }
 END_TEST
 
@@ -424,6 +512,8 @@ static Suite *compare_suite(void)
 	tcase_add_test(ta, test_seed000_power8_verdict);
 	tcase_add_test(ta, test_json_output);
 	tcase_add_test(ta, test_runs_needed_unbounded);
+	tcase_add_test(ta, test_overflow_inconclusive);
+	tcase_add_test(ta, test_many_metrics_fast);
 	suite_add_tcase(s, ta);
 	return s;
 }

@@ -297,6 +297,25 @@ START_TEST(test_dispersion_fits)
 }
 END_TEST
 
+/* Holm-Bonferroni, as R's p.adjust(c(0.01, 0.04, 0.03, 0.005, NA), "holm") */
+START_TEST(test_holm)
+{
+	const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN };
+	const double want[] = { 0.03, 0.06, 0.06, 0.02 };
+	const double big[] = { 0.5, 0.9 };
+	double adj[5];
+	size_t i;
+
+	ck_assert_int_eq(stats_holm(p, 5, adj), 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_double_eq_tol(adj[i], want[i], 1e-12);
+	ck_assert(isnan(adj[4]));
+	ck_assert_int_eq(stats_holm(big, 2, adj), 0);
+	ck_assert(adj[0] == 1.0 && adj[1] == 1.0);
+	ck_assert_int_eq(stats_holm(p, 0, adj), 0);
+}
+END_TEST
+
 static Suite *stats_suite(void)
 {
 	Suite *s = suite_create("stats");
@@ -317,6 +336,7 @@ static Suite *stats_suite(void)
 	tcase_add_test(tt, test_brown_forsythe);
 	tcase_add_test(tt, test_runs_needed);
 	tcase_add_test(tt, test_dispersion_fits);
+	tcase_add_test(tt, test_holm);
 	suite_add_tcase(s, tt);
 	return s;
 }
