@@ -17,8 +17,8 @@
 #                                                tests/output-diff.sums)
 #
 # Run from the top of the checkout: traces are named by relative paths so
-# that they read the same in every output.  The traces are fixtures/ and, when
-# it is there, ../shared/traces.  Batch rows of different traces interleave
+# that they read the same in every output.  The traces are fixtures/ and, in
+# write, compare and both, the traces in each folder SR_EXTRA_TRACES names.  Batch rows of different traces interleave
 # in any order (replay-batch.h), so the batch NDJSON is sorted before it is
 # kept.
 set -u
@@ -27,12 +27,15 @@ bin=${2:?}
 arg=${3:?}
 cd "$(dirname "$0")/.." || exit 4
 
-traces=(fixtures/host-baseline-1n fixtures/numa01-4n fixtures/numa02-2n fixtures/dat/*.dat
+traces=(fixtures/host-baseline-1n fixtures/numa01-4n fixtures/numa02-2n fixtures/numa01-shm-4n
+	fixtures/mixed-2n fixtures/host-2cpu-mixed.dat fixtures/dat/*.dat
 	fixtures/text/tracefs-host.txt fixtures/text/perf-host.txt
 	fixtures/text/host-baseline-1n.report.txt fixtures/text/hostile-comms.txt)
-if [ "$mode" != sums ] && [ "$mode" != check ] && [ -d ../shared/traces ]; then
-	for t in ../shared/traces/*; do
-		[ -d "$t" ] || [ "${t%.dat}" != "$t" ] && traces+=("$t")
+if [ "$mode" != sums ] && [ "$mode" != check ]; then
+	for d in ${SR_EXTRA_TRACES:-}; do
+		for t in "$d"/*; do
+			[ -d "$t" ] || [ "${t%.dat}" != "$t" ] && traces+=("$t")
+		done
 	done
 fi
 
