@@ -32,7 +32,8 @@ traces=(fixtures/host-baseline-1n fixtures/numa01-4n fixtures/numa02-2n fixtures
 	fixtures/text/tracefs-host.txt fixtures/text/perf-host.txt
 	fixtures/text/host-baseline-1n.report.txt fixtures/text/hostile-comms.txt)
 if [ "$mode" != sums ] && [ "$mode" != check ]; then
-	for d in ${SR_EXTRA_TRACES:-}; do
+	IFS=: read -r -a extra <<<"${SR_EXTRA_TRACES:-}"
+	for d in "${extra[@]}"; do
 		for t in "$d"/*; do
 			[ -d "$t" ] || [ "${t%.dat}" != "$t" ] && traces+=("$t")
 		done
