@@ -15,6 +15,21 @@
 
 #define MODEL_TABLE_MIN 1024
 
+/* model_debug_fill(): the byte fresh blocks are filled with, -1 for none */
+static int debug_fill = -1;
+
+void model_debug_fill(int byte)
+{
+	debug_fill = byte >= 0 && byte <= 0xff ? byte : -1;
+}
+
+/* What fresh memory holds before the model writes it, when a test asks. */
+static void fresh(void *p, size_t n)
+{
+	if (debug_fill >= 0)
+		memset(p, debug_fill, n);
+}
+
 static size_t hash_tid(int tid, size_t size)
 {
 	return ((uint32_t)tid * 2654435761u) & (size - 1);
@@ -64,6 +79,7 @@ static struct model_slot *slot_alloc(struct model *m)
 		c = malloc(sizeof(*c));
 		if (!c)
 			return NULL;
+		fresh(c, sizeof(*c));
 		c->used = 0;
 		c->next = m->chunks;
 		m->chunks = c;
@@ -206,6 +222,7 @@ uint64_t *model_arena_take(struct model *m, size_t n)
 		a = malloc(sizeof(*a) + cap * sizeof(uint64_t));
 		if (!a)
 			return NULL;
+		fresh(a->vals, cap * sizeof(uint64_t));
 		a->used = 0;
 		a->cap = cap;
 		a->next = m->arena;
@@ -271,13 +288,14 @@ struct model_cpu *model_cpu_ensure(struct model *m, int cpu, bool *nomem)
 			*nomem = true;
 			return NULL;
 		}
+		fresh(cpus + m->cap_cpus, (size_t)(cap - m->cap_cpus) * sizeof(*cpus));
 		m->cpus = cpus;
 		m->cap_cpus = cap;
 	}
+	/* every field: a counter left to the allocator is undefined behaviour */
 	for (i = m->nr_cpus; i <= cpu; i++) {
+		memset(&m->cpus[i], 0, sizeof(m->cpus[i]));
 		m->cpus[i].curr = -1;
-		m->cpus[i].nr_runnable = 0;
-		m->cpus[i].known = false;
 	}
 	if (cpu >= m->nr_cpus)
 		m->nr_cpus = cpu + 1;

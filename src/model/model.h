@@ -212,6 +212,17 @@ struct model;
  */
 struct model *model_new(const struct topo *topo);
 
+/**
+ * model_debug_fill() - test hook: every block the model allocates or grows
+ * from then on (the CPU array, task chunks, fault arenas) is filled with
+ * @byte before the model writes it, so a field the model forgets to set
+ * shows as that pattern instead of whatever the allocator left
+ * @byte: 0..255, or -1 (the default) to fill nothing
+ *
+ * Context: process-wide; for tests (tests/unit/check-model.c).
+ */
+void model_debug_fill(int byte);
+
 /** model_free() - free (NULL is fine). */
 void model_free(struct model *m);
 

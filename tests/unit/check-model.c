@@ -144,6 +144,49 @@ static const struct model_task *task(int tid)
 	return t;
 }
 
+/*
+ * State that grows starts from nothing: with every fresh block filled with
+ * a pattern, a CPU the array grew to hold counts only what was put there
+ * (nr_preferred and nr_pref_unknown were once left to the allocator).
+ */
+START_TEST(test_grown_cpus_fresh)
+{
+	struct topo *t2 = topo_new(1, 1);
+	struct model *g;
+	const struct model_cpu *c;
+	struct model *saved = m;
+	int cpu;
+
+	ck_assert_ptr_nonnull(t2);
+	t2->cpu_node[0] = 0;
+	t2->distance[0] = 10;
+	model_debug_fill(0xa5);
+	g = model_new(t2);
+	model_debug_fill(-1);
+	ck_assert_ptr_nonnull(g);
+	m = g;
+	model_debug_fill(0xa5);
+	/* CPU 13 grows the array from 8 to 16 entries */
+	sw(10, 13, 0, 0, 101);
+	wake(20, SR_EV_WAKEUP, 102, 13);
+	model_debug_fill(-1);
+	for (cpu = 1; cpu < model_nr_cpus(g); cpu++) {
+		c = model_cpu_get(g, cpu);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_int_eq(c->nr_preferred, 0);
+		ck_assert_int_eq(c->nr_pref_unknown, cpu == 13 ? 2 : 0);
+		ck_assert_int_eq(c->nr_runnable, cpu == 13 ? 2 : 0);
+		if (cpu != 13) {
+			ck_assert_int_eq(c->curr, -1);
+			ck_assert(!c->known);
+		}
+	}
+	m = saved;
+	model_free(g);
+	topo_free(t2);
+}
+END_TEST
+
 static int runnable(int cpu)
 {
 	return model_cpu_get(m, cpu)->nr_runnable;
@@ -895,6 +938,7 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_numa_events);
 	tcase_add_loop_test(tc, test_check_event_range, 0,
 			    sizeof(check_cases) / sizeof(check_cases[0]));
+	tcase_add_test(tc, test_grown_cpus_fresh);
 	tcase_add_test(tc, test_check_event_default);
 	tcase_add_test(tc, test_check_event_only_named);
 	suite_add_tcase(s, tc);
