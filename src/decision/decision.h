@@ -19,8 +19,10 @@
  *   fork        the task's sched_wakeup_new on the destination CPU follows
  *   wakeup      the task's sched_waking/sched_wakeup on the destination
  *               CPU follows (the waker's select_task_rq() moved it)
- *   exec        the task's sched_process_exec follows
- *   lb-active   the stopper (migration/N) moved it, and none of the above
+ *   exec        the source CPU's stopper moved it (migration/N logged it
+ *               on CPU N = orig_cpu), woken on CPU N by the task itself,
+ *               and the task's sched_process_exec follows
+ *   lb-active   the source CPU's stopper moved it, and none of the above
  *   lb-pull     it was queued, not running, on the source CPU
  *   other       none of these: the evidence does not settle it
  */
@@ -38,6 +40,12 @@
 
 /* How long a decision waits for the events that classify it (trace time). */
 #define DECISION_WINDOW_NS	(20ull * 1000 * 1000)
+/*
+ * How long a move by the source CPU's stopper, woken by the task itself,
+ * waits for the task's sched_process_exec: sched_exec() runs before the
+ * binary is loaded, and the exec event comes after (22-101 ms seen).
+ */
+#define DECISION_EXEC_WINDOW_NS	(200ull * 1000 * 1000)
 /* How long a sched_move_numa / sched_swap_numa waits for its migration. */
 #define DECISION_NUMA_WINDOW_NS	(200ull * 1000 * 1000)
 
@@ -55,7 +63,7 @@ enum decision_why {
 	DECISION_WHY_WAKEUP_NEW,	/* sched_wakeup_new on dst followed */
 	DECISION_WHY_WAKEUP,		/* sched_waking/sched_wakeup on dst followed */
 	DECISION_WHY_EXEC,		/* sched_process_exec followed */
-	DECISION_WHY_STOPPER,		/* migration/N moved it */
+	DECISION_WHY_STOPPER,		/* migration/N moved it from CPU N */
 	DECISION_WHY_QUEUED,		/* queued, not running, on src */
 	DECISION_WHY_RUNNING,		/* other: it was running, no stopper */
 	DECISION_WHY_SLEEPING,		/* other: asleep, and no wake-up followed */

@@ -165,6 +165,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->nr_fault_events = 0;
 	t->has_faults = false;
 	t->born = false;
+	t->moved_since_ran = false;
 	t->ks_seen = false;
 	model_faults_exit(m, s);
 	if (s->fs.mem)

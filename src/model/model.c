@@ -128,7 +128,8 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 			return -ENOMEM;
 		model_set_comm(&prev->pub, sw->prev_comm, sizeof(sw->prev_comm));
 		prev->pub.last_ran_ns = ev->ts_ns;
-		prev->pub.known |= MODEL_KNOWN_LAST_RAN;
+		prev->pub.known |= MODEL_KNOWN_LAST_RAN | MODEL_KNOWN_MOVED;
+		prev->pub.moved_since_ran = false;
 		model_place(m, prev, ev->cpu, switched_out_state(sw->prev_state));
 	}
 	c = &m->cpus[ev->cpu];
@@ -140,6 +141,8 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 	if (!next)
 		return -ENOMEM;
 	model_set_comm(&next->pub, sw->next_comm, sizeof(sw->next_comm));
+	next->pub.moved_since_ran = false;	/* set_next_entity() sets exec_start */
+	next->pub.known |= MODEL_KNOWN_MOVED;
 	model_place(m, next, ev->cpu, MODEL_TASK_RUNNING);
 	return 0;
 }
@@ -184,6 +187,8 @@ static int feed_migrate(struct model *m, const struct sr_event *ev)
 		return -ENOMEM;
 	model_set_comm(&s->pub, mig->comm, sizeof(mig->comm));
 	s->pub.nr_migrations++;
+	s->pub.moved_since_ran = true;
+	s->pub.known |= MODEL_KNOWN_MOVED;
 	c = cpu_of(m, mig->dest_cpu, &ret);
 	if (ret)
 		return ret;
@@ -223,6 +228,8 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 	 */
 	s->pub.born = true;
 	s->pub.has_faults = false;
+	s->pub.moved_since_ran = true;	/* __sched_fork(): se.exec_start = 0 */
+	s->pub.known |= MODEL_KNOWN_MOVED;
 	if (f->parent_pid == 2)
 		s->pub.known |= MODEL_KNOWN_HAS_FAULTS;
 	return 0;
@@ -315,6 +322,8 @@ static int feed_exec(struct model *m, const struct sr_event *ev)
 	}
 	s->pub.tgid = x->pid;
 	s->pub.known |= MODEL_KNOWN_TGID;
+	s->pub.moved_since_ran = false;	/* it is running */
+	s->pub.known |= MODEL_KNOWN_MOVED;
 	exec_comm(&s->pub, ev->str, ev->str_len);
 	model_place(m, s, c ? ev->cpu : -1, MODEL_TASK_RUNNING);
 	return 0;

@@ -33,6 +33,9 @@
  * - Lost events on a CPU make its current task unknown until its next
  *   switch; a lost marker with cpu -1 does so for every CPU.
  * - tid 0 (the idle tasks) is never a task; curr 0 means idle.
+ * - moved_since_ran: set by the task's fork (as the child) and by each of
+ *   its sched_migrate_task, cleared when it is switched in or execs; known
+ *   from the first of these seen.
  */
 #ifndef SR_MODEL_MODEL_H
 #define SR_MODEL_MODEL_H
@@ -59,6 +62,8 @@
 #define MODEL_KNOWN_HAS_FAULTS	(1u << 9)
 /* faults / group_faults / pref_node come from the fault model, not a sample */
 #define MODEL_KNOWN_FAULTS_MODELLED (1u << 10)
+/* moved_since_ran is known: a fork, a migration or a switch-in of it was seen */
+#define MODEL_KNOWN_MOVED	(1u << 11)
 
 /* task_numa_fault() flags (kernel-policies.md section 4.1) */
 #define MODEL_TNF_MIGRATED	0x01
@@ -119,6 +124,12 @@ struct model_task {
 	uint64_t		nr_fault_events; /* NUMA hinting faults it took in the trace */
 	bool			has_faults;	/* p->numa_faults exists; see MODEL_KNOWN_HAS_FAULTS */
 	bool			born;		/* forked inside the trace (so it began with no faults) */
+	/*
+	 * Moved to another CPU, or forked, and not run since: the kernel's
+	 * se.exec_start is 0 then (__sched_fork(); the migration clears it),
+	 * so task_hot() calls it cold.  Valid when MODEL_KNOWN_MOVED.
+	 */
+	bool			moved_since_ran;
 	/*
 	 * The kernel's own per-task counters from numa_sample lines (nmig=,
 	 * forced=, fhot=) at the task's first and last sample, and the

@@ -88,6 +88,8 @@ static void base_snapshot(struct sr_snapshot *s)
 
 static void hot(struct sr_snapshot *s) { s->since_ran_ns = 100000; }
 static void hot_edge(struct sr_snapshot *s) { s->since_ran_ns = 499999; }
+/* moved (or forked) since it last ran: se.exec_start is 0 */
+static void moved(struct sr_snapshot *s) { s->moved_since_ran = 1; }
 static void cold_edge(struct sr_snapshot *s) { s->since_ran_ns = 500000; }
 static void running(struct sr_snapshot *s) { s->task_running = 1; s->since_ran_ns = 0; }
 static void active(struct sr_snapshot *s) { s->decision_class = SR_DECISION_CLASS_LB_ACTIVE; }
@@ -453,6 +455,12 @@ static const struct policy_case cases[] = {
 	  A, RS(ACTIVE_BALANCE), RS(TASK_HOT), FORCED, -1 },
 
 	/* lb-v6.1: can_migrate_task() / migrate_degrades_locality() / task_hot() (2.4, 2.5) */
+	{ "lb-v6.1/task_hot/moved-since-ran-cold", "lb-v6.1", { hot, no_faults, moved }, NULL,
+	  A, RS(TASK_COLD), RS(MOVED_COLD), 0, -1 },
+	{ "lb-v6.1/task_hot/moved-since-ran-no-last-run", "lb-v6.1",
+	  { unk_since_ran, no_faults, moved }, NULL, A, RS(TASK_COLD), RS(MOVED_COLD), 0, -1 },
+	{ "lb-v4.1/task_hot/moved-since-ran-cold", "lb-v4.1", { hot, moved }, NULL,
+	  A, RS(TASK_COLD), RS(MOVED_COLD), 0, -1 },
 	{ "lb-v6.1/class/not-load-balance", "lb-v6.1", { fork_class }, NULL,
 	  NA, RS(CLASS_NOT_HANDLED), 0, 0, -1 },
 	{ "lb-v6.1/can_migrate/task-running", "lb-v6.1", { running }, NULL,
