@@ -179,7 +179,7 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 	const struct model_cpu *dc = dst >= 0 ? model_cpu_get(m, dst) : NULL;
 	int nr_nodes = t->nr_nodes < SR_MAX_NODES ? t->nr_nodes : SR_MAX_NODES;
 	bool all_cpus_known = true;
-	int a, b, c;
+	int a, b, c, kt;
 
 	memset(s, 0, sizeof(*s));
 	s->size = sizeof(*s);
@@ -253,6 +253,11 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 		if (task->known & MODEL_KNOWN_HAS_FAULTS) {
 			s->has_faults = task->has_faults;
 			s->known |= SR_SNAP_HAS_FAULTS;
+		} else if ((kt = model_task_kthread(task)) != MODEL_KTHREAD_NONE) {
+			/* no mm, so no hinting fault ever: p->numa_faults is NULL */
+			s->has_faults = 0;
+			s->known |= SR_SNAP_HAS_FAULTS;
+			dec->kthread = kt;
 		} else if (task->born && model_stats(m)->fault_events) {
 			/*
 			 * Born in the trace, and the trace carries every hinting
@@ -464,6 +469,8 @@ static int emit_one(struct decision_ctx *d, struct decision *dec)
 	d->stats.by_why[dec->why]++;
 	if (dec->flags & DECISION_F_LOST)
 		d->stats.lost_flagged++;
+	if (dec->kthread > 0 && dec->kthread < MODEL_KTHREAD__COUNT)
+		d->stats.kthread_by[dec->kthread]++;
 	return d->emit(dec, d->arg);
 }
 

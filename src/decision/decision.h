@@ -79,6 +79,8 @@ enum decision_why {
  * @why:         enum decision_why
  * @flags:       DECISION_F_* bits
  * @partner_tid: the other task of a numa-swap, 0 otherwise
+ * @kthread:     enum model_kthread: the evidence that made has-faults "no"
+ *               for a kernel thread, MODEL_KTHREAD_NONE otherwise
  */
 struct decision {
 	struct sr_snapshot	snap;
@@ -87,6 +89,7 @@ struct decision {
 	int			why;
 	unsigned int		flags;
 	int			partner_tid;
+	int			kthread;
 };
 
 /**
@@ -104,6 +107,8 @@ struct decision_stats {
 	uint64_t	by_why[DECISION_WHY__COUNT];
 	uint64_t	numa_expired;	/* move/swap halves that no migration followed */
 	uint64_t	lost_flagged;
+	/* decisions whose has-faults (no) came from kernel-thread evidence, by enum model_kthread */
+	uint64_t	kthread_by[MODEL_KTHREAD__COUNT];
 };
 
 struct decision_ctx;

@@ -166,6 +166,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->has_faults = false;
 	t->born = false;
 	t->moved_since_ran = false;
+	t->kthread_child = false;
 	t->ks_seen = false;
 	model_faults_exit(m, s);
 	if (s->fs.mem)

@@ -230,8 +230,7 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 	s->pub.has_faults = false;
 	s->pub.moved_since_ran = true;	/* __sched_fork(): se.exec_start = 0 */
 	s->pub.known |= MODEL_KNOWN_MOVED;
-	if (f->parent_pid == 2)
-		s->pub.known |= MODEL_KNOWN_HAS_FAULTS;
+	s->pub.kthread_child = f->parent_pid == 2;
 	return 0;
 }
 

@@ -130,6 +130,7 @@ struct model_task {
 	 * so task_hot() calls it cold.  Valid when MODEL_KNOWN_MOVED.
 	 */
 	bool			moved_since_ran;
+	bool			kthread_child;	/* forked by kthreadd (pid 2) in the trace */
 	/*
 	 * The kernel's own per-task counters from numa_sample lines (nmig=,
 	 * forced=, fhot=) at the task's first and last sample, and the
@@ -213,6 +214,34 @@ struct model_fault_stats {
 	uint64_t	misplaced_unattributed;
 	uint64_t	misplaced_by_node[SR_MAX_NODES_MODEL];
 };
+
+/**
+ * enum model_kthread - the evidence that a task is a kernel thread, strongest
+ * first (model-kthread.c)
+ */
+enum model_kthread {
+	MODEL_KTHREAD_NONE = 0,		/* no evidence: a user task, or not known */
+	MODEL_KTHREAD_PID2,		/* kthreadd itself */
+	MODEL_KTHREAD_CHILD,		/* forked by kthreadd inside the trace */
+	MODEL_KTHREAD_SNAPSHOT,		/* a recorder snapshot said PF_KTHREAD (none yet) */
+	MODEL_KTHREAD_NAME,		/* a kernel thread's name (docs/replay.md lists them) */
+	MODEL_KTHREAD__COUNT
+};
+
+/**
+ * model_kthread_name() - @comm is a name Linux gives its own threads
+ * @max: bytes of @comm readable (it need not be NUL-terminated)
+ */
+bool model_kthread_name(const char *comm, size_t max);
+
+/**
+ * model_task_kthread() - why @t is taken for a kernel thread
+ * Return: enum model_kthread, MODEL_KTHREAD_NONE when nothing says so.
+ */
+int model_task_kthread(const struct model_task *t);
+
+/** model_kthread_evidence_name() - "kthreadd-child", "name", ... */
+const char *model_kthread_evidence_name(int ev);
 
 struct model;
 

@@ -242,6 +242,56 @@ START_TEST(test_pull_under_stopper)
 }
 END_TEST
 
+/*
+ * Kernel threads have no NUMA faults: a child of kthreadd by its fork, one
+ * older than the trace by its name; a user task of unknown history stays
+ * unknown, and a fault event beats a name.
+ */
+START_TEST(test_kthread_evidence)
+{
+	struct sr_event f = { .ts_ns = 2 * MS + 500, .cpu = 1, .pid = 2, .kind = SR_EV_FORK };
+	struct sr_event flt = { .ts_ns = 2 * MS + 550, .cpu = 3, .pid = 62, .kind = SR_EV_NUMA_FAULT };
+
+	base();
+	f.u.fork.parent_pid = 2;
+	f.u.fork.child_pid = 60;
+	snprintf(f.u.fork.child_comm, sizeof(f.u.fork.child_comm), "kworker/1:2");
+	feed(&f);
+	sw(2 * MS + 510, 1, 0, 0, 61, "rcu_preempt");
+	sw(2 * MS + 520, 1, 61, 0, 0, "swapper/1");
+	sw(2 * MS + 530, 3, 0, 0, 62, "kworker/3:0");	/* a user task named like one */
+	feed(&flt);
+	sw(2 * MS + 560, 3, 62, 0, 0, "swapper/3");
+	sw(2 * MS + 570, 3, 0, 0, 63, "trace-cmd");
+	sw(2 * MS + 580, 3, 63, 0, 0, "swapper/3");
+	mig(3 * MS, 2, 0, 60, 1, 2);
+	mig(3 * MS + 10, 2, 0, 61, 1, 2);
+	mig(3 * MS + 20, 0, 0, 62, 3, 0);
+	mig(3 * MS + 30, 0, 0, 63, 3, 0);
+	finish();
+	ck_assert_int_eq(nr_got, 4);
+	ck_assert(got[0].snap.known & SR_SNAP_HAS_FAULTS);
+	ck_assert_int_eq(got[0].snap.has_faults, 0);
+	ck_assert_int_eq(got[0].kthread, MODEL_KTHREAD_CHILD);
+	ck_assert(got[1].snap.known & SR_SNAP_HAS_FAULTS);
+	ck_assert_int_eq(got[1].snap.has_faults, 0);
+	ck_assert_int_eq(got[1].kthread, MODEL_KTHREAD_NAME);
+	ck_assert(got[2].snap.known & SR_SNAP_HAS_FAULTS);
+	ck_assert_int_eq(got[2].snap.has_faults, 1);
+	ck_assert_int_eq(got[2].kthread, MODEL_KTHREAD_NONE);
+	ck_assert(!(got[3].snap.known & SR_SNAP_HAS_FAULTS));
+	ck_assert_int_eq(decision_stats(d)->kthread_by[MODEL_KTHREAD_CHILD], 1);
+	ck_assert_int_eq(decision_stats(d)->kthread_by[MODEL_KTHREAD_NAME], 1);
+	ck_assert(model_kthread_name("ksoftirqd/3", 16));
+	ck_assert(!model_kthread_name("ksoftirqd/", 16));	/* a prefix needs more */
+	ck_assert(!model_kthread_name("kswapd-user", 16));
+	ck_assert(model_kthread_name("kswapd0", 7));
+	ck_assert(model_kthread_name("kcompactd12", 16));
+	ck_assert(!model_kthread_name("kswapd", 16));
+	ck_assert(!model_kthread_name("kswapd0x", 16));
+}
+END_TEST
+
 /* exec_start is 0 after a move until the task runs again, and after a fork */
 START_TEST(test_moved_since_ran)
 {
@@ -500,6 +550,7 @@ static Suite *decision_suite(void)
 	tcase_add_test(tc, test_exec_after_pull);
 	tcase_add_test(tc, test_pull_under_stopper);
 	tcase_add_test(tc, test_moved_since_ran);
+	tcase_add_test(tc, test_kthread_evidence);
 	tcase_add_test(tc, test_lb_active);
 	tcase_add_test(tc, test_lb_pull_idle);
 	tcase_add_test(tc, test_lb_pull_newly_idle);
