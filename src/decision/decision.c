@@ -316,7 +316,9 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 			continue;
 		}
 		if (n >= 0 && n < nr_nodes) {
-			s->node_nr_running[n] += mc->nr_runnable;
+			/* a stopper running for the move is not part of the load it balanced */
+			s->node_nr_running[n] += mc->nr_runnable -
+						 (mc->curr > 0 && is_stopper_tid(m, mc->curr));
 			if (cpu_idle_without(m, mc, c, task))
 				s->node_nr_idle[n]++;
 		}

@@ -88,6 +88,12 @@ static void base_snapshot(struct sr_snapshot *s)
 
 static void hot(struct sr_snapshot *s) { s->since_ran_ns = 100000; }
 static void hot_edge(struct sr_snapshot *s) { s->since_ran_ns = 499999; }
+/* exec-v6.1: node 0 fully busy without the exec'ing task; node 1 with both CPUs idle */
+static void local_busy(struct sr_snapshot *s) { s->node_nr_running[0] = 3; }
+static void local_overloaded(struct sr_snapshot *s) { s->node_nr_running[0] = 4; }
+static void node1_overloaded(struct sr_snapshot *s) { s->node_nr_running[1] = 3; }
+static void node1_idle(struct sr_snapshot *s) { s->node_nr_running[1] = 0; s->node_nr_idle[1] = 2; }
+static void unk_node_idle(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_NR_IDLE; }
 /* moved (or forked) since it last ran: se.exec_start is 0 */
 static void moved(struct sr_snapshot *s) { s->moved_since_ran = 1; }
 static void cold_edge(struct sr_snapshot *s) { s->since_ran_ns = 500000; }
@@ -553,6 +559,34 @@ static const struct policy_case cases[] = {
 	{ "seed000/swap-onto-claimed/numa-v4.19", "numa-v4.19", { numa_swap, claimed }, NULL,
 	  R, RS(DST_NUMA_CLAIMED), 0, 0, -1 },
 
+	/*
+	 * exec-v6.1: find_idlest_cpu() inside the SD_BALANCE_EXEC domains
+	 * (distance <= 30: nodes 0 and 1 from node 0); runnable {2,1,3,4}
+	 * on 2 CPUs each, the task itself on node 0
+	 */
+	{ "exec-v6.1/class/not-exec", "exec-v6.1", { fork_class }, NULL,
+	  NA, RS(CLASS_NOT_HANDLED), 0, 0, -1 },
+	{ "exec-v6.1/domain/far-node-outside", "exec-v6.1", { exec, dst_node3 }, NULL,
+	  R, RS(EXEC_OUTSIDE_DOMAIN), RS(EXEC_IDLER_ELSEWHERE), 0, 0 },
+	{ "exec-v6.1/domain/reclaim-distance-40", "exec-v6.1", { exec, dst_node3 },
+	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/spare/small-imbalance-stays", "exec-v6.1", { exec, dst_node0 }, NULL,
+	  A, RS(EXEC_IDLEST), 0, 0, 0 },
+	{ "exec-v6.1/spare/small-imbalance-no-move", "exec-v6.1", { exec }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/spare/preferred-idlest", "exec-v6.1", { exec, pref_dst }, NULL,
+	  A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/type/busy-local-spare-remote", "exec-v6.1", { exec, local_busy, node1_idle },
+	  NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/busy/equal-load-stays", "exec-v6.1",
+	  { exec, local_overloaded, node1_overloaded }, NULL, R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/busy/lighter-remote-by-margin", "exec-v6.1", { exec, local_overloaded },
+	  NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/unknown/node-idle", "exec-v6.1", { exec, unk_node_idle }, NULL,
+	  UNK, MISSING(NODE_NR_IDLE), 0, 0, -1 },
+	{ "exec-v6.1/unknown/pref-node", "exec-v6.1", { exec, unk_pref }, NULL,
+	  UNK, MISSING(PREF_NODE), 0, 0, -1 },
+
 	/* exec-least-loaded: sched_best_node() (5.1); loads per CPU {50,50,150,200} */
 	{ "exec-least-loaded/class/not-exec", "exec-least-loaded", { fork_class }, NULL,
 	  NA, RS(CLASS_NOT_HANDLED), 0, 0, -1 },
@@ -876,6 +910,7 @@ START_TEST(test_registry)
 	static const char *const names[] = {
 		"lb-v4.1", "lb-v4.1-numa-hotness", "lb-v4.3", "lb-v6.1",
 		"numa-v4.18", "numa-v4.19", "exec-least-loaded", "exec-round-robin",
+		"exec-v6.1",
 	};
 	struct err err = { 0 };
 	size_t i, j;
