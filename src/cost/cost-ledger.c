@@ -267,6 +267,22 @@ static void iv_remove(struct ltask *t, int i)
 
 /* ---- pricing ------------------------------------------------------------- */
 
+/* old and new go into the pair only together, so that new - old compares like with like */
+static void pair_add(struct cost_pair *p, const struct cost_item *it)
+{
+	bool o = it->v[COST_OLD].known, n = it->v[COST_NEW].known;
+
+	if (o && n) {
+		p->decisions++;
+		cost_add(&p->v[COST_OLD], &it->v[COST_OLD]);
+		cost_add(&p->v[COST_NEW], &it->v[COST_NEW]);
+	} else if (o) {
+		p->only[COST_OLD]++;
+	} else if (n) {
+		p->only[COST_NEW]++;
+	}
+}
+
 static void add_totals(struct cost_ledger *l, struct ltask *t, const struct interval *iv,
 		       const struct cost_item *it)
 {
@@ -281,12 +297,17 @@ static void add_totals(struct cost_ledger *l, struct ltask *t, const struct inte
 	if (ct)
 		ct->decisions++;
 	t->sum.decisions++;
+	pair_add(&tot->pair, it);
+	if (ct)
+		pair_add(&ct->pair, it);
 	for (s = 0; s < COST__SIDES; s++) {
 		if (!it->v[s].known)
 			continue;
 		tot->side_known[s]++;
 		cost_add(&tot->side[s], &it->v[s]);
-		cost_add(&t->sum.v[s], &it->v[s]);
+		/* a task's old and new: over the decisions both priced */
+		if (s == COST_TRACE || (it->v[COST_OLD].known && it->v[COST_NEW].known))
+			cost_add(&t->sum.v[s], &it->v[s]);
 		if (ct) {
 			ct->known[s]++;
 			cost_add(&ct->v[s], &it->v[s]);
