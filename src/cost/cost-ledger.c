@@ -438,7 +438,21 @@ static int feed_fault(struct cost_ledger *l, const struct model *m, const struct
 	if (!priced || cnode < 0 || cnode >= n)
 		return 0;
 	c->priced++;
-	c->est_local += l->shares[cnode];
+	/*
+	 * numa_hint_faults_local records locality before the fault's page
+	 * migration, the shares book the fault where the page went: a fault
+	 * that migrated its page (TNF_MIGRATED: it was misplaced, so remote)
+	 * counts as remote here, as in the kernel's counter
+	 */
+	c->est_local_post += l->shares[cnode];
+	if (ev->u.fault.flags & MODEL_TNF_MIGRATED) {
+		c->migrated_remote++;
+	} else {
+		/* and the earlier such faults in the share: booked away, pre-migration */
+		double pre = l->shares[cnode] - model_task_migrated_share(m, mt, cnode);
+
+		c->est_local += pre > 0 ? pre : 0;
+	}
 	for (k = 0; k < n; k++)
 		l->tot.actual[cnode * n + k] += l->shares[k];
 	return 0;
@@ -463,8 +477,8 @@ static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
 		c->vm_local_start = loc;
 		c->windowed = true;
 		/* only the faults from here on are in the kernel's difference */
-		c->faults = c->flag_local = c->priced = 0;
-		c->est_local = 0;
+		c->faults = c->flag_local = c->priced = c->migrated_remote = 0;
+		c->est_local = c->est_local_post = 0;
 		memset(l->tot.actual, 0, (size_t)l->nr_nodes * l->nr_nodes * sizeof(double));
 		l->in_window = true;
 	} else if (plen == 3 && !memcmp(phase, "end", 3) && c->have_start && !c->have_end) {

@@ -137,7 +137,12 @@ struct cost_class_totals {
  * @faults:             fault events in the window
  * @flag_local:         of them, with TNF_FAULT_LOCAL
  * @priced:             of them, priced (memory placement known)
- * @est_local:          sum over priced faults of f_{node of its CPU}
+ * @est_local:          sum over priced faults of f_{node of its CPU}, a
+ *                      fault that migrated its page (TNF_MIGRATED) counted
+ *                      0: remote, as numa_hint_faults_local counts it
+ * @migrated_remote:    priced faults booked remote so
+ * @est_local_post:     the same sum with every fault at f_{its node} (where
+ *                      the page is after the migration), for comparison
  * @windowed:           the window is the trace's schedreplay_vmstat lines
  */
 struct cost_calibration {
@@ -151,6 +156,8 @@ struct cost_calibration {
 	uint64_t	flag_local;
 	uint64_t	priced;
 	double		est_local;
+	uint64_t	migrated_remote;
+	double		est_local_post;
 	bool		windowed;
 };
 

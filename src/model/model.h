@@ -325,6 +325,15 @@ uint64_t model_scan_period(const struct model *m);
 bool model_group_active(const struct model *m, const struct model_task *t, uint64_t *mask);
 
 /**
+ * model_task_migrated_share() - of a task's decayed MEM faults (the fault
+ * model's), the share booked at @node by faults that migrated their page
+ * there: what the task's share of @node over-counts against where its
+ * memory was when the faults were taken (numa_hint_faults_local's view)
+ * Return: 0..1; 0 when the fault model has nothing for the task.
+ */
+double model_task_migrated_share(const struct model *m, const struct model_task *t, int node);
+
+/**
  * model_check_event() - check the CPUs and nodes an event names against the
  * topology, before the event reaches the decision classifier and the model
  * @t:  the topology; a guessed one (TOPO_SRC_DEFAULT) grows to take a CPU

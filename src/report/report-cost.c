@@ -161,6 +161,9 @@ static json_t *calibration_json(const struct report_cost_in *in)
 	json_object_set_new(o, "fault_events_local_minus_vmstat",
 			    have ? jint((int64_t)c->flag_local - vl) : json_null());
 	json_object_set_new(o, "priced_faults", jint((int64_t)c->priced));
+	json_object_set_new(o, "migrated_faults_remote", jint((int64_t)c->migrated_remote));
+	json_object_set_new(o, "estimated_local_share_after_migration",
+			    jreal(c->priced ? c->est_local_post / (double)c->priced : NAN));
 	json_object_set_new(o, "counted_local_share",
 			    jreal(c->faults ? (double)c->flag_local / (double)c->faults : NAN));
 	return o;

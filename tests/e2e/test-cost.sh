@@ -66,6 +66,12 @@ calib() {
 	check "$name: estimated share in (0, 1), difference = estimated - measured" \
 		jq -e '.summary.cost.calibration | .estimated_local_share > 0 and .estimated_local_share < 1 and
 			((.difference - (.estimated_local_share - .measured_local_share)) | fabs) < 0.002' "$json"
+	# migrated faults booked remote, as numa_hint_faults_local counts them
+	check "$name: estimated within 5 points of measured" \
+		jq -e '.summary.cost.calibration | (.difference | fabs) <= 0.05' "$json"
+	check "$name: migrated faults booked remote lower the estimate" \
+		jq -e '.summary.cost.calibration | .migrated_faults_remote > 0 and
+			.estimated_local_share < .estimated_local_share_after_migration' "$json"
 	jq -r --arg n "$name" '.summary.cost.calibration |
 		"# \($n): measured \(.measured_local_share) estimated \(.estimated_local_share) difference \(.difference)"' "$json"
 }
@@ -75,6 +81,13 @@ if [ -d "$SHM" ]; then
 	expect_exit 0 "replay numa01-shm-4n" "$SR_BIN" replay --quiet --json "$T/shm.json" "$SHM"
 	calib "$T/shm.json" numa01-shm-4n "$SHM"
 fi
+for d in numa02-2n mixed-2n; do
+	if [ -d "$SR_SHARED_DIR/traces/$d" ]; then
+		expect_exit 0 "replay $d" "$SR_BIN" replay --quiet --json "$T/$d.json" "$SR_SHARED_DIR/traces/$d"
+		check "$d: estimated within 5 points of measured" \
+			jq -e '.summary.cost.calibration | (.difference | fabs) <= 0.05' "$T/$d.json"
+	fi
+done
 
 # costs per policy, and the matrix, in the text summary
 expect_exit 0 "text summary" "$SR_BIN" replay --quiet "$N1"

@@ -423,7 +423,9 @@ START_TEST(test_exit_and_pid_reuse)
 	ck_assert_uint_eq(model_stats(m)->tasks_seen, 3);
 	ck_assert_uint_eq(model_stats(m)->tasks_live, 2);
 	ck_assert_str_eq(task(100)->comm, "again");
-	ck_assert_uint_eq(task(100)->known, MODEL_KNOWN_COMM);
+	/* a new task: only its name, and that it has not run (se.exec_start 0) */
+	ck_assert_uint_eq(task(100)->known, MODEL_KNOWN_COMM | MODEL_KNOWN_MOVED);
+	ck_assert(task(100)->moved_since_ran);
 	ck_assert_uint_eq(task(100)->first_seen_ns, 50);
 
 	/* any event naming a dead tid also starts a new task */
