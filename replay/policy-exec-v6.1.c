@@ -74,17 +74,52 @@ struct sg_stats {
 	int	idle_cpus;
 	int	cpus;
 	int64_t	avg_load;
+	int64_t	util;		/* group_util, -1 when not known */
 };
 
-static struct sg_stats node_stats(const struct sr_snapshot *s, int n)
+/*
+ * update_sg_wakeup_stats() + group_classify() for node @n: with the PELT
+ * estimates (NODE_PELT) as the kernel, a node with more tasks than CPUs
+ * is overloaded only when busy (util or runnable above capacity by
+ * imbalance_pct), and still has spare capacity when they are light;
+ * without them by the task counts alone
+ */
+static struct sg_stats node_stats(const struct replay_eval *ev, int n)
 {
+	const struct sr_snapshot *s = ev->snap;
+	int64_t pct = ev->param[P_IMBALANCE_PCT];
 	struct sg_stats g = { 0 };
+	int64_t cap, util, runnable;
 
 	g.cpus = s->node_nr_cpus[n];
 	g.sum_nr_running = s->node_nr_running[n] - (n == s->src_node ? 1 : 0);
 	if (g.sum_nr_running < 0)
 		g.sum_nr_running = 0;
 	g.idle_cpus = s->node_nr_idle[n];
+	cap = 1024 * (int64_t)g.cpus;
+	if (SR_SNAP_HAS(s, node_runnable) && (s->known & SR_SNAP_NODE_PELT)) {
+		util = s->node_util[n];
+		runnable = s->node_runnable[n];
+		g.util = util;
+		if (g.sum_nr_running > g.cpus &&
+		    (cap * 100 < util * pct || cap * pct < runnable * 100))
+			g.type = GROUP_OVERLOADED;
+		else if (g.sum_nr_running < g.cpus ||
+			 (!(cap * pct < runnable * 100) && cap * 100 > util * pct))
+			g.type = GROUP_HAS_SPARE;
+		else
+			g.type = GROUP_FULLY_BUSY;
+		/*
+		 * nice-0 tasks: load_avg is runnable_avg; cpu_load_without()
+		 * takes the task's own load away, which a new task starts with
+		 * at its full weight (init_entity_runnable_average())
+		 */
+		if (n == s->src_node)
+			runnable = runnable > 1024 ? runnable - 1024 : 0;
+		g.avg_load = g.cpus > 0 ? runnable * 1024 / cap : INT64_MAX;
+		return g;
+	}
+	g.util = -1;
 	if (g.sum_nr_running < g.cpus)
 		g.type = GROUP_HAS_SPARE;
 	else if (g.sum_nr_running == g.cpus)
@@ -100,8 +135,12 @@ static bool pick_idlest(const struct sg_stats *idlest, const struct sg_stats *g)
 {
 	if (g->type != idlest->type)
 		return g->type < idlest->type;
-	if (g->type == GROUP_HAS_SPARE)
-		return g->idle_cpus > idlest->idle_cpus;	/* a tie: group_util, not traced */
+	if (g->type == GROUP_HAS_SPARE) {
+		if (g->idle_cpus != idlest->idle_cpus)
+			return g->idle_cpus > idlest->idle_cpus;
+		/* a tie: the lower group_util (the lowest node when not known) */
+		return g->util >= 0 && idlest->util >= 0 && g->util < idlest->util;
+	}
 	return g->avg_load < idlest->avg_load;
 }
 
@@ -145,7 +184,7 @@ static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int nr_le
 static int idlest_group(struct replay_eval *ev, int dist, int imb_nr)
 {
 	const struct sr_snapshot *s = ev->snap;
-	struct sg_stats local = node_stats(s, s->src_node);
+	struct sg_stats local = node_stats(ev, s->src_node);
 	struct sg_stats idlest = { .type = GROUP_OVERLOADED + 1, .avg_load = INT64_MAX };
 	int64_t imbalance;
 	int best = -1;
@@ -156,7 +195,7 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr)
 
 		if (n == s->src_node || s->distance[s->src_node][n] > dist || s->node_nr_cpus[n] <= 0)
 			continue;
-		g = node_stats(s, n);
+		g = node_stats(ev, n);
 		if (pick_idlest(&idlest, &g)) {
 			idlest = g;
 			best = n;

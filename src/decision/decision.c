@@ -178,7 +178,8 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 	const struct model_cpu *sc = src >= 0 ? model_cpu_get(m, src) : NULL;
 	const struct model_cpu *dc = dst >= 0 ? model_cpu_get(m, dst) : NULL;
 	int nr_nodes = t->nr_nodes < SR_MAX_NODES ? t->nr_nodes : SR_MAX_NODES;
-	bool all_cpus_known = true;
+	bool all_cpus_known = true, pelt_known = true;
+	double pu[SR_MAX_NODES] = { 0 }, pr[SR_MAX_NODES] = { 0 }, util, runnable;
 	int a, b, c, kt;
 
 	memset(s, 0, sizeof(*s));
@@ -321,10 +322,23 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 						 (mc->curr > 0 && is_stopper_tid(m, mc->curr));
 			if (cpu_idle_without(m, mc, c, task))
 				s->node_nr_idle[n]++;
+			if (model_cpu_pelt(m, c, ts, &util, &runnable)) {
+				pu[n] += util;
+				pr[n] += runnable;
+			} else {
+				pelt_known = false;
+			}
 		}
 	}
 	if (all_cpus_known)
 		s->known |= SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE;
+	if (all_cpus_known && pelt_known) {
+		for (a = 0; a < nr_nodes; a++) {
+			s->node_util[a] = (int32_t)(pu[a] + 0.5);
+			s->node_runnable[a] = (int32_t)(pr[a] + 0.5);
+		}
+		s->known |= SR_SNAP_NODE_PELT;
+	}
 	if (lost_near(d, src, ts) || lost_near(d, dst, ts))
 		dec->flags |= DECISION_F_LOST;
 }

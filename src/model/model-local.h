@@ -180,6 +180,12 @@ int model_task_faults(struct model *m, struct model_slot *s);
 void model_tasks_free(struct model *m);
 
 /**
+ * model_cpu_pelt_advance() - bring a CPU's PELT-like averages up to the
+ * model's current time, before its current task or nr_runnable changes
+ */
+void model_cpu_pelt_advance(struct model *m, struct model_cpu *c);
+
+/**
  * model_cpu_ensure() - grow the CPU array to hold @cpu
  * Return: the CPU, or NULL when @cpu is out of 0..TOPO_MAX_CPUS-1 (counted
  * in bad_cpu) or on allocation failure (*@nomem set).

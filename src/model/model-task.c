@@ -8,6 +8,7 @@
  * CPU's nr_runnable stays equal to the tasks RUNNING or RUNNABLE there.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,7 @@ static void account(struct model *m, const struct model_task *t, int d)
 {
 	struct model_cpu *c = &m->cpus[t->cpu];
 
+	model_cpu_pelt_advance(m, c);
 	c->nr_runnable += d;
 	if (!(t->known & MODEL_KNOWN_PREF_NODE))
 		c->nr_pref_unknown += d;
@@ -267,6 +269,48 @@ void model_tasks_free(struct model *m)
 	m->table = NULL;
 	m->table_size = 0;
 	m->table_used = 0;
+}
+
+/* decay @v over @dt ns and add @level for that time (PELT's geometric series) */
+static double pelt_step(double v, uint64_t dt, double level)
+{
+	double f = exp2(-(double)dt / (double)MODEL_PELT_HALFLIFE_NS);
+
+	return v * f + level * (1.0 - f);
+}
+
+void model_cpu_pelt_advance(struct model *m, struct model_cpu *c)
+{
+	uint64_t now = m->last_ts_ns;
+
+	if (!c->pelt_on) {
+		c->pelt_on = true;
+		c->pelt_ns = c->pelt_from_ns = now;
+		c->util = c->runnable = 0;
+		return;
+	}
+	if (now <= c->pelt_ns)
+		return;
+	c->util = pelt_step(c->util, now - c->pelt_ns, c->curr > 0 ? 1024.0 : 0.0);
+	c->runnable = pelt_step(c->runnable, now - c->pelt_ns,
+				1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
+	c->pelt_ns = now;
+}
+
+bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util, double *runnable)
+{
+	const struct model_cpu *c;
+	uint64_t dt;
+
+	if (cpu < 0 || cpu >= m->nr_cpus)
+		return false;
+	c = &m->cpus[cpu];
+	if (!c->pelt_on || !c->known || c->curr < 0 || ts_ns < c->pelt_from_ns + MODEL_PELT_SETTLE_NS)
+		return false;
+	dt = ts_ns > c->pelt_ns ? ts_ns - c->pelt_ns : 0;
+	*util = pelt_step(c->util, dt, c->curr > 0 ? 1024.0 : 0.0);
+	*runnable = pelt_step(c->runnable, dt, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
+	return true;
 }
 
 struct model_cpu *model_cpu_ensure(struct model *m, int cpu, bool *nomem)

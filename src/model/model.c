@@ -133,6 +133,7 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 		model_place(m, prev, ev->cpu, switched_out_state(sw->prev_state));
 	}
 	c = &m->cpus[ev->cpu];
+	model_cpu_pelt_advance(m, c);
 	c->curr = sw->next_pid > 0 ? sw->next_pid : 0;
 	c->known = true;
 	if (sw->next_pid <= 0)
@@ -229,6 +230,8 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 	s->pub.born = true;
 	s->pub.has_faults = false;
 	s->pub.moved_since_ran = true;	/* __sched_fork(): se.exec_start = 0 */
+	/* init_numa_balancing(): numa_preferred_nid = NUMA_NO_NODE */
+	model_set_pref(m, &s->pub, -1, true);
 	s->pub.known |= MODEL_KNOWN_MOVED;
 	s->pub.kthread_child = f->parent_pid == 2;
 	return 0;

@@ -156,7 +156,21 @@ struct model_cpu {
 	int		nr_preferred;	/* of nr_runnable: preferred node known and = this CPU's node */
 	int		nr_pref_unknown; /* of nr_runnable: preferred node not known */
 	bool		known;
+	/*
+	 * PELT-like averages (half-life 32 ms, scale 1024) up to pelt_ns:
+	 * util of the time a task ran, runnable of nr_runnable; pelt_from_ns
+	 * is when the model began them (what came before is not known)
+	 */
+	double		util;
+	double		runnable;
+	uint64_t	pelt_ns;
+	uint64_t	pelt_from_ns;
+	bool		pelt_on;
 };
+
+/* PELT's half-life, and how long the averages take to forget the trace's start */
+#define MODEL_PELT_HALFLIFE_NS	(32ull * 1000 * 1000)
+#define MODEL_PELT_SETTLE_NS	(4 * MODEL_PELT_HALFLIFE_NS)
 
 /** struct model_stats - counts of what the model saw and could not square */
 struct model_stats {
@@ -280,6 +294,16 @@ const struct model_task *model_task_lookup(const struct model *m, int tid);
 
 /** model_cpu_get() - a CPU's state.  Return: borrowed; NULL when out of range. */
 const struct model_cpu *model_cpu_get(const struct model *m, int cpu);
+
+/**
+ * model_cpu_pelt() - a CPU's util_avg and runnable_avg as PELT would have
+ * them at @ts_ns (exponential averages of "a task runs" and of nr_running,
+ * 32 ms half-life, 1024 = always), from the switches and queue changes seen
+ * Return: true when known: the CPU's averages began MODEL_PELT_SETTLE_NS
+ * before @ts_ns (what came before the trace weighs less than 1/16) and
+ * its current task is known.
+ */
+bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util, double *runnable);
 
 /** model_stats() - the counters.  Return: borrowed. */
 const struct model_stats *model_stats(const struct model *m);

@@ -423,8 +423,13 @@ START_TEST(test_exit_and_pid_reuse)
 	ck_assert_uint_eq(model_stats(m)->tasks_seen, 3);
 	ck_assert_uint_eq(model_stats(m)->tasks_live, 2);
 	ck_assert_str_eq(task(100)->comm, "again");
-	/* a new task: only its name, and that it has not run (se.exec_start 0) */
-	ck_assert_uint_eq(task(100)->known, MODEL_KNOWN_COMM | MODEL_KNOWN_MOVED);
+	/*
+	 * a new task: only its name, that it has not run (se.exec_start 0)
+	 * and that it has no preferred node (init_numa_balancing())
+	 */
+	ck_assert_uint_eq(task(100)->known,
+			  MODEL_KNOWN_COMM | MODEL_KNOWN_MOVED | MODEL_KNOWN_PREF_NODE);
+	ck_assert_int_eq(task(100)->pref_node, -1);
 	ck_assert(task(100)->moved_since_ran);
 	ck_assert_uint_eq(task(100)->first_seen_ns, 50);
 

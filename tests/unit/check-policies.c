@@ -94,6 +94,17 @@ static void local_overloaded(struct sr_snapshot *s) { s->node_nr_running[0] = 4;
 static void node1_overloaded(struct sr_snapshot *s) { s->node_nr_running[1] = 3; }
 static void node1_idle(struct sr_snapshot *s) { s->node_nr_running[1] = 0; s->node_nr_idle[1] = 2; }
 static void unk_node_idle(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_NR_IDLE; }
+static void no_pelt(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_PELT; }
+/* every CPU busy all the time, 1.5 tasks runnable each on node 0 (the task's load included) */
+static void busy_pelt(struct sr_snapshot *s)
+{
+	int n;
+
+	for (n = 0; n < 4; n++) {
+		s->node_util[n] = 2048;
+		s->node_runnable[n] = 1024 * s->node_nr_running[n];
+	}
+}
 /* moved (or forked) since it last ran: se.exec_start is 0 */
 static void moved(struct sr_snapshot *s) { s->moved_since_ran = 1; }
 static void cold_edge(struct sr_snapshot *s) { s->since_ran_ns = 500000; }
@@ -579,9 +590,17 @@ static const struct policy_case cases[] = {
 	{ "exec-v6.1/type/busy-local-spare-remote", "exec-v6.1", { exec, local_busy, node1_idle },
 	  NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
 	{ "exec-v6.1/busy/equal-load-stays", "exec-v6.1",
-	  { exec, local_overloaded, node1_overloaded }, NULL, R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
-	{ "exec-v6.1/busy/lighter-remote-by-margin", "exec-v6.1", { exec, local_overloaded },
-	  NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	  { exec, local_overloaded, node1_overloaded, no_pelt }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/busy/lighter-remote-by-margin", "exec-v6.1",
+	  { exec, local_overloaded, no_pelt }, NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	/* 3 tasks on 2 CPUs that hardly run: spare capacity, a small imbalance stays */
+	{ "exec-v6.1/pelt/light-tasks-have-spare", "exec-v6.1", { exec, local_overloaded }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	/* busy: node 0 load 4 x 1024 less the task's own 1024, node 1 3 x 1024: stay */
+	{ "exec-v6.1/pelt/own-load-taken-away", "exec-v6.1",
+	  { exec, local_overloaded, node1_overloaded, busy_pelt }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
 	{ "exec-v6.1/unknown/node-idle", "exec-v6.1", { exec, unk_node_idle }, NULL,
 	  UNK, MISSING(NODE_NR_IDLE), 0, 0, -1 },
 	{ "exec-v6.1/unknown/pref-node", "exec-v6.1", { exec, unk_pref }, NULL,

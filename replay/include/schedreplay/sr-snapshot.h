@@ -162,7 +162,8 @@ enum sr_sd_level {
 	X(NODE_NR_CPUS,	30, "node-nr-cpus",	"CPUs per node")		\
 	X(EXEC_SEQ,	31, "exec-seq",		"exec balancing points seen before this one") \
 	X(MOVED_SINCE_RAN, 32, "moved-since-ran", "whether the task was moved to another CPU, or forked, and has not run since") \
-	X(NODE_NR_IDLE,	33, "node-nr-idle",	"idle CPUs per node")
+	X(NODE_NR_IDLE,	33, "node-nr-idle",	"idle CPUs per node") \
+	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -207,6 +208,7 @@ enum sr_snap_bit {
 #define SR_SNAP_EXEC_SEQ	(1ull << SR_SNAP_BIT_EXEC_SEQ)
 #define SR_SNAP_MOVED_SINCE_RAN	(1ull << SR_SNAP_BIT_MOVED_SINCE_RAN)
 #define SR_SNAP_NODE_NR_IDLE	(1ull << SR_SNAP_BIT_NODE_NR_IDLE)
+#define SR_SNAP_NODE_PELT	(1ull << SR_SNAP_BIT_NODE_PELT)
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -288,6 +290,12 @@ enum sr_snap_bit {
  * @node_nr_idle:    per node, the CPUs whose runqueue was empty (nr_running
  *                   0, the task itself counted on @src_cpu): the idle_cpus
  *                   of find_idlest_group()'s statistics [NODE_NR_IDLE]
+ * @node_util:       per node, the sum over its CPUs of an estimate of
+ *                   util_avg (1024 = a CPU always running a task): the
+ *                   fraction of time a task ran, averaged with PELT's 32 ms
+ *                   half-life from the trace's switches [NODE_PELT]
+ * @node_runnable:   the same of runnable_avg (1024 per task always
+ *                   runnable: the averaged nr_running) [NODE_PELT]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -337,6 +345,8 @@ struct sr_snapshot {
 	int32_t		moved_since_ran;
 	int32_t		reserved3;
 	int32_t		node_nr_idle[SR_MAX_NODES];
+	int32_t		node_util[SR_MAX_NODES];
+	int32_t		node_runnable[SR_MAX_NODES];
 };
 
 /*
