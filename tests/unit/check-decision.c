@@ -134,6 +134,15 @@ static void base(void)
 	sw(2 * MS, 0, 10, 1, 0, "swapper/0");
 }
 
+/* base(), then 10 and 12 queued on cpu 0, 12 running */
+static void queued_on_0(void)
+{
+	base();
+	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
+	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
+	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+}
+
 START_TEST(test_wakeup)
 {
 	base();
@@ -212,10 +221,7 @@ END_TEST
  */
 START_TEST(test_exec_after_pull)
 {
-	base();
-	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
-	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
-	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+	queued_on_0();
 	mig(3 * MS, 2, 0, 10, 0, 2);
 	sw(3 * MS + 10, 2, 0, 0, 10, "t10");
 	exec_ev(3 * MS + 100, 2, 10);
@@ -228,10 +234,7 @@ END_TEST
 /* migration/2 current on cpu 2 while softirq balancing there pulls from cpu 0 */
 START_TEST(test_pull_under_stopper)
 {
-	base();
-	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
-	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
-	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+	queued_on_0();
 	wake_comm(2 * MS + 300, 2, 0, 31, 2, "migration/2");
 	sw(2 * MS + 400, 2, 0, 0, 31, "migration/2");
 	mig(3 * MS, 2, 31, 10, 0, 2);
@@ -342,11 +345,7 @@ END_TEST
 
 START_TEST(test_lb_pull_idle)
 {
-	base();
-	/* 10 and 12 queued on cpu 0, 12 running; idle cpu 2 pulls 10 */
-	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
-	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
-	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+	queued_on_0();	/* idle cpu 2 pulls 10 */
 	mig(3 * MS, 2, 0, 10, 0, 2);
 	sw(3 * MS + 10, 2, 0, 0, 10, "t10");
 	finish();
@@ -363,10 +362,7 @@ END_TEST
 
 START_TEST(test_lb_pull_newly_idle)
 {
-	base();
-	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
-	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
-	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+	queued_on_0();
 	/* cpu 2 runs 13, which blocks; newidle balance pulls 10 first */
 	wake(2 * MS + 300, 2, 0, SR_EV_WAKEUP, 13, 2);
 	sw(2 * MS + 400, 2, 0, 0, 13, "t13");
