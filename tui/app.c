@@ -335,9 +335,8 @@ static void draw_header(struct tui_app *a)
 		snprintf(fid, sizeof(fid), "-");
 	/* rows with a cost have both sides: the paired figure, as the report's totals */
 	if (h->nr_cost)
-		snprintf(cost, sizeof(cost), "old %" PRId64 " new %" PRId64 " delta %+" PRId64
-			 " (%" PRIu64 " paired)", h->cost_old, h->cost_new, h->cost_new - h->cost_old,
-			 (uint64_t)h->nr_cost);
+		snprintf(cost, sizeof(cost), "old %" PRId64 " new %" PRId64 " (%+" PRId64 ")",
+			 h->cost_old, h->cost_new, h->cost_new - h->cost_old);
 	else
 		snprintf(cost, sizeof(cost), "-");
 	tui_canvas_fill(c, 2, 0, c->w, ' ', TUI_ST_NORMAL);
