@@ -84,7 +84,7 @@ struct sg_stats {
  * imbalance_pct), and still has spare capacity when they are light;
  * without them by the task counts alone
  */
-static struct sg_stats node_stats(const struct replay_eval *ev, int n)
+static struct sg_stats node_stats(const struct replay_eval *ev, int n, bool pelt)
 {
 	const struct sr_snapshot *s = ev->snap;
 	int64_t pct = ev->param[P_IMBALANCE_PCT];
@@ -97,7 +97,7 @@ static struct sg_stats node_stats(const struct replay_eval *ev, int n)
 		g.sum_nr_running = 0;
 	g.idle_cpus = s->node_nr_idle[n];
 	cap = 1024 * (int64_t)g.cpus;
-	if (SR_SNAP_HAS(s, node_runnable) && (s->known & SR_SNAP_NODE_PELT)) {
+	if (pelt) {
 		util = s->node_util[n];
 		runnable = s->node_runnable[n];
 		g.util = util;
@@ -144,6 +144,21 @@ static bool pick_idlest(const struct sg_stats *idlest, const struct sg_stats *g)
 	return g->avg_load < idlest->avg_load;
 }
 
+/* the nodes within @dist of @src, as a mask (nodes past 64: all bits) */
+static uint64_t nodes_within(const struct sr_snapshot *s, int src, int64_t dist)
+{
+	uint64_t mask = 0;
+	int n;
+
+	for (n = 0; n < s->nr_nodes; n++) {
+		if (n >= 64)
+			return ~0ull;
+		if (s->distance[src][n] <= dist)
+			mask |= 1ull << n;
+	}
+	return mask;
+}
+
 /* the CPUs of the nodes within @dist of @src */
 static int span_cpus(const struct sr_snapshot *s, int src, int dist)
 {
@@ -181,10 +196,10 @@ static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int nr_le
  * find_idlest_group() at the level spanning @dist: the node to go to, or
  * -1 to stay (go down a level); -2 when an input it needs is unknown
  */
-static int idlest_group(struct replay_eval *ev, int dist, int imb_nr)
+static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
 {
 	const struct sr_snapshot *s = ev->snap;
-	struct sg_stats local = node_stats(ev, s->src_node);
+	struct sg_stats local = node_stats(ev, s->src_node, pelt);
 	struct sg_stats idlest = { .type = GROUP_OVERLOADED + 1, .avg_load = INT64_MAX };
 	int64_t imbalance;
 	int best = -1;
@@ -195,7 +210,7 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr)
 
 		if (n == s->src_node || s->distance[s->src_node][n] > dist || s->node_nr_cpus[n] <= 0)
 			continue;
-		g = node_stats(ev, n);
+		g = node_stats(ev, n, pelt);
 		if (pick_idlest(&idlest, &g)) {
 			idlest = g;
 			best = n;
@@ -237,6 +252,8 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 {
 	struct replay_eval ev;
 	int levels[SR_MAX_NODES];
+	uint64_t span;
+	bool pelt;
 	int nr_levels = 0, top = -1;
 	int src, n, i, lvl, node;
 	int ret;
@@ -246,9 +263,7 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 		return ret < 0 ? ret : 0;
 	if (!replay_need(&ev, SR_SNAP_BIT_NR_NODES) || !replay_need(&ev, SR_SNAP_BIT_DISTANCE) ||
 	    !replay_need(&ev, SR_SNAP_BIT_SRC_NODE) || !replay_need(&ev, SR_SNAP_BIT_DST_NODE) ||
-	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_CPUS) ||
-	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_RUNNING) ||
-	    !SR_SNAP_HAS(snap, node_nr_idle) || !replay_need(&ev, SR_SNAP_BIT_NODE_NR_IDLE)) {
+	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_CPUS)) {
 		replay_verdict_unknown(out, &ev);
 		return 0;
 	}
@@ -258,6 +273,22 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE, 0, 0);
 		return 0;
 	}
+	/*
+	 * the counts of the nodes exec balancing looks at: the whole machine's,
+	 * or (node-known) those of every node within node_reclaim_distance
+	 */
+	span = nodes_within(snap, src, ev.param[P_RECLAIM_DISTANCE]);
+	if (!SR_SNAP_HAS(snap, node_pelt_known) ||
+	    !((snap->known & SR_SNAP_NODE_KNOWN) && (snap->node_known & span) == span)) {
+		if (!replay_need(&ev, SR_SNAP_BIT_NODE_NR_RUNNING) ||
+		    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_IDLE)) {
+			replay_verdict_unknown(out, &ev);
+			return 0;
+		}
+	}
+	pelt = SR_SNAP_HAS(snap, node_pelt_known) &&
+		  ((snap->known & SR_SNAP_NODE_PELT) ||
+		   ((snap->known & SR_SNAP_NODE_KNOWN) && (snap->node_pelt_known & span) == span));
 
 	/* the NUMA levels of src, nearest first (sched_domains_numa_distance) */
 	for (n = 0; n < snap->nr_nodes; n++) {
@@ -280,7 +311,8 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	/* find_idlest_cpu(): from that level down, until a group is picked */
 	node = src;
 	for (lvl = top; lvl >= 0; lvl--) {
-		int g = idlest_group(&ev, levels[lvl], imb_numa_nr(snap, levels, nr_levels, lvl));
+		int g = idlest_group(&ev, levels[lvl], imb_numa_nr(snap, levels, nr_levels, lvl),
+				 pelt);
 
 		if (g == -2) {
 			replay_verdict_unknown(out, &ev);

@@ -179,6 +179,7 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 	const struct model_cpu *dc = dst >= 0 ? model_cpu_get(m, dst) : NULL;
 	int nr_nodes = t->nr_nodes < SR_MAX_NODES ? t->nr_nodes : SR_MAX_NODES;
 	bool all_cpus_known = true, pelt_known = true;
+	uint64_t node_unknown = 0, pelt_unknown = 0;
 	double pu[SR_MAX_NODES] = { 0 }, pr[SR_MAX_NODES] = { 0 }, util, runnable;
 	int a, b, c, kt;
 
@@ -314,6 +315,8 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 
 		if (!mc || !mc->known) {
 			all_cpus_known = false;
+			if (n >= 0 && n < 64)
+				node_unknown |= 1ull << n;
 			continue;
 		}
 		if (n >= 0 && n < nr_nodes) {
@@ -327,18 +330,28 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 				pr[n] += runnable;
 			} else {
 				pelt_known = false;
+				if (n < 64)
+					pelt_unknown |= 1ull << n;
 			}
 		}
 	}
+	s->node_known = (nr_nodes >= 64 ? ~0ull : (1ull << nr_nodes) - 1) & ~node_unknown;
+	s->node_pelt_known = s->node_known & ~pelt_unknown;
+	/* a node not known holds nothing (zero), as every unknown field */
+	for (a = 0; a < nr_nodes; a++) {
+		bool nk = a < 64 && (s->node_known >> a & 1);
+		bool pk = a < 64 && (s->node_pelt_known >> a & 1);
+
+		if (!nk)
+			s->node_nr_running[a] = s->node_nr_idle[a] = 0;
+		s->node_util[a] = pk ? (int32_t)(pu[a] + 0.5) : 0;
+		s->node_runnable[a] = pk ? (int32_t)(pr[a] + 0.5) : 0;
+	}
+	s->known |= SR_SNAP_NODE_KNOWN;
 	if (all_cpus_known)
 		s->known |= SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE;
-	if (all_cpus_known && pelt_known) {
-		for (a = 0; a < nr_nodes; a++) {
-			s->node_util[a] = (int32_t)(pu[a] + 0.5);
-			s->node_runnable[a] = (int32_t)(pr[a] + 0.5);
-		}
+	if (all_cpus_known && pelt_known)
 		s->known |= SR_SNAP_NODE_PELT;
-	}
 	if (lost_near(d, src, ts) || lost_near(d, dst, ts))
 		dec->flags |= DECISION_F_LOST;
 }

@@ -95,6 +95,17 @@ static void node1_overloaded(struct sr_snapshot *s) { s->node_nr_running[1] = 3;
 static void node1_idle(struct sr_snapshot *s) { s->node_nr_running[1] = 0; s->node_nr_idle[1] = 2; }
 static void unk_node_idle(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_NR_IDLE; }
 static void no_pelt(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_PELT; }
+/* early in a trace: only nodes 0 and 1 (the exec domain of node 0) have every CPU known */
+static void near_nodes_known(struct sr_snapshot *s)
+{
+	s->known &= ~(SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE | SR_SNAP_NODE_PELT);
+	s->node_known = s->node_pelt_known = 0x3;
+}
+static void only_src_node_known(struct sr_snapshot *s)
+{
+	near_nodes_known(s);
+	s->node_known = s->node_pelt_known = 0x1;
+}
 /* every CPU busy all the time, 1.5 tasks runnable each on node 0 (the task's load included) */
 static void busy_pelt(struct sr_snapshot *s)
 {
@@ -601,6 +612,10 @@ static const struct policy_case cases[] = {
 	{ "exec-v6.1/pelt/own-load-taken-away", "exec-v6.1",
 	  { exec, local_overloaded, node1_overloaded, busy_pelt }, NULL,
 	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/known/far-nodes-do-not-matter", "exec-v6.1", { exec, dst_node0, near_nodes_known },
+	  NULL, A, RS(EXEC_IDLEST), 0, 0, 0 },
+	{ "exec-v6.1/unknown/near-node", "exec-v6.1", { exec, only_src_node_known }, NULL,
+	  UNK, MISSING(NODE_NR_RUNNING), 0, 0, -1 },
 	{ "exec-v6.1/unknown/node-idle", "exec-v6.1", { exec, unk_node_idle }, NULL,
 	  UNK, MISSING(NODE_NR_IDLE), 0, 0, -1 },
 	{ "exec-v6.1/unknown/pref-node", "exec-v6.1", { exec, unk_pref }, NULL,

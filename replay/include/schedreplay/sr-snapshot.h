@@ -163,7 +163,8 @@ enum sr_sd_level {
 	X(EXEC_SEQ,	31, "exec-seq",		"exec balancing points seen before this one") \
 	X(MOVED_SINCE_RAN, 32, "moved-since-ran", "whether the task was moved to another CPU, or forked, and has not run since") \
 	X(NODE_NR_IDLE,	33, "node-nr-idle",	"idle CPUs per node") \
-	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node")
+	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node") \
+	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -209,6 +210,7 @@ enum sr_snap_bit {
 #define SR_SNAP_MOVED_SINCE_RAN	(1ull << SR_SNAP_BIT_MOVED_SINCE_RAN)
 #define SR_SNAP_NODE_NR_IDLE	(1ull << SR_SNAP_BIT_NODE_NR_IDLE)
 #define SR_SNAP_NODE_PELT	(1ull << SR_SNAP_BIT_NODE_PELT)
+#define SR_SNAP_NODE_KNOWN	(1ull << SR_SNAP_BIT_NODE_KNOWN)
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -296,6 +298,15 @@ enum sr_snap_bit {
  *                   half-life from the trace's switches [NODE_PELT]
  * @node_runnable:   the same of runnable_avg (1024 per task always
  *                   runnable: the averaged nr_running) [NODE_PELT]
+ * @node_known:      bit n set when every CPU of node n is known, so that
+ *                   node n's entries of @node_nr_running and @node_nr_idle
+ *                   hold its counts (and of @node_util / @node_runnable
+ *                   when its CPUs' averages are known: bit n of
+ *                   @node_pelt_known) even while the whole-machine bits
+ *                   NODE_NR_RUNNING / NODE_NR_IDLE / NODE_PELT are clear;
+ *                   nodes beyond 64 have no bit [NODE_KNOWN]
+ * @node_pelt_known: bit n set when node n's PELT estimates are known
+ *                   [NODE_KNOWN]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -347,6 +358,8 @@ struct sr_snapshot {
 	int32_t		node_nr_idle[SR_MAX_NODES];
 	int32_t		node_util[SR_MAX_NODES];
 	int32_t		node_runnable[SR_MAX_NODES];
+	uint64_t	node_known;
+	uint64_t	node_pelt_known;
 };
 
 /*
