@@ -345,9 +345,30 @@ static int feed_exit(struct model *m, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * Events lost on @cpu (-1: every CPU): a task there may have run unseen,
+ * so whether it moved since it last ran is no longer known.
+ */
+static void lost_moved(struct model *m, int cpu)
+{
+	struct model_chunk *c;
+	int i;
+
+	for (c = m->chunks; c; c = c->next)
+		for (i = 0; i < c->used; i++) {
+			struct model_task *t = &c->slots[i].pub;
+
+			if (cpu == -1 || !(t->known & MODEL_KNOWN_CPU) || t->cpu == cpu)
+				t->known &= ~MODEL_KNOWN_MOVED;
+		}
+}
+
 static void feed_lost(struct model *m, const struct sr_event *ev)
 {
 	int i;
+
+	if (ev->cpu >= -1)
+		lost_moved(m, ev->cpu);
 
 	m->stats.lost_records++;
 	if (ev->u.lost.count > 0)

@@ -31,7 +31,8 @@
  *   old_pid differs the thread took over the leader's tid (what was known
  *   of old_pid moves to pid, not counted as reuse) and old_pid is DEAD.
  * - Lost events on a CPU make its current task unknown until its next
- *   switch; a lost marker with cpu -1 does so for every CPU.
+ *   switch; a lost marker with cpu -1 does so for every CPU.  They also
+ *   make moved_since_ran unknown for the tasks there (or of unknown CPU).
  * - tid 0 (the idle tasks) is never a task; curr 0 means idle.
  * - moved_since_ran: set by the task's fork (as the child) and by each of
  *   its sched_migrate_task, cleared when it is switched in or execs; known

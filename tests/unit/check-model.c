@@ -149,6 +149,25 @@ static const struct model_task *task(int tid)
  * a pattern, a CPU the array grew to hold counts only what was put there
  * (nr_preferred and nr_pref_unknown were once left to the allocator).
  */
+/* after a move the task is cold until it runs; lost events there make that unknown */
+START_TEST(test_moved_since_ran_lost)
+{
+	sw(10, 0, 0, 0, 100);
+	sw(20, 0, 100, 0, 0);
+	migrate(30, 100, 0, 1);
+	ck_assert(task(100)->known & MODEL_KNOWN_MOVED);
+	ck_assert(task(100)->moved_since_ran);
+	sw(40, 1, 0, 0, 100);
+	ck_assert(!task(100)->moved_since_ran);
+	sw(50, 1, 100, 0, 0);
+	migrate(60, 100, 1, 2);
+	lost(70, 3, 5);			/* elsewhere: still known */
+	ck_assert(task(100)->known & MODEL_KNOWN_MOVED);
+	lost(80, 2, 5);			/* where it is: it may have run unseen */
+	ck_assert(!(task(100)->known & MODEL_KNOWN_MOVED));
+}
+END_TEST
+
 START_TEST(test_grown_cpus_fresh)
 {
 	struct topo *t2 = topo_new(1, 1);
@@ -946,6 +965,7 @@ static Suite *model_suite(void)
 	tcase_add_loop_test(tc, test_check_event_range, 0,
 			    sizeof(check_cases) / sizeof(check_cases[0]));
 	tcase_add_test(tc, test_grown_cpus_fresh);
+	tcase_add_test(tc, test_moved_since_ran_lost);
 	tcase_add_test(tc, test_check_event_default);
 	tcase_add_test(tc, test_check_event_only_named);
 	suite_add_tcase(s, tc);
