@@ -339,6 +339,9 @@ const char *engine_kernel_policy_name(const char *release, int cls)
 			return "numa-v4.18";
 		return NULL;
 	case SR_DECISION_CLASS_EXEC:
+		/* find_idlest_group() by group types from v5.5, imb_numa_nr from v6.0 */
+		if (v >= 6000)
+			return "exec-v6.1";
 		return "exec-least-loaded";
 	default:
 		return NULL;

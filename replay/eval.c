@@ -451,7 +451,17 @@ struct replay_pred replay_task_hot_recent(struct replay_eval *ev)
 	if (cost == 0)
 		return replay_pred_make(0, SR_REASON_MIGRATION_COST_NONE_HOT, 0);
 
-	/* rq_clock_task(src_rq) - p->se.exec_start < sysctl_sched_migration_cost */
+	/*
+	 * rq_clock_task(src_rq) - p->se.exec_start < sysctl_sched_migration_cost,
+	 * where exec_start is 0 for a task moved or forked since it last ran:
+	 * __sched_fork() zeroes it, and a migration clears it (in
+	 * migrate_task_rq_fair() from before v4.1 to v6.2, in enqueue_entity()
+	 * under ENQUEUE_MIGRATED from v6.3 and 6.1.y stable), so every kernel
+	 * the built-in policies model calls such a task cold.
+	 */
+	if (SR_SNAP_HAS(s, moved_since_ran) && (s->known & SR_SNAP_MOVED_SINCE_RAN) &&
+	    s->moved_since_ran)
+		return replay_pred_make(0, SR_REASON_MOVED_COLD, 0);
 	if (!replay_need(ev, SR_SNAP_BIT_SINCE_RAN))
 		return replay_pred_make(REPLAY_UNKNOWN, 0, 0);
 	if (s->since_ran_ns < (uint64_t)cost)

@@ -27,6 +27,7 @@ static const struct sr_policy_ops *const replay_builtins[] = {
 	&policy_numa_v419_ops,
 	&policy_exec_least_loaded_ops,
 	&policy_exec_round_robin_ops,
+	&policy_exec_v61_ops,
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -32,6 +32,7 @@ extern const struct sr_policy_ops policy_numa_v418_ops;
 extern const struct sr_policy_ops policy_numa_v419_ops;
 extern const struct sr_policy_ops policy_exec_least_loaded_ops;
 extern const struct sr_policy_ops policy_exec_round_robin_ops;
+extern const struct sr_policy_ops policy_exec_v61_ops;
 
 /*
  * The fields every built-in ops table starts with: built-ins are compiled

@@ -303,7 +303,7 @@ static void draw_header(struct tui_app *a)
 {
 	const struct tui_header *h = tui_store_header(a->store);
 	struct tui_canvas *c = &a->canvas;
-	char buf[256], fid[64], cost[96];
+	char buf[256], fid[64], cost[128];
 	int x;
 
 	tui_canvas_fill(c, 0, 0, c->w, ' ', TUI_ST_HEADER);
@@ -333,8 +333,10 @@ static void draw_header(struct tui_app *a)
 			 h->fid_decisions, 100.0 * (double)h->fid_reproduced / (double)h->fid_decisions);
 	else
 		snprintf(fid, sizeof(fid), "-");
+	/* rows with a cost have both sides: the paired figure, as the report's totals */
 	if (h->nr_cost)
-		snprintf(cost, sizeof(cost), "old %" PRId64 " new %" PRId64, h->cost_old, h->cost_new);
+		snprintf(cost, sizeof(cost), "old %" PRId64 " new %" PRId64 " (%+" PRId64 ")",
+			 h->cost_old, h->cost_new, h->cost_new - h->cost_old);
 	else
 		snprintf(cost, sizeof(cost), "-");
 	tui_canvas_fill(c, 2, 0, c->w, ' ', TUI_ST_NORMAL);

@@ -267,6 +267,22 @@ static void iv_remove(struct ltask *t, int i)
 
 /* ---- pricing ------------------------------------------------------------- */
 
+/* old and new go into the pair only together, so that new - old compares like with like */
+static void pair_add(struct cost_pair *p, const struct cost_item *it)
+{
+	bool o = it->v[COST_OLD].known, n = it->v[COST_NEW].known;
+
+	if (o && n) {
+		p->decisions++;
+		cost_add(&p->v[COST_OLD], &it->v[COST_OLD]);
+		cost_add(&p->v[COST_NEW], &it->v[COST_NEW]);
+	} else if (o) {
+		p->only[COST_OLD]++;
+	} else if (n) {
+		p->only[COST_NEW]++;
+	}
+}
+
 static void add_totals(struct cost_ledger *l, struct ltask *t, const struct interval *iv,
 		       const struct cost_item *it)
 {
@@ -281,12 +297,17 @@ static void add_totals(struct cost_ledger *l, struct ltask *t, const struct inte
 	if (ct)
 		ct->decisions++;
 	t->sum.decisions++;
+	pair_add(&tot->pair, it);
+	if (ct)
+		pair_add(&ct->pair, it);
 	for (s = 0; s < COST__SIDES; s++) {
 		if (!it->v[s].known)
 			continue;
 		tot->side_known[s]++;
 		cost_add(&tot->side[s], &it->v[s]);
-		cost_add(&t->sum.v[s], &it->v[s]);
+		/* a task's old and new: over the decisions both priced */
+		if (s == COST_TRACE || (it->v[COST_OLD].known && it->v[COST_NEW].known))
+			cost_add(&t->sum.v[s], &it->v[s]);
 		if (ct) {
 			ct->known[s]++;
 			cost_add(&ct->v[s], &it->v[s]);
@@ -417,7 +438,21 @@ static int feed_fault(struct cost_ledger *l, const struct model *m, const struct
 	if (!priced || cnode < 0 || cnode >= n)
 		return 0;
 	c->priced++;
-	c->est_local += l->shares[cnode];
+	/*
+	 * numa_hint_faults_local records locality before the fault's page
+	 * migration, the shares book the fault where the page went: a fault
+	 * that migrated its page (TNF_MIGRATED: it was misplaced, so remote)
+	 * counts as remote here, as in the kernel's counter
+	 */
+	c->est_local_post += l->shares[cnode];
+	if (ev->u.fault.flags & MODEL_TNF_MIGRATED) {
+		c->migrated_remote++;
+	} else {
+		/* and the earlier such faults in the share: booked away, pre-migration */
+		double pre = l->shares[cnode] - model_task_migrated_share(m, mt, cnode);
+
+		c->est_local += pre > 0 ? pre : 0;
+	}
 	for (k = 0; k < n; k++)
 		l->tot.actual[cnode * n + k] += l->shares[k];
 	return 0;
@@ -442,8 +477,8 @@ static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
 		c->vm_local_start = loc;
 		c->windowed = true;
 		/* only the faults from here on are in the kernel's difference */
-		c->faults = c->flag_local = c->priced = 0;
-		c->est_local = 0;
+		c->faults = c->flag_local = c->priced = c->migrated_remote = 0;
+		c->est_local = c->est_local_post = 0;
 		memset(l->tot.actual, 0, (size_t)l->nr_nodes * l->nr_nodes * sizeof(double));
 		l->in_window = true;
 	} else if (plen == 3 && !memcmp(phase, "end", 3) && c->have_start && !c->have_end) {

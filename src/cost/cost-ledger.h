@@ -108,11 +108,26 @@ typedef int (*cost_done_fn)(const struct cost_item *it, void *arg);
  */
 typedef void (*cost_release_fn)(void *user);
 
+/**
+ * struct cost_pair - old and new over the same decisions: those both sides
+ * priced; what new - old means
+ * @decisions: priced on both sides
+ * @v:         COST_OLD and COST_NEW summed over them
+ * @only:      per side (COST_OLD, COST_NEW), priced on that side only: the
+ *             other side's verdict gave no node (unknown, or no policy)
+ */
+struct cost_pair {
+	uint64_t		decisions;
+	struct cost_value	v[2];
+	uint64_t		only[2];
+};
+
 /** struct cost_class_totals - one decision class */
 struct cost_class_totals {
 	uint64_t		decisions;
 	uint64_t		known[COST__SIDES];
 	struct cost_value	v[COST__SIDES];
+	struct cost_pair	pair;
 };
 
 /**
@@ -122,7 +137,12 @@ struct cost_class_totals {
  * @faults:             fault events in the window
  * @flag_local:         of them, with TNF_FAULT_LOCAL
  * @priced:             of them, priced (memory placement known)
- * @est_local:          sum over priced faults of f_{node of its CPU}
+ * @est_local:          sum over priced faults of f_{node of its CPU}, a
+ *                      fault that migrated its page (TNF_MIGRATED) counted
+ *                      0: remote, as numa_hint_faults_local counts it
+ * @migrated_remote:    priced faults booked remote so
+ * @est_local_post:     the same sum with every fault at f_{its node} (where
+ *                      the page is after the migration), for comparison
  * @windowed:           the window is the trace's schedreplay_vmstat lines
  */
 struct cost_calibration {
@@ -136,6 +156,8 @@ struct cost_calibration {
 	uint64_t	flag_local;
 	uint64_t	priced;
 	double		est_local;
+	uint64_t	migrated_remote;
+	double		est_local_post;
 	bool		windowed;
 };
 
@@ -146,6 +168,8 @@ struct cost_calibration {
  *           accesses over the decisions' intervals
  * @actual:  the same over every priced fault of the trace, row = the node
  *           of the CPU the fault was taken on
+ * @side:    per side, over every decision that side priced (the sets differ)
+ * @pair:    old and new over the decisions both priced: the delta to report
  */
 struct cost_totals {
 	int				nr_nodes;
@@ -153,6 +177,7 @@ struct cost_totals {
 	uint64_t			unknown[COST_UNKNOWN__COUNT];
 	uint64_t			side_known[COST__SIDES];
 	struct cost_value		side[COST__SIDES];
+	struct cost_pair		pair;
 	struct cost_class_totals	cls[SR_DECISION_CLASS__COUNT];
 	double				*matrix[COST__SIDES];
 	double				*actual;
@@ -162,7 +187,10 @@ struct cost_totals {
 	struct cost_calibration		cal;
 };
 
-/** struct cost_task - one task's decision costs (for the top-N list) */
+/**
+ * struct cost_task - one task's decision costs (for the top-N list): old and
+ * new over its decisions both sides priced, trace over all it priced
+ */
 struct cost_task {
 	int			tid;
 	char			comm[SR_COMM_LEN];

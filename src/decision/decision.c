@@ -31,11 +31,18 @@ struct numa_pending {
 	uint64_t	ts_ns;
 };
 
+struct stopper_wake {
+	uint64_t	ts_ns;
+	int		waker;		/* common_pid of the sched_wakeup */
+	int		cpu;		/* the CPU that logged it */
+};
+
 struct pending {
 	struct decision	d;
 	uint64_t	deadline_ns;
 	int		state;		/* enum model_task_state at the migration */
-	bool		by_stopper;	/* logged by migration/N */
+	bool		by_stopper;	/* logged by migration/N on CPU N = orig_cpu */
+	bool		self_woken;	/* ...which the task itself woke on CPU N */
 	bool		resolved;
 	bool		dst_switch_seen;	/* first switch on dst after it... */
 	bool		dst_went_idle;		/* ...had a sleeping prev */
@@ -58,6 +65,9 @@ struct decision_ctx {
 
 	uint64_t		*lost_ts;	/* per CPU: last lost-event marker + 1 (0 = none) */
 	int			nr_lost_cpus;
+	/* per CPU N: the last wake-up of migration/N, who logged it and where */
+	struct stopper_wake	*swake;
+	int			nr_swake;
 	uint64_t		exec_seq;
 	uint64_t		now_ns;
 };
@@ -102,6 +112,7 @@ void decision_free(struct decision_ctx *d)
 	free(d->numa);
 	free(d->queue);
 	free(d->lost_ts);
+	free(d->swake);
 	free(d);
 }
 
@@ -128,6 +139,31 @@ static bool lost_near(const struct decision_ctx *d, int cpu, uint64_t ts)
 	return d->lost_ts[cpu] - 1 + DECISION_WINDOW_NS >= ts;
 }
 
+static bool is_stopper_tid(const struct model *m, int pid)
+{
+	const struct model_task *t = pid > 0 ? model_task_lookup(m, pid) : NULL;
+
+	return t && (t->known & MODEL_KNOWN_COMM) && !strncmp(t->comm, "migration/", 10);
+}
+
+/*
+ * The kernel's idle_cpu_without(cpu, p) with nr_running less p's own share
+ * (update_sg_wakeup_stats()): nothing left on the runqueue once the task
+ * itself, and a migration/N stopper running on its behalf, are taken away.
+ */
+static bool cpu_idle_without(const struct model *m, const struct model_cpu *mc, int cpu,
+			     const struct model_task *task)
+{
+	int n = mc->nr_runnable;
+
+	if (task && (task->known & MODEL_KNOWN_CPU) && task->cpu == cpu &&
+	    (task->state == MODEL_TASK_RUNNING || task->state == MODEL_TASK_RUNNABLE))
+		n--;
+	if (mc->curr > 0 && is_stopper_tid(m, mc->curr))
+		n--;
+	return n <= 0;
+}
+
 /*
  * Fill what the model and the topology say about a task moving from
  * @src to @dst at @ts.  @dst may be -1 (a stick with no candidate).
@@ -142,8 +178,10 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 	const struct model_cpu *sc = src >= 0 ? model_cpu_get(m, src) : NULL;
 	const struct model_cpu *dc = dst >= 0 ? model_cpu_get(m, dst) : NULL;
 	int nr_nodes = t->nr_nodes < SR_MAX_NODES ? t->nr_nodes : SR_MAX_NODES;
-	bool all_cpus_known = true;
-	int a, b, c;
+	bool all_cpus_known = true, pelt_known = true;
+	uint64_t node_unknown = 0, pelt_unknown = 0;
+	double pu[SR_MAX_NODES] = { 0 }, pr[SR_MAX_NODES] = { 0 }, util, runnable;
+	int a, b, c, kt;
 
 	memset(s, 0, sizeof(*s));
 	s->size = sizeof(*s);
@@ -217,6 +255,11 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 		if (task->known & MODEL_KNOWN_HAS_FAULTS) {
 			s->has_faults = task->has_faults;
 			s->known |= SR_SNAP_HAS_FAULTS;
+		} else if ((kt = model_task_kthread(task)) != MODEL_KTHREAD_NONE) {
+			/* no mm, so no hinting fault ever: p->numa_faults is NULL */
+			s->has_faults = 0;
+			s->known |= SR_SNAP_HAS_FAULTS;
+			dec->kthread = kt;
 		} else if (task->born && model_stats(m)->fault_events) {
 			/*
 			 * Born in the trace, and the trace carries every hinting
@@ -246,6 +289,10 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 			s->since_ran_ns = ts - task->last_ran_ns;
 			s->known |= SR_SNAP_SINCE_RAN;
 		}
+		if (task->known & MODEL_KNOWN_MOVED) {
+			s->moved_since_ran = task->moved_since_ran;
+			s->known |= SR_SNAP_MOVED_SINCE_RAN;
+		}
 	}
 	if (sc && sc->known) {
 		s->src_nr_running = sc->nr_runnable;
@@ -268,13 +315,43 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 
 		if (!mc || !mc->known) {
 			all_cpus_known = false;
+			if (n >= 0 && n < 64)
+				node_unknown |= 1ull << n;
 			continue;
 		}
-		if (n >= 0 && n < nr_nodes)
-			s->node_nr_running[n] += mc->nr_runnable;
+		if (n >= 0 && n < nr_nodes) {
+			/* a stopper running for the move is not part of the load it balanced */
+			s->node_nr_running[n] += mc->nr_runnable -
+						 (mc->curr > 0 && is_stopper_tid(m, mc->curr));
+			if (cpu_idle_without(m, mc, c, task))
+				s->node_nr_idle[n]++;
+			if (model_cpu_pelt(m, c, ts, &util, &runnable)) {
+				pu[n] += util;
+				pr[n] += runnable;
+			} else {
+				pelt_known = false;
+				if (n < 64)
+					pelt_unknown |= 1ull << n;
+			}
+		}
 	}
+	s->node_known = (nr_nodes >= 64 ? ~0ull : (1ull << nr_nodes) - 1) & ~node_unknown;
+	s->node_pelt_known = s->node_known & ~pelt_unknown;
+	/* a node not known holds nothing (zero), as every unknown field */
+	for (a = 0; a < nr_nodes; a++) {
+		bool nk = a < 64 && (s->node_known >> a & 1);
+		bool pk = a < 64 && (s->node_pelt_known >> a & 1);
+
+		if (!nk)
+			s->node_nr_running[a] = s->node_nr_idle[a] = 0;
+		s->node_util[a] = pk ? (int32_t)(pu[a] + 0.5) : 0;
+		s->node_runnable[a] = pk ? (int32_t)(pr[a] + 0.5) : 0;
+	}
+	s->known |= SR_SNAP_NODE_KNOWN;
 	if (all_cpus_known)
-		s->known |= SR_SNAP_NODE_NR_RUNNING;
+		s->known |= SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE;
+	if (all_cpus_known && pelt_known)
+		s->known |= SR_SNAP_NODE_PELT;
 	if (lost_near(d, src, ts) || lost_near(d, dst, ts))
 		dec->flags |= DECISION_F_LOST;
 }
@@ -421,6 +498,8 @@ static int emit_one(struct decision_ctx *d, struct decision *dec)
 	d->stats.by_why[dec->why]++;
 	if (dec->flags & DECISION_F_LOST)
 		d->stats.lost_flagged++;
+	if (dec->kthread > 0 && dec->kthread < MODEL_KTHREAD__COUNT)
+		d->stats.kthread_by[dec->kthread]++;
 	return d->emit(dec, d->arg);
 }
 
@@ -476,7 +555,9 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 			}
 			break;
 		case SR_EV_EXEC:
-			if (ev->u.exec.pid == tid || ev->u.exec.old_pid == tid) {
+			/* sched_exec() moves through the stopper it wakes itself */
+			if (p->by_stopper && p->self_woken &&
+			    (ev->u.exec.pid == tid || ev->u.exec.old_pid == tid)) {
 				set_class(&p->d, SR_DECISION_CLASS_EXEC, DECISION_WHY_EXEC);
 				p->resolved = true;
 			}
@@ -500,11 +581,64 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 
 /* ---- events ------------------------------------------------------------ */
 
-static bool is_stopper(const struct model *m, int cpu, int pid)
+/* "migration/N": the stopper thread of CPU N (-1 for any other name) */
+static int stopper_cpu_of(const char *comm)
 {
-	const struct model_task *t = model_task_lookup(m, pid);
+	int cpu = 0;
+	int i;
 
-	return t && (t->known & MODEL_KNOWN_COMM) && !strncmp(t->comm, "migration/", 10);
+	if (strncmp(comm, "migration/", 10) || !comm[10])
+		return -1;
+	for (i = 10; i < SR_COMM_LEN && comm[i]; i++) {
+		if (comm[i] < '0' || comm[i] > '9' || cpu > TOPO_MAX_CPUS)
+			return -1;
+		cpu = cpu * 10 + (comm[i] - '0');
+	}
+	return cpu;
+}
+
+/*
+ * The migration was done by the source CPU's stopper: logged on CPU N by
+ * migration/N, N the CPU the task left (active balancing, sched_exec(),
+ * NUMA moves, affinity changes).  A pull that softirq balancing did while
+ * migration/N happened to be current is logged on the destination CPU.
+ */
+static bool by_src_stopper(const struct model *m, const struct sr_event *ev)
+{
+	const struct model_task *t = model_task_lookup(m, ev->pid);
+
+	return t && (t->known & MODEL_KNOWN_COMM) && ev->cpu == ev->u.mig.orig_cpu &&
+	       stopper_cpu_of(t->comm) == ev->u.mig.orig_cpu;
+}
+
+/* Which task woke migration/N, and on which CPU the wake-up was logged. */
+static int note_stopper_wake(struct decision_ctx *d, const struct sr_event *ev)
+{
+	int cpu = stopper_cpu_of(ev->u.wake.comm);
+
+	if (cpu < 0 || cpu >= TOPO_MAX_CPUS)
+		return 0;
+	if (cpu >= d->nr_swake) {
+		int n = cpu + 1 > 2 * d->nr_swake ? cpu + 1 : 2 * d->nr_swake;
+		struct stopper_wake *w = realloc(d->swake, n * sizeof(*w));
+
+		if (!w)
+			return -ENOMEM;
+		memset(w + d->nr_swake, 0, (n - d->nr_swake) * sizeof(*w));
+		d->swake = w;
+		d->nr_swake = n;
+	}
+	d->swake[cpu].ts_ns = ev->ts_ns;
+	d->swake[cpu].waker = ev->pid;
+	d->swake[cpu].cpu = ev->cpu;
+	return 0;
+}
+
+/* The stopper of @cpu was last woken by @tid on @cpu itself. */
+static bool stopper_self_woken(const struct decision_ctx *d, int cpu, int tid)
+{
+	return cpu >= 0 && cpu < d->nr_swake && d->swake[cpu].ts_ns &&
+	       d->swake[cpu].waker == tid && d->swake[cpu].cpu == cpu;
 }
 
 static int on_migrate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
@@ -525,7 +659,10 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 							       MODEL_TASK_UNKNOWN;
 	if (p->state == MODEL_TASK_UNKNOWN)
 		p->d.flags |= DECISION_F_STATE_GUESS;
-	p->by_stopper = is_stopper(m, ev->cpu, ev->pid);
+	p->by_stopper = by_src_stopper(m, ev);
+	p->self_woken = p->by_stopper && stopper_self_woken(d, mg->orig_cpu, mg->pid);
+	if (p->self_woken)
+		p->deadline_ns = ev->ts_ns + DECISION_EXEC_WINDOW_NS;
 
 	i = numa_find(d, mg->pid);
 	if (i >= 0 && d->numa[i].dst_cpu == mg->dest_cpu) {
@@ -649,6 +786,9 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 		break;
 	case SR_EV_EXEC:
 		d->exec_seq++;
+		break;
+	case SR_EV_WAKEUP:
+		ret = note_stopper_wake(d, ev);
 		break;
 	case SR_EV_LOST:
 		ret = note_lost(d, ev->cpu, ev->ts_ns);

@@ -19,8 +19,10 @@
  *   fork        the task's sched_wakeup_new on the destination CPU follows
  *   wakeup      the task's sched_waking/sched_wakeup on the destination
  *               CPU follows (the waker's select_task_rq() moved it)
- *   exec        the task's sched_process_exec follows
- *   lb-active   the stopper (migration/N) moved it, and none of the above
+ *   exec        the source CPU's stopper moved it (migration/N logged it
+ *               on CPU N = orig_cpu), woken on CPU N by the task itself,
+ *               and the task's sched_process_exec follows
+ *   lb-active   the source CPU's stopper moved it, and none of the above
  *   lb-pull     it was queued, not running, on the source CPU
  *   other       none of these: the evidence does not settle it
  */
@@ -38,6 +40,12 @@
 
 /* How long a decision waits for the events that classify it (trace time). */
 #define DECISION_WINDOW_NS	(20ull * 1000 * 1000)
+/*
+ * How long a move by the source CPU's stopper, woken by the task itself,
+ * waits for the task's sched_process_exec: sched_exec() runs before the
+ * binary is loaded, and the exec event comes after (22-101 ms seen).
+ */
+#define DECISION_EXEC_WINDOW_NS	(200ull * 1000 * 1000)
 /* How long a sched_move_numa / sched_swap_numa waits for its migration. */
 #define DECISION_NUMA_WINDOW_NS	(200ull * 1000 * 1000)
 
@@ -55,7 +63,7 @@ enum decision_why {
 	DECISION_WHY_WAKEUP_NEW,	/* sched_wakeup_new on dst followed */
 	DECISION_WHY_WAKEUP,		/* sched_waking/sched_wakeup on dst followed */
 	DECISION_WHY_EXEC,		/* sched_process_exec followed */
-	DECISION_WHY_STOPPER,		/* migration/N moved it */
+	DECISION_WHY_STOPPER,		/* migration/N moved it from CPU N */
 	DECISION_WHY_QUEUED,		/* queued, not running, on src */
 	DECISION_WHY_RUNNING,		/* other: it was running, no stopper */
 	DECISION_WHY_SLEEPING,		/* other: asleep, and no wake-up followed */
@@ -71,6 +79,8 @@ enum decision_why {
  * @why:         enum decision_why
  * @flags:       DECISION_F_* bits
  * @partner_tid: the other task of a numa-swap, 0 otherwise
+ * @kthread:     enum model_kthread: the evidence that made has-faults "no"
+ *               for a kernel thread, MODEL_KTHREAD_NONE otherwise
  */
 struct decision {
 	struct sr_snapshot	snap;
@@ -79,6 +89,7 @@ struct decision {
 	int			why;
 	unsigned int		flags;
 	int			partner_tid;
+	int			kthread;
 };
 
 /**
@@ -96,6 +107,8 @@ struct decision_stats {
 	uint64_t	by_why[DECISION_WHY__COUNT];
 	uint64_t	numa_expired;	/* move/swap halves that no migration followed */
 	uint64_t	lost_flagged;
+	/* decisions whose has-faults (no) came from kernel-thread evidence, by enum model_kthread */
+	uint64_t	kthread_by[MODEL_KTHREAD__COUNT];
 };
 
 struct decision_ctx;

@@ -194,7 +194,7 @@ static int fstate_init(struct model *m, struct model_slot *s, uint64_t epoch)
 	size_t nr = 2 * (size_t)m->nr_nodes;
 
 	if (!fs->mem) {
-		uint64_t *v = model_arena_take(m, 4 * nr);
+		uint64_t *v = model_arena_take(m, 5 * nr);
 
 		if (!v)
 			return -ENOMEM;
@@ -202,8 +202,10 @@ static int fstate_init(struct model *m, struct model_slot *s, uint64_t epoch)
 		fs->membuf = v + nr;
 		fs->cpu = v + 2 * nr;
 		fs->cpubuf = v + 3 * nr;
+		fs->mig = v + 4 * nr;
+		fs->migbuf = fs->mig + m->nr_nodes;
 	}
-	memset(fs->mem, 0, 4 * nr * sizeof(uint64_t));
+	memset(fs->mem, 0, 5 * nr * sizeof(uint64_t));
 	fs->epoch = epoch;
 	fs->placements = 0;
 	fs->active = true;
@@ -298,6 +300,10 @@ static int placement(struct model *m, struct model_slot *s, uint64_t epoch)
 		fs->cpu[i] = fs->cpu[i] / 2 + fs->cpubuf[i];
 		fs->cpubuf[i] = 0;
 	}
+	for (i = 0; i < (size_t)m->nr_nodes; i++) {
+		fs->mig[i] = fs->mig[i] / 2 + fs->migbuf[i];
+		fs->migbuf[i] = 0;
+	}
 	fs->epoch = epoch;
 	fs->placements++;
 	m->fstats.placements++;
@@ -376,6 +382,7 @@ int model_feed_fault(struct model *m, const struct sr_event *ev)
 	if (f->flags & MODEL_TNF_FAULT_LOCAL)
 		m->fstats.flag_local++;
 	if (f->flags & MODEL_TNF_MIGRATED) {
+		s->fs.migbuf[f->mem_node] += pages;
 		m->fstats.flag_migrated++;
 		misplaced_attribute(m, ev, f->mem_node);
 	}
@@ -457,6 +464,19 @@ void model_faults_sampled(struct model *m, struct model_slot *s, const struct ma
 	fs->sampled = true;
 	s->pub.known &= ~MODEL_KNOWN_FAULTS_MODELLED;
 	contrib_add(m, s);	/* out of memory: the group just lacks this member */
+}
+
+double model_task_migrated_share(const struct model *m, const struct model_task *t, int node)
+{
+	const struct model_slot *s = t ? model_task_find(m, t->tid) : NULL;
+	uint64_t tot = 0;
+	int n;
+
+	if (!s || !s->fs.active || !s->fs.mig || node < 0 || node >= m->nr_nodes)
+		return 0;
+	for (n = 0; n < 2 * m->nr_nodes; n++)
+		tot += s->fs.mem[n];
+	return tot ? (double)s->fs.mig[node] / (double)tot : 0;
 }
 
 bool model_group_active(const struct model *m, const struct model_task *t, uint64_t *mask)

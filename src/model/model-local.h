@@ -20,6 +20,9 @@
  * shared, 1 = private), carved from the arena on the task's first fault
  * @mem, @membuf: decayed / current-window faults by memory node (pages)
  * @cpu, @cpubuf: the same by the faulting CPU's node (not runtime-weighted)
+ * @mig, @migbuf: of @mem / @membuf, by memory node (private + shared), the
+ *                faults that migrated their page there (TNF_MIGRATED):
+ *                booked where the page went, they were remote when taken
  * @epoch:        scan epoch (ts / scan period) of the last placement
  * @placements:   placements (decays) run since the first fault seen
  * @contrib_gid:  group whose totals hold this task's mem/cpu (0: none)
@@ -35,6 +38,8 @@ struct model_fstate {
 	uint64_t	*membuf;
 	uint64_t	*cpu;
 	uint64_t	*cpubuf;
+	uint64_t	*mig;
+	uint64_t	*migbuf;
 	uint64_t	epoch;
 	uint32_t	placements;
 	int		contrib_gid;
@@ -173,6 +178,12 @@ int model_task_faults(struct model *m, struct model_slot *s);
 
 /** model_tasks_free() - free the table, chunks and arena. */
 void model_tasks_free(struct model *m);
+
+/**
+ * model_cpu_pelt_advance() - bring a CPU's PELT-like averages up to the
+ * model's current time, before its current task or nr_runnable changes
+ */
+void model_cpu_pelt_advance(struct model *m, struct model_cpu *c);
 
 /**
  * model_cpu_ensure() - grow the CPU array to hold @cpu

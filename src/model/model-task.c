@@ -8,12 +8,28 @@
  * CPU's nr_runnable stays equal to the tasks RUNNING or RUNNABLE there.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model-local.h"
 
 #define MODEL_TABLE_MIN 1024
+
+/* model_debug_fill(): the byte fresh blocks are filled with, -1 for none */
+static int debug_fill = -1;
+
+void model_debug_fill(int byte)
+{
+	debug_fill = byte >= 0 && byte <= 0xff ? byte : -1;
+}
+
+/* What fresh memory holds before the model writes it, when a test asks. */
+static void fresh(void *p, size_t n)
+{
+	if (debug_fill >= 0)
+		memset(p, debug_fill, n);
+}
 
 static size_t hash_tid(int tid, size_t size)
 {
@@ -64,6 +80,7 @@ static struct model_slot *slot_alloc(struct model *m)
 		c = malloc(sizeof(*c));
 		if (!c)
 			return NULL;
+		fresh(c, sizeof(*c));
 		c->used = 0;
 		c->next = m->chunks;
 		m->chunks = c;
@@ -82,6 +99,7 @@ static void account(struct model *m, const struct model_task *t, int d)
 {
 	struct model_cpu *c = &m->cpus[t->cpu];
 
+	model_cpu_pelt_advance(m, c);
 	c->nr_runnable += d;
 	if (!(t->known & MODEL_KNOWN_PREF_NODE))
 		c->nr_pref_unknown += d;
@@ -149,6 +167,8 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->nr_fault_events = 0;
 	t->has_faults = false;
 	t->born = false;
+	t->moved_since_ran = false;
+	t->kthread_child = false;
 	t->ks_seen = false;
 	model_faults_exit(m, s);
 	if (s->fs.mem)
@@ -206,6 +226,7 @@ uint64_t *model_arena_take(struct model *m, size_t n)
 		a = malloc(sizeof(*a) + cap * sizeof(uint64_t));
 		if (!a)
 			return NULL;
+		fresh(a->vals, cap * sizeof(uint64_t));
 		a->used = 0;
 		a->cap = cap;
 		a->next = m->arena;
@@ -250,6 +271,48 @@ void model_tasks_free(struct model *m)
 	m->table_used = 0;
 }
 
+/* decay @v over @dt ns and add @level for that time (PELT's geometric series) */
+static double pelt_step(double v, uint64_t dt, double level)
+{
+	double f = exp2(-(double)dt / (double)MODEL_PELT_HALFLIFE_NS);
+
+	return v * f + level * (1.0 - f);
+}
+
+void model_cpu_pelt_advance(struct model *m, struct model_cpu *c)
+{
+	uint64_t now = m->last_ts_ns;
+
+	if (!c->pelt_on) {
+		c->pelt_on = true;
+		c->pelt_ns = c->pelt_from_ns = now;
+		c->util = c->runnable = 0;
+		return;
+	}
+	if (now <= c->pelt_ns)
+		return;
+	c->util = pelt_step(c->util, now - c->pelt_ns, c->curr > 0 ? 1024.0 : 0.0);
+	c->runnable = pelt_step(c->runnable, now - c->pelt_ns,
+				1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
+	c->pelt_ns = now;
+}
+
+bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util, double *runnable)
+{
+	const struct model_cpu *c;
+	uint64_t dt;
+
+	if (cpu < 0 || cpu >= m->nr_cpus)
+		return false;
+	c = &m->cpus[cpu];
+	if (!c->pelt_on || !c->known || c->curr < 0 || ts_ns < c->pelt_from_ns + MODEL_PELT_SETTLE_NS)
+		return false;
+	dt = ts_ns > c->pelt_ns ? ts_ns - c->pelt_ns : 0;
+	*util = pelt_step(c->util, dt, c->curr > 0 ? 1024.0 : 0.0);
+	*runnable = pelt_step(c->runnable, dt, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
+	return true;
+}
+
 struct model_cpu *model_cpu_ensure(struct model *m, int cpu, bool *nomem)
 {
 	struct model_cpu *cpus;
@@ -271,13 +334,14 @@ struct model_cpu *model_cpu_ensure(struct model *m, int cpu, bool *nomem)
 			*nomem = true;
 			return NULL;
 		}
+		fresh(cpus + m->cap_cpus, (size_t)(cap - m->cap_cpus) * sizeof(*cpus));
 		m->cpus = cpus;
 		m->cap_cpus = cap;
 	}
+	/* every field: a counter left to the allocator is undefined behaviour */
 	for (i = m->nr_cpus; i <= cpu; i++) {
+		memset(&m->cpus[i], 0, sizeof(m->cpus[i]));
 		m->cpus[i].curr = -1;
-		m->cpus[i].nr_runnable = 0;
-		m->cpus[i].known = false;
 	}
 	if (cpu >= m->nr_cpus)
 		m->nr_cpus = cpu + 1;

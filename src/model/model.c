@@ -128,10 +128,12 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 			return -ENOMEM;
 		model_set_comm(&prev->pub, sw->prev_comm, sizeof(sw->prev_comm));
 		prev->pub.last_ran_ns = ev->ts_ns;
-		prev->pub.known |= MODEL_KNOWN_LAST_RAN;
+		prev->pub.known |= MODEL_KNOWN_LAST_RAN | MODEL_KNOWN_MOVED;
+		prev->pub.moved_since_ran = false;
 		model_place(m, prev, ev->cpu, switched_out_state(sw->prev_state));
 	}
 	c = &m->cpus[ev->cpu];
+	model_cpu_pelt_advance(m, c);
 	c->curr = sw->next_pid > 0 ? sw->next_pid : 0;
 	c->known = true;
 	if (sw->next_pid <= 0)
@@ -140,6 +142,8 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 	if (!next)
 		return -ENOMEM;
 	model_set_comm(&next->pub, sw->next_comm, sizeof(sw->next_comm));
+	next->pub.moved_since_ran = false;	/* set_next_entity() sets exec_start */
+	next->pub.known |= MODEL_KNOWN_MOVED;
 	model_place(m, next, ev->cpu, MODEL_TASK_RUNNING);
 	return 0;
 }
@@ -184,6 +188,8 @@ static int feed_migrate(struct model *m, const struct sr_event *ev)
 		return -ENOMEM;
 	model_set_comm(&s->pub, mig->comm, sizeof(mig->comm));
 	s->pub.nr_migrations++;
+	s->pub.moved_since_ran = true;
+	s->pub.known |= MODEL_KNOWN_MOVED;
 	c = cpu_of(m, mig->dest_cpu, &ret);
 	if (ret)
 		return ret;
@@ -223,8 +229,11 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 	 */
 	s->pub.born = true;
 	s->pub.has_faults = false;
-	if (f->parent_pid == 2)
-		s->pub.known |= MODEL_KNOWN_HAS_FAULTS;
+	s->pub.moved_since_ran = true;	/* __sched_fork(): se.exec_start = 0 */
+	/* init_numa_balancing(): numa_preferred_nid = NUMA_NO_NODE */
+	model_set_pref(m, &s->pub, -1, true);
+	s->pub.known |= MODEL_KNOWN_MOVED;
+	s->pub.kthread_child = f->parent_pid == 2;
 	return 0;
 }
 
@@ -315,6 +324,8 @@ static int feed_exec(struct model *m, const struct sr_event *ev)
 	}
 	s->pub.tgid = x->pid;
 	s->pub.known |= MODEL_KNOWN_TGID;
+	s->pub.moved_since_ran = false;	/* it is running */
+	s->pub.known |= MODEL_KNOWN_MOVED;
 	exec_comm(&s->pub, ev->str, ev->str_len);
 	model_place(m, s, c ? ev->cpu : -1, MODEL_TASK_RUNNING);
 	return 0;
@@ -334,9 +345,30 @@ static int feed_exit(struct model *m, const struct sr_event *ev)
 	return 0;
 }
 
+/*
+ * Events lost on @cpu (-1: every CPU): a task there may have run unseen,
+ * so whether it moved since it last ran is no longer known.
+ */
+static void lost_moved(struct model *m, int cpu)
+{
+	struct model_chunk *c;
+	int i;
+
+	for (c = m->chunks; c; c = c->next)
+		for (i = 0; i < c->used; i++) {
+			struct model_task *t = &c->slots[i].pub;
+
+			if (cpu == -1 || !(t->known & MODEL_KNOWN_CPU) || t->cpu == cpu)
+				t->known &= ~MODEL_KNOWN_MOVED;
+		}
+}
+
 static void feed_lost(struct model *m, const struct sr_event *ev)
 {
 	int i;
+
+	if (ev->cpu >= -1)
+		lost_moved(m, ev->cpu);
 
 	m->stats.lost_records++;
 	if (ev->u.lost.count > 0)

@@ -31,8 +31,12 @@
  *   old_pid differs the thread took over the leader's tid (what was known
  *   of old_pid moves to pid, not counted as reuse) and old_pid is DEAD.
  * - Lost events on a CPU make its current task unknown until its next
- *   switch; a lost marker with cpu -1 does so for every CPU.
+ *   switch; a lost marker with cpu -1 does so for every CPU.  They also
+ *   make moved_since_ran unknown for the tasks there (or of unknown CPU).
  * - tid 0 (the idle tasks) is never a task; curr 0 means idle.
+ * - moved_since_ran: set by the task's fork (as the child) and by each of
+ *   its sched_migrate_task, cleared when it is switched in or execs; known
+ *   from the first of these seen.
  */
 #ifndef SR_MODEL_MODEL_H
 #define SR_MODEL_MODEL_H
@@ -59,6 +63,8 @@
 #define MODEL_KNOWN_HAS_FAULTS	(1u << 9)
 /* faults / group_faults / pref_node come from the fault model, not a sample */
 #define MODEL_KNOWN_FAULTS_MODELLED (1u << 10)
+/* moved_since_ran is known: a fork, a migration or a switch-in of it was seen */
+#define MODEL_KNOWN_MOVED	(1u << 11)
 
 /* task_numa_fault() flags (docs/kernel-behaviour.md section 4.1) */
 #define MODEL_TNF_MIGRATED	0x01
@@ -120,6 +126,13 @@ struct model_task {
 	bool			has_faults;	/* p->numa_faults exists; see MODEL_KNOWN_HAS_FAULTS */
 	bool			born;		/* forked inside the trace (so it began with no faults) */
 	/*
+	 * Moved to another CPU, or forked, and not run since: the kernel's
+	 * se.exec_start is 0 then (__sched_fork(); the migration clears it),
+	 * so task_hot() calls it cold.  Valid when MODEL_KNOWN_MOVED.
+	 */
+	bool			moved_since_ran;
+	bool			kthread_child;	/* forked by kthreadd (pid 2) in the trace */
+	/*
 	 * The kernel's own per-task counters from numa_sample lines (nmig=,
 	 * forced=, fhot=) at the task's first and last sample, and the
 	 * sched_migrate_task events the model had counted for it at those
@@ -144,7 +157,21 @@ struct model_cpu {
 	int		nr_preferred;	/* of nr_runnable: preferred node known and = this CPU's node */
 	int		nr_pref_unknown; /* of nr_runnable: preferred node not known */
 	bool		known;
+	/*
+	 * PELT-like averages (half-life 32 ms, scale 1024) up to pelt_ns:
+	 * util of the time a task ran, runnable of nr_runnable; pelt_from_ns
+	 * is when the model began them (what came before is not known)
+	 */
+	double		util;
+	double		runnable;
+	uint64_t	pelt_ns;
+	uint64_t	pelt_from_ns;
+	bool		pelt_on;
 };
+
+/* PELT's half-life, and how long the averages take to forget the trace's start */
+#define MODEL_PELT_HALFLIFE_NS	(32ull * 1000 * 1000)
+#define MODEL_PELT_SETTLE_NS	(4 * MODEL_PELT_HALFLIFE_NS)
 
 /** struct model_stats - counts of what the model saw and could not square */
 struct model_stats {
@@ -203,6 +230,34 @@ struct model_fault_stats {
 	uint64_t	misplaced_by_node[SR_MAX_NODES_MODEL];
 };
 
+/**
+ * enum model_kthread - the evidence that a task is a kernel thread, strongest
+ * first (model-kthread.c)
+ */
+enum model_kthread {
+	MODEL_KTHREAD_NONE = 0,		/* no evidence: a user task, or not known */
+	MODEL_KTHREAD_PID2,		/* kthreadd itself */
+	MODEL_KTHREAD_CHILD,		/* forked by kthreadd inside the trace */
+	MODEL_KTHREAD_SNAPSHOT,		/* a recorder snapshot said PF_KTHREAD (none yet) */
+	MODEL_KTHREAD_NAME,		/* a kernel thread's name (docs/replay.md lists them) */
+	MODEL_KTHREAD__COUNT
+};
+
+/**
+ * model_kthread_name() - @comm is a name Linux gives its own threads
+ * @max: bytes of @comm readable (it need not be NUL-terminated)
+ */
+bool model_kthread_name(const char *comm, size_t max);
+
+/**
+ * model_task_kthread() - why @t is taken for a kernel thread
+ * Return: enum model_kthread, MODEL_KTHREAD_NONE when nothing says so.
+ */
+int model_task_kthread(const struct model_task *t);
+
+/** model_kthread_evidence_name() - "kthreadd-child", "name", ... */
+const char *model_kthread_evidence_name(int ev);
+
 struct model;
 
 /**
@@ -211,6 +266,17 @@ struct model;
  * Return: owned (free with model_free()), or NULL on allocation failure.
  */
 struct model *model_new(const struct topo *topo);
+
+/**
+ * model_debug_fill() - test hook: every block the model allocates or grows
+ * from then on (the CPU array, task chunks, fault arenas) is filled with
+ * @byte before the model writes it, so a field the model forgets to set
+ * shows as that pattern instead of whatever the allocator left
+ * @byte: 0..255, or -1 (the default) to fill nothing
+ *
+ * Context: process-wide; for tests (tests/unit/check-model.c).
+ */
+void model_debug_fill(int byte);
 
 /** model_free() - free (NULL is fine). */
 void model_free(struct model *m);
@@ -229,6 +295,16 @@ const struct model_task *model_task_lookup(const struct model *m, int tid);
 
 /** model_cpu_get() - a CPU's state.  Return: borrowed; NULL when out of range. */
 const struct model_cpu *model_cpu_get(const struct model *m, int cpu);
+
+/**
+ * model_cpu_pelt() - a CPU's util_avg and runnable_avg as PELT would have
+ * them at @ts_ns (exponential averages of "a task runs" and of nr_running,
+ * 32 ms half-life, 1024 = always), from the switches and queue changes seen
+ * Return: true when known: the CPU's averages began MODEL_PELT_SETTLE_NS
+ * before @ts_ns (what came before the trace weighs less than 1/16) and
+ * its current task is known.
+ */
+bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util, double *runnable);
 
 /** model_stats() - the counters.  Return: borrowed. */
 const struct model_stats *model_stats(const struct model *m);
@@ -272,6 +348,15 @@ uint64_t model_scan_period(const struct model *m);
  * weights CPU faults by runtime (section 4.3); this does not.
  */
 bool model_group_active(const struct model *m, const struct model_task *t, uint64_t *mask);
+
+/**
+ * model_task_migrated_share() - of a task's decayed MEM faults (the fault
+ * model's), the share booked at @node by faults that migrated their page
+ * there: what the task's share of @node over-counts against where its
+ * memory was when the faults were taken (numa_hint_faults_local's view)
+ * Return: 0..1; 0 when the fault model has nothing for the task.
+ */
+double model_task_migrated_share(const struct model *m, const struct model_task *t, int node);
 
 /**
  * model_check_event() - check the CPUs and nodes an event names against the

@@ -76,7 +76,29 @@ json_t *report_cost_item_json(const struct cost_item *it)
 	return o;
 }
 
-static json_t *sides_json(const struct cost_value *v, const uint64_t *known, uint64_t decisions)
+/*
+ * The paired figure: old and new over the decisions both priced, their
+ * delta, and how many each side priced alone (left out of it)
+ */
+static json_t *pair_json(const struct cost_pair *p, uint64_t decisions)
+{
+	json_t *o = json_object(), *lo = json_object();
+	struct cost_value v[2] = { p->v[COST_OLD], p->v[COST_NEW] };
+
+	v[0].known = v[1].known = p->decisions > 0;
+	json_object_set_new(o, "decisions", jint((int64_t)p->decisions));
+	json_object_set_new(o, "old", value_json(&v[0], 0, false));
+	json_object_set_new(o, "new", value_json(&v[1], 0, false));
+	json_object_set_new(lo, "old_only", jint((int64_t)p->only[COST_OLD]));
+	json_object_set_new(lo, "new_only", jint((int64_t)p->only[COST_NEW]));
+	json_object_set_new(lo, "neither", jint((int64_t)(decisions - p->decisions -
+							   p->only[COST_OLD] - p->only[COST_NEW])));
+	json_object_set_new(o, "left_out", lo);
+	return o;
+}
+
+static json_t *sides_json(const struct cost_value *v, const uint64_t *known, uint64_t decisions,
+			  const struct cost_pair *pair)
 {
 	json_t *o = json_object();
 	int s;
@@ -88,7 +110,15 @@ static json_t *sides_json(const struct cost_value *v, const uint64_t *known, uin
 			json_object_set_new(x, "decisions_priced", jint((int64_t)known[s]));
 		json_object_set_new(o, side_names[s], x);
 	}
-	json_object_set_new(o, "delta", delta_json(&v[COST_OLD], &v[COST_NEW]));
+	if (pair) {
+		struct cost_value po = pair->v[COST_OLD], pn = pair->v[COST_NEW];
+
+		po.known = pn.known = pair->decisions > 0;
+		json_object_set_new(o, "delta", delta_json(&po, &pn));
+		json_object_set_new(o, "paired", pair_json(pair, decisions));
+	} else {
+		json_object_set_new(o, "delta", delta_json(&v[COST_OLD], &v[COST_NEW]));
+	}
 	json_object_set_new(o, "decisions", jint((int64_t)decisions));
 	return o;
 }
@@ -131,6 +161,9 @@ static json_t *calibration_json(const struct report_cost_in *in)
 	json_object_set_new(o, "fault_events_local_minus_vmstat",
 			    have ? jint((int64_t)c->flag_local - vl) : json_null());
 	json_object_set_new(o, "priced_faults", jint((int64_t)c->priced));
+	json_object_set_new(o, "migrated_faults_remote", jint((int64_t)c->migrated_remote));
+	json_object_set_new(o, "estimated_local_share_after_migration",
+			    jreal(c->priced ? c->est_local_post / (double)c->priced : NAN));
 	json_object_set_new(o, "counted_local_share",
 			    jreal(c->faults ? (double)c->flag_local / (double)c->faults : NAN));
 	return o;
@@ -182,7 +215,8 @@ json_t *report_cost_json(const struct report_cost_in *in)
 	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++)
 		if (t->cls[c].decisions)
 			json_object_set_new(cls, replay_class_name(c),
-					    sides_json(t->cls[c].v, t->cls[c].known, t->cls[c].decisions));
+					    sides_json(t->cls[c].v, t->cls[c].known, t->cls[c].decisions,
+						       &t->cls[c].pair));
 	for (s = 0; s < COST__SIDES; s++)
 		json_object_set_new(mat, side_names[s], matrix_json(t->matrix[s], t->nr_nodes));
 	json_object_set_new(mat, "actual", matrix_json(t->actual, t->nr_nodes));
@@ -190,7 +224,7 @@ json_t *report_cost_json(const struct report_cost_in *in)
 	json_object_set_new(mat, "columns", json_string("memory node"));
 	top = cost_ledger_top_tasks(in->ledger, &n);
 	for (i = 0; i < n; i++) {
-		json_t *x = sides_json(top[i].v, (uint64_t[COST__SIDES]){ 0 }, top[i].decisions);
+		json_t *x = sides_json(top[i].v, (uint64_t[COST__SIDES]){ 0 }, top[i].decisions, NULL);
 		int k;
 
 		for (k = 0; k < COST__SIDES; k++)
@@ -205,7 +239,7 @@ json_t *report_cost_json(const struct report_cost_in *in)
 
 	json_object_set_new(o, "assumptions", json_string(REPORT_COST_ASSUMPTIONS));
 	json_object_set_new(o, "unit", json_string("NUMA hinting faults (sampled accesses)"));
-	json_object_set_new(o, "totals", sides_json(t->side, t->side_known, t->decisions));
+	json_object_set_new(o, "totals", sides_json(t->side, t->side_known, t->decisions, &t->pair));
 	json_object_set_new(o, "unknown", unk);
 	json_object_set_new(o, "fill_with", t->unknown[COST_UNKNOWN_NO_FAULTS] ?
 			    json_string("per-fault events: a kprobe on task_numa_fault() "
@@ -295,9 +329,21 @@ int report_cost_text(FILE *out, const json_t *cost)
 	side_line(out, "new", json_object_get(tot, "new"));
 	side_line(out, "trace", json_object_get(tot, "trace"));
 	d = json_object_get(tot, "delta");
+	o = json_object_get(tot, "paired");
 	if (json_is_object(d))
-		fprintf(out, "  %-10s %12s %+12.1f %+12.1f\n", "new - old", "", gr(d, "remote_accesses"),
-			gr(d, "weighted"));
+		fprintf(out, "  %-10s %12s %+12.1f %+12.1f %9" PRId64 "\n", "new - old", "",
+			gr(d, "remote_accesses"), gr(d, "weighted"),
+			(int64_t)json_integer_value(json_object_get(o, "decisions")));
+	if (json_is_object(o)) {
+		const json_t *lo = json_object_get(o, "left_out");
+
+		fprintf(out, "  (new - old over the decisions both sides priced; left out: %" PRId64
+			" priced by old only, %" PRId64 " by new only, the other side's verdict giving"
+			" no node; %" PRId64 " by neither)\n",
+			(int64_t)json_integer_value(json_object_get(lo, "old_only")),
+			(int64_t)json_integer_value(json_object_get(lo, "new_only")),
+			(int64_t)json_integer_value(json_object_get(lo, "neither")));
+	}
 	if (json_object_size(json_object_get(cost, "unknown"))) {
 		fprintf(out, "  unknown costs:");
 		json_object_foreach((json_t *)json_object_get(cost, "unknown"), k, v)
@@ -311,7 +357,9 @@ int report_cost_text(FILE *out, const json_t *cost)
 		fprintf(out, "  %-11s %9s %12s %12s %12s\n", "by class", "decisions", "old-weighted",
 			"new-weighted", "delta");
 		json_object_foreach((json_t *)json_object_get(cost, "by_class"), k, o) {
-			const json_t *ov = json_object_get(o, "old"), *nv = json_object_get(o, "new");
+			/* old and new over the class's decisions both sides priced */
+			const json_t *pr = json_object_get(o, "paired");
+			const json_t *ov = json_object_get(pr, "old"), *nv = json_object_get(pr, "new");
 
 			fprintf(out, "  %-11s %9" PRId64, k,
 				(int64_t)json_integer_value(json_object_get(o, "decisions")));

@@ -206,6 +206,15 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "unknown_inputs", missing);
 	json_object_set_new(sum, "top_tasks", tasks);
 	json_object_set_new(sum, "fidelity", fidelity);
+	{
+		json_t *kt = json_object();
+
+		for (c = 1; c < MODEL_KTHREAD__COUNT; c++)
+			if (in->dstats->kthread_by[c])
+				json_object_set_new(kt, model_kthread_evidence_name(c),
+						    jint((int64_t)in->dstats->kthread_by[c]));
+		json_object_set_new(sum, "kernel_threads", kt);
+	}
 	if (in->schedstat) {
 		const struct session_schedstat *k = in->schedstat;
 		const struct engine_class_stats *pull = engine_class(e, SR_DECISION_CLASS_LB_PULL);
@@ -401,10 +410,24 @@ int report_replay_text(FILE *out, const json_t *doc)
 	fprintf(out, "\nfidelity (the model of the recording kernel against what it did):\n");
 	if (!json_object_size(json_object_get(sum, "fidelity")))
 		fprintf(out, "  none: the kernel release is unknown (use --kernel-policy)\n");
+	else
+		fprintf(out, "  one-sided: every migration in a trace is one the kernel allowed, so \"reproduced\"\n"
+			     "  counts only the model's wrong refusals (a model that allows everything scores\n"
+			     "  100%%) and numa-stick only its wrong allowances; \"judged\": the model answered\n"
+			     "  (not unknown)\n"
+			     "  class       policy              decisions   judged            reproduced\n");
 	json_object_foreach((json_t *)json_object_get(sum, "fidelity"), k, o)
-		fprintf(out, "  %-11s %-18s %6" PRId64 " of %6" PRId64 " reproduced (%5.1f%%)\n", k,
-			gs(o, "policy"), gi(o, "reproduced"), gi(o, "decisions"),
+		fprintf(out, "  %-11s %-18s %10" PRId64 " %8" PRId64 " (%5.1f%%) %8" PRId64 " (%5.1f%%)\n",
+			k, gs(o, "policy"), gi(o, "decisions"), gi(o, "judged"),
+			pct(gi(o, "judged"), gi(o, "decisions")), gi(o, "reproduced"),
 			pct(gi(o, "reproduced"), gi(o, "decisions")));
+	o = json_object_get(sum, "kernel_threads");
+	if (o && json_object_size(o)) {
+		fprintf(out, "  kernel threads (no mm, so no NUMA faults), decisions by the evidence:");
+		json_object_foreach((json_t *)o, k, v)
+			fprintf(out, " %s %" PRId64, k, (int64_t)json_integer_value(v));
+		fprintf(out, "\n");
+	}
 	if (json_object_get(sum, "kernel_counters")) {
 		fprintf(out, "\nthe kernel's own counters (schedstat-delta.txt) against the replay:\n");
 		json_object_foreach((json_t *)json_object_get(sum, "kernel_counters"), k, o)

@@ -66,6 +66,12 @@ calib() {
 	check "$name: estimated share in (0, 1), difference = estimated - measured" \
 		jq -e '.summary.cost.calibration | .estimated_local_share > 0 and .estimated_local_share < 1 and
 			((.difference - (.estimated_local_share - .measured_local_share)) | fabs) < 0.002' "$json"
+	# migrated faults booked remote, as numa_hint_faults_local counts them
+	check "$name: estimated within 5 points of measured" \
+		jq -e '.summary.cost.calibration | (.difference | fabs) <= 0.05' "$json"
+	check "$name: migrated faults booked remote lower the estimate" \
+		jq -e '.summary.cost.calibration | .migrated_faults_remote > 0 and
+			.estimated_local_share < .estimated_local_share_after_migration' "$json"
 	jq -r --arg n "$name" '.summary.cost.calibration |
 		"# \($n): measured \(.measured_local_share) estimated \(.estimated_local_share) difference \(.difference)"' "$json"
 }
@@ -73,6 +79,11 @@ calib "$T/dat.json" numa01-4n "$N1"
 SHM=$FIX/numa01-shm-4n
 expect_exit 0 "replay numa01-shm-4n" "$SR_BIN" replay --quiet --json "$T/shm.json" "$SHM"
 calib "$T/shm.json" numa01-shm-4n "$SHM"
+for d in numa02-2n mixed-2n; do
+	expect_exit 0 "replay $d" "$SR_BIN" replay --quiet --json "$T/$d.json" "$FIX/$d"
+	check "$d: estimated within 5 points of measured" \
+		jq -e '.summary.cost.calibration | (.difference | fabs) <= 0.05' "$T/$d.json"
+done
 
 # costs per policy, and the matrix, in the text summary
 expect_exit 0 "text summary" "$SR_BIN" replay --quiet "$N1"
@@ -88,6 +99,36 @@ check "no fault data: every cost unknown" \
 check "no fault data: says what would fill them" \
 	jq -e '.summary.cost.fill_with | test("task_numa_fault")' "$T/h.json"
 check "no fault data: JSON validates" python3 "$VALIDATE" "$SCHEMA" "$T/h.json"
+
+# paired cost: the headline new - old is over the decisions both sides priced,
+# and equals the sum of their per-decision deltas (each rounded to 0.001 in
+# the JSON, hence the tolerance); per class too; the text prints the same figure
+paired() {
+	local name=$1 trace=$2
+	expect_exit 0 "$name: replay --json" "$SR_BIN" replay --quiet --json "$T/p.json" "$trace"
+	check "$name: headline delta = sum of per-decision deltas over decisions both priced" \
+		jq -e '[.decisions[] | select(.cost.old != null and .cost.new != null)] as $p
+			| .summary.cost.totals as $t
+			| ($p | length) == $t.paired.decisions
+			and (($p | map(.cost.delta.weighted) | add // 0) - ($t.delta.weighted // 0) | fabs) <= 0.0005 * (($p | length) + 1)
+			and (($p | map(.cost.delta.remote_accesses) | add // 0) - ($t.delta.remote_accesses // 0) | fabs) <= 0.0005 * (($p | length) + 1)
+			and ([.decisions[] | select(.cost.old != null and .cost.new == null)] | length) == $t.paired.left_out.old_only
+			and ([.decisions[] | select(.cost.old == null and .cost.new != null)] | length) == $t.paired.left_out.new_only' "$T/p.json"
+	check "$name: per class, delta = sum over that class's paired decisions" \
+		jq -e '. as $d | [.summary.cost.by_class | to_entries[] | .key as $k | .value as $c
+			| ([$d.decisions[] | select(.class == $k and .cost.old != null and .cost.new != null)
+			    | .cost.delta.weighted] | add // 0) as $s
+			| (($c.delta.weighted // 0) - $s | fabs) <= 0.0005 * ($c.paired.decisions + 1)] | all' "$T/p.json"
+	expect_exit 0 "$name: text" "$SR_BIN" replay --quiet "$trace"
+	check "$name: the text's new - old is the paired figure" \
+		test "$(awk '$1 == "new" && $2 == "-" && $3 == "old" { print $5 }' "$T/out")" = \
+		"$(jq -r '.summary.cost.totals.delta.weighted // empty | . * 10 | round / 10 |
+			if . >= 0 then "+" + (. | tostring) else (. | tostring) end |
+			if test("\\.") then . else . + ".0" end' "$T/p.json")"
+}
+for d in "$FIX"/numa01-4n "$FIX"/numa02-2n "$FIX"/host-baseline-1n "$FIX"/numa01-shm-4n "$FIX"/mixed-2n; do
+	paired "fixture $(basename "$d")" "$d"
+done
 
 expect_exit 2 "a bad --scan-period-ms" "$SR_BIN" replay --scan-period-ms 0 "$N1"
 finish

@@ -80,6 +80,18 @@ static void wake(uint64_t ts, int cpu, int cur, enum sr_event_kind kind, int pid
 	feed(&ev);
 }
 
+/* a wake-up of a task named @comm (the stoppers are known by their names) */
+static void wake_comm(uint64_t ts, int cpu, int cur, int pid, int target, const char *comm)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = cur, .kind = SR_EV_WAKEUP };
+
+	ev.u.wake.pid = pid;
+	ev.u.wake.prio = 0;
+	ev.u.wake.target_cpu = target;
+	snprintf(ev.u.wake.comm, sizeof(ev.u.wake.comm), "%s", comm);
+	feed(&ev);
+}
+
 static void mig(uint64_t ts, int cpu, int cur, int pid, int from, int to)
 {
 	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = cur, .kind = SR_EV_MIGRATE };
@@ -122,6 +134,15 @@ static void base(void)
 	sw(2 * MS, 0, 10, 1, 0, "swapper/0");
 }
 
+/* base(), then 10 and 12 queued on cpu 0, 12 running */
+static void queued_on_0(void)
+{
+	base();
+	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
+	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
+	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+}
+
 START_TEST(test_wakeup)
 {
 	base();
@@ -152,23 +173,158 @@ START_TEST(test_fork)
 }
 END_TEST
 
-START_TEST(test_exec)
+static void exec_ev(uint64_t ts, int cpu, int pid)
 {
-	struct sr_event ev = { .ts_ns = 3 * MS + 500, .cpu = 3, .pid = 10, .kind = SR_EV_EXEC };
+	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = pid, .kind = SR_EV_EXEC };
 
+	ev.u.exec.pid = pid;
+	ev.u.exec.old_pid = pid;
+	feed(&ev);
+}
+
+/* sched_exec(): task 10 wakes migration/0 on cpu 0, which moves it; it execs on 3 */
+static void exec_move(uint64_t ts_exec)
+{
 	base();
 	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 10, 0);
 	sw(2 * MS + 200, 0, 0, 0, 10, "t10");
+	wake_comm(2 * MS + 250, 0, 10, 30, 0, "migration/0");
 	sw(2 * MS + 300, 0, 10, 0, 30, "migration/0");
 	mig(3 * MS, 0, 30, 10, 0, 3);
-	ev.u.exec.pid = 10;
-	ev.u.exec.old_pid = 10;
-	feed(&ev);
+	exec_ev(ts_exec, 3, 10);
 	finish();
+}
+
+START_TEST(test_exec)
+{
+	exec_move(3 * MS + 500);
 	ck_assert_int_eq(nr_got, 1);
 	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_EXEC);
+	ck_assert_int_eq(got[0].why, DECISION_WHY_EXEC);
 	ck_assert(got[0].snap.known & SR_SNAP_EXEC_SEQ);
 	ck_assert_uint_eq(got[0].snap.exec_seq, 0);
+}
+END_TEST
+
+/* the exec event may come long after sched_exec() (the binary is loaded between) */
+START_TEST(test_exec_late)
+{
+	exec_move(3 * MS + 100 * MS);
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_EXEC);
+}
+END_TEST
+
+/*
+ * A task pulled by load balancing that execs right after is no exec move:
+ * sched_exec() moves through the source CPU's stopper, woken by the task.
+ */
+START_TEST(test_exec_after_pull)
+{
+	queued_on_0();
+	mig(3 * MS, 2, 0, 10, 0, 2);
+	sw(3 * MS + 10, 2, 0, 0, 10, "t10");
+	exec_ev(3 * MS + 100, 2, 10);
+	finish();
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_LB_PULL);
+}
+END_TEST
+
+/* migration/2 current on cpu 2 while softirq balancing there pulls from cpu 0 */
+START_TEST(test_pull_under_stopper)
+{
+	queued_on_0();
+	wake_comm(2 * MS + 300, 2, 0, 31, 2, "migration/2");
+	sw(2 * MS + 400, 2, 0, 0, 31, "migration/2");
+	mig(3 * MS, 2, 31, 10, 0, 2);
+	finish();
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_LB_PULL);
+	ck_assert_int_eq(got[0].why, DECISION_WHY_QUEUED);
+}
+END_TEST
+
+/*
+ * Kernel threads have no NUMA faults: a child of kthreadd by its fork, one
+ * older than the trace by its name; a user task of unknown history stays
+ * unknown, and a fault event beats a name.
+ */
+START_TEST(test_kthread_evidence)
+{
+	struct sr_event f = { .ts_ns = 2 * MS + 500, .cpu = 1, .pid = 2, .kind = SR_EV_FORK };
+	struct sr_event flt = { .ts_ns = 2 * MS + 550, .cpu = 3, .pid = 62, .kind = SR_EV_NUMA_FAULT };
+
+	base();
+	f.u.fork.parent_pid = 2;
+	f.u.fork.child_pid = 60;
+	snprintf(f.u.fork.child_comm, sizeof(f.u.fork.child_comm), "kworker/1:2");
+	feed(&f);
+	sw(2 * MS + 510, 1, 0, 0, 61, "rcu_preempt");
+	sw(2 * MS + 520, 1, 61, 0, 0, "swapper/1");
+	sw(2 * MS + 530, 3, 0, 0, 62, "kworker/3:0");	/* a user task named like one */
+	feed(&flt);
+	sw(2 * MS + 560, 3, 62, 0, 0, "swapper/3");
+	sw(2 * MS + 570, 3, 0, 0, 63, "trace-cmd");
+	sw(2 * MS + 580, 3, 63, 0, 0, "swapper/3");
+	mig(3 * MS, 2, 0, 60, 1, 2);
+	mig(3 * MS + 10, 2, 0, 61, 1, 2);
+	mig(3 * MS + 20, 0, 0, 62, 3, 0);
+	mig(3 * MS + 30, 0, 0, 63, 3, 0);
+	finish();
+	ck_assert_int_eq(nr_got, 4);
+	ck_assert(got[0].snap.known & SR_SNAP_HAS_FAULTS);
+	ck_assert_int_eq(got[0].snap.has_faults, 0);
+	ck_assert_int_eq(got[0].kthread, MODEL_KTHREAD_CHILD);
+	ck_assert(got[1].snap.known & SR_SNAP_HAS_FAULTS);
+	ck_assert_int_eq(got[1].snap.has_faults, 0);
+	ck_assert_int_eq(got[1].kthread, MODEL_KTHREAD_NAME);
+	ck_assert(got[2].snap.known & SR_SNAP_HAS_FAULTS);
+	ck_assert_int_eq(got[2].snap.has_faults, 1);
+	ck_assert_int_eq(got[2].kthread, MODEL_KTHREAD_NONE);
+	ck_assert(!(got[3].snap.known & SR_SNAP_HAS_FAULTS));
+	ck_assert_int_eq(decision_stats(d)->kthread_by[MODEL_KTHREAD_CHILD], 1);
+	ck_assert_int_eq(decision_stats(d)->kthread_by[MODEL_KTHREAD_NAME], 1);
+	ck_assert(model_kthread_name("ksoftirqd/3", 16));
+	ck_assert(!model_kthread_name("ksoftirqd/", 16));	/* a prefix needs more */
+	ck_assert(!model_kthread_name("kswapd-user", 16));
+	ck_assert(model_kthread_name("kswapd0", 7));
+	ck_assert(model_kthread_name("kcompactd12", 16));
+	ck_assert(!model_kthread_name("kswapd", 16));
+	ck_assert(!model_kthread_name("kswapd0x", 16));
+}
+END_TEST
+
+/* exec_start is 0 after a move until the task runs again, and after a fork */
+START_TEST(test_moved_since_ran)
+{
+	struct sr_event f = { .ts_ns = 2 * MS + 500, .cpu = 1, .pid = 50, .kind = SR_EV_FORK };
+
+	base();
+	mig(2 * MS + 90, 1, 0, 10, 0, 1);		/* the wake-up moves 10 to cpu 1 */
+	wake(2 * MS + 100, 1, 0, SR_EV_WAKEUP, 10, 1);
+	f.u.fork.parent_pid = 50;
+	f.u.fork.child_pid = 51;
+	snprintf(f.u.fork.child_comm, sizeof(f.u.fork.child_comm), "child");
+	feed(&f);
+	wake(2 * MS + 600, 1, 50, SR_EV_WAKEUP_NEW, 51, 1);
+	mig(2 * MS + 700, 2, 0, 10, 1, 2);	/* before it ran: cold */
+	mig(2 * MS + 800, 3, 0, 51, 1, 3);	/* never ran: cold */
+	sw(3 * MS, 2, 0, 0, 10, "t10");
+	sw(3 * MS + 100, 2, 10, 0, 0, "swapper/2");
+	mig(3 * MS + 200, 3, 0, 10, 2, 3);	/* ran since: exec_start set */
+	finish();
+	ck_assert_int_eq(nr_got, 4);
+	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_WAKEUP);
+	ck_assert_int_eq(got[0].snap.moved_since_ran, 0);	/* it ran until 2 ms */
+	ck_assert(got[1].snap.known & SR_SNAP_MOVED_SINCE_RAN);
+	ck_assert_int_eq(got[1].snap.moved_since_ran, 1);
+	ck_assert(got[1].snap.known & SR_SNAP_SINCE_RAN);	/* and 700 us since it ran */
+	ck_assert(got[2].snap.known & SR_SNAP_MOVED_SINCE_RAN);
+	ck_assert_int_eq(got[2].snap.moved_since_ran, 1);
+	ck_assert(got[3].snap.known & SR_SNAP_MOVED_SINCE_RAN);
+	ck_assert_int_eq(got[3].snap.moved_since_ran, 0);
+	ck_assert_uint_eq(got[3].snap.since_ran_ns, 100);
 }
 END_TEST
 
@@ -189,11 +345,7 @@ END_TEST
 
 START_TEST(test_lb_pull_idle)
 {
-	base();
-	/* 10 and 12 queued on cpu 0, 12 running; idle cpu 2 pulls 10 */
-	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
-	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
-	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+	queued_on_0();	/* idle cpu 2 pulls 10 */
 	mig(3 * MS, 2, 0, 10, 0, 2);
 	sw(3 * MS + 10, 2, 0, 0, 10, "t10");
 	finish();
@@ -210,10 +362,7 @@ END_TEST
 
 START_TEST(test_lb_pull_newly_idle)
 {
-	base();
-	wake(2 * MS + 100, 0, 0, SR_EV_WAKEUP, 12, 0);
-	sw(2 * MS + 150, 0, 0, 0, 12, "t12");
-	wake(2 * MS + 200, 0, 12, SR_EV_WAKEUP, 10, 0);
+	queued_on_0();
 	/* cpu 2 runs 13, which blocks; newidle balance pulls 10 first */
 	wake(2 * MS + 300, 2, 0, SR_EV_WAKEUP, 13, 2);
 	sw(2 * MS + 400, 2, 0, 0, 13, "t13");
@@ -393,6 +542,11 @@ static Suite *decision_suite(void)
 	tcase_add_test(tc, test_wakeup);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_exec);
+	tcase_add_test(tc, test_exec_late);
+	tcase_add_test(tc, test_exec_after_pull);
+	tcase_add_test(tc, test_pull_under_stopper);
+	tcase_add_test(tc, test_moved_since_ran);
+	tcase_add_test(tc, test_kthread_evidence);
 	tcase_add_test(tc, test_lb_active);
 	tcase_add_test(tc, test_lb_pull_idle);
 	tcase_add_test(tc, test_lb_pull_newly_idle);

@@ -144,6 +144,68 @@ static const struct model_task *task(int tid)
 	return t;
 }
 
+/*
+ * State that grows starts from nothing: with every fresh block filled with
+ * a pattern, a CPU the array grew to hold counts only what was put there
+ * (nr_preferred and nr_pref_unknown were once left to the allocator).
+ */
+/* after a move the task is cold until it runs; lost events there make that unknown */
+START_TEST(test_moved_since_ran_lost)
+{
+	sw(10, 0, 0, 0, 100);
+	sw(20, 0, 100, 0, 0);
+	migrate(30, 100, 0, 1);
+	ck_assert(task(100)->known & MODEL_KNOWN_MOVED);
+	ck_assert(task(100)->moved_since_ran);
+	sw(40, 1, 0, 0, 100);
+	ck_assert(!task(100)->moved_since_ran);
+	sw(50, 1, 100, 0, 0);
+	migrate(60, 100, 1, 2);
+	lost(70, 3, 5);			/* elsewhere: still known */
+	ck_assert(task(100)->known & MODEL_KNOWN_MOVED);
+	lost(80, 2, 5);			/* where it is: it may have run unseen */
+	ck_assert(!(task(100)->known & MODEL_KNOWN_MOVED));
+}
+END_TEST
+
+START_TEST(test_grown_cpus_fresh)
+{
+	struct topo *t2 = topo_new(1, 1);
+	struct model *g;
+	const struct model_cpu *c;
+	struct model *saved = m;
+	int cpu;
+
+	ck_assert_ptr_nonnull(t2);
+	t2->cpu_node[0] = 0;
+	t2->distance[0] = 10;
+	model_debug_fill(0xa5);
+	g = model_new(t2);
+	model_debug_fill(-1);
+	ck_assert_ptr_nonnull(g);
+	m = g;
+	model_debug_fill(0xa5);
+	/* CPU 13 grows the array from 8 to 16 entries */
+	sw(10, 13, 0, 0, 101);
+	wake(20, SR_EV_WAKEUP, 102, 13);
+	model_debug_fill(-1);
+	for (cpu = 1; cpu < model_nr_cpus(g); cpu++) {
+		c = model_cpu_get(g, cpu);
+		ck_assert_ptr_nonnull(c);
+		ck_assert_int_eq(c->nr_preferred, 0);
+		ck_assert_int_eq(c->nr_pref_unknown, cpu == 13 ? 2 : 0);
+		ck_assert_int_eq(c->nr_runnable, cpu == 13 ? 2 : 0);
+		if (cpu != 13) {
+			ck_assert_int_eq(c->curr, -1);
+			ck_assert(!c->known);
+		}
+	}
+	m = saved;
+	model_free(g);
+	topo_free(t2);
+}
+END_TEST
+
 static int runnable(int cpu)
 {
 	return model_cpu_get(m, cpu)->nr_runnable;
@@ -380,7 +442,14 @@ START_TEST(test_exit_and_pid_reuse)
 	ck_assert_uint_eq(model_stats(m)->tasks_seen, 3);
 	ck_assert_uint_eq(model_stats(m)->tasks_live, 2);
 	ck_assert_str_eq(task(100)->comm, "again");
-	ck_assert_uint_eq(task(100)->known, MODEL_KNOWN_COMM);
+	/*
+	 * a new task: only its name, that it has not run (se.exec_start 0)
+	 * and that it has no preferred node (init_numa_balancing())
+	 */
+	ck_assert_uint_eq(task(100)->known,
+			  MODEL_KNOWN_COMM | MODEL_KNOWN_MOVED | MODEL_KNOWN_PREF_NODE);
+	ck_assert_int_eq(task(100)->pref_node, -1);
+	ck_assert(task(100)->moved_since_ran);
 	ck_assert_uint_eq(task(100)->first_seen_ns, 50);
 
 	/* any event naming a dead tid also starts a new task */
@@ -899,6 +968,8 @@ static Suite *model_suite(void)
 	tcase_add_test(tc, test_numa_events);
 	tcase_add_loop_test(tc, test_check_event_range, 0,
 			    sizeof(check_cases) / sizeof(check_cases[0]));
+	tcase_add_test(tc, test_grown_cpus_fresh);
+	tcase_add_test(tc, test_moved_since_ran_lost);
 	tcase_add_test(tc, test_check_event_default);
 	tcase_add_test(tc, test_check_event_only_named);
 	suite_add_tcase(s, tc);

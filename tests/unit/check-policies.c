@@ -88,6 +88,36 @@ static void base_snapshot(struct sr_snapshot *s)
 
 static void hot(struct sr_snapshot *s) { s->since_ran_ns = 100000; }
 static void hot_edge(struct sr_snapshot *s) { s->since_ran_ns = 499999; }
+/* exec-v6.1: node 0 fully busy without the exec'ing task; node 1 with both CPUs idle */
+static void local_busy(struct sr_snapshot *s) { s->node_nr_running[0] = 3; }
+static void local_overloaded(struct sr_snapshot *s) { s->node_nr_running[0] = 4; }
+static void node1_overloaded(struct sr_snapshot *s) { s->node_nr_running[1] = 3; }
+static void node1_idle(struct sr_snapshot *s) { s->node_nr_running[1] = 0; s->node_nr_idle[1] = 2; }
+static void unk_node_idle(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_NR_IDLE; }
+static void no_pelt(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_PELT; }
+/* early in a trace: only nodes 0 and 1 (the exec domain of node 0) have every CPU known */
+static void near_nodes_known(struct sr_snapshot *s)
+{
+	s->known &= ~(SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE | SR_SNAP_NODE_PELT);
+	s->node_known = s->node_pelt_known = 0x3;
+}
+static void only_src_node_known(struct sr_snapshot *s)
+{
+	near_nodes_known(s);
+	s->node_known = s->node_pelt_known = 0x1;
+}
+/* every CPU busy all the time, 1.5 tasks runnable each on node 0 (the task's load included) */
+static void busy_pelt(struct sr_snapshot *s)
+{
+	int n;
+
+	for (n = 0; n < 4; n++) {
+		s->node_util[n] = 2048;
+		s->node_runnable[n] = 1024 * s->node_nr_running[n];
+	}
+}
+/* moved (or forked) since it last ran: se.exec_start is 0 */
+static void moved(struct sr_snapshot *s) { s->moved_since_ran = 1; }
 static void cold_edge(struct sr_snapshot *s) { s->since_ran_ns = 500000; }
 static void running(struct sr_snapshot *s) { s->task_running = 1; s->since_ran_ns = 0; }
 static void active(struct sr_snapshot *s) { s->decision_class = SR_DECISION_CLASS_LB_ACTIVE; }
@@ -453,6 +483,12 @@ static const struct policy_case cases[] = {
 	  A, RS(ACTIVE_BALANCE), RS(TASK_HOT), FORCED, -1 },
 
 	/* lb-v6.1: can_migrate_task() / migrate_degrades_locality() / task_hot() (2.4, 2.5) */
+	{ "lb-v6.1/task_hot/moved-since-ran-cold", "lb-v6.1", { hot, no_faults, moved }, NULL,
+	  A, RS(TASK_COLD), RS(MOVED_COLD), 0, -1 },
+	{ "lb-v6.1/task_hot/moved-since-ran-no-last-run", "lb-v6.1",
+	  { unk_since_ran, no_faults, moved }, NULL, A, RS(TASK_COLD), RS(MOVED_COLD), 0, -1 },
+	{ "lb-v4.1/task_hot/moved-since-ran-cold", "lb-v4.1", { hot, moved }, NULL,
+	  A, RS(TASK_COLD), RS(MOVED_COLD), 0, -1 },
 	{ "lb-v6.1/class/not-load-balance", "lb-v6.1", { fork_class }, NULL,
 	  NA, RS(CLASS_NOT_HANDLED), 0, 0, -1 },
 	{ "lb-v6.1/can_migrate/task-running", "lb-v6.1", { running }, NULL,
@@ -544,6 +580,46 @@ static const struct policy_case cases[] = {
 	  A, RS(NUMA_CONCURRENT_ALLOWED), RS(DST_NUMA_CLAIMED), 0, -1 },
 	{ "seed000/swap-onto-claimed/numa-v4.19", "numa-v4.19", { numa_swap, claimed }, NULL,
 	  R, RS(DST_NUMA_CLAIMED), 0, 0, -1 },
+
+	/*
+	 * exec-v6.1: find_idlest_cpu() inside the SD_BALANCE_EXEC domains
+	 * (distance <= 30: nodes 0 and 1 from node 0); runnable {2,1,3,4}
+	 * on 2 CPUs each, the task itself on node 0
+	 */
+	{ "exec-v6.1/class/not-exec", "exec-v6.1", { fork_class }, NULL,
+	  NA, RS(CLASS_NOT_HANDLED), 0, 0, -1 },
+	{ "exec-v6.1/domain/far-node-outside", "exec-v6.1", { exec, dst_node3 }, NULL,
+	  R, RS(EXEC_OUTSIDE_DOMAIN), RS(EXEC_IDLER_ELSEWHERE), 0, 0 },
+	{ "exec-v6.1/domain/reclaim-distance-40", "exec-v6.1", { exec, dst_node3 },
+	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/spare/small-imbalance-stays", "exec-v6.1", { exec, dst_node0 }, NULL,
+	  A, RS(EXEC_IDLEST), 0, 0, 0 },
+	{ "exec-v6.1/spare/small-imbalance-no-move", "exec-v6.1", { exec }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/spare/preferred-idlest", "exec-v6.1", { exec, pref_dst }, NULL,
+	  A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/type/busy-local-spare-remote", "exec-v6.1", { exec, local_busy, node1_idle },
+	  NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/busy/equal-load-stays", "exec-v6.1",
+	  { exec, local_overloaded, node1_overloaded, no_pelt }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/busy/lighter-remote-by-margin", "exec-v6.1",
+	  { exec, local_overloaded, no_pelt }, NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	/* 3 tasks on 2 CPUs that hardly run: spare capacity, a small imbalance stays */
+	{ "exec-v6.1/pelt/light-tasks-have-spare", "exec-v6.1", { exec, local_overloaded }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	/* busy: node 0 load 4 x 1024 less the task's own 1024, node 1 3 x 1024: stay */
+	{ "exec-v6.1/pelt/own-load-taken-away", "exec-v6.1",
+	  { exec, local_overloaded, node1_overloaded, busy_pelt }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/known/far-nodes-do-not-matter", "exec-v6.1", { exec, dst_node0, near_nodes_known },
+	  NULL, A, RS(EXEC_IDLEST), 0, 0, 0 },
+	{ "exec-v6.1/unknown/near-node", "exec-v6.1", { exec, only_src_node_known }, NULL,
+	  UNK, MISSING(NODE_NR_RUNNING), 0, 0, -1 },
+	{ "exec-v6.1/unknown/node-idle", "exec-v6.1", { exec, unk_node_idle }, NULL,
+	  UNK, MISSING(NODE_NR_IDLE), 0, 0, -1 },
+	{ "exec-v6.1/unknown/pref-node", "exec-v6.1", { exec, unk_pref }, NULL,
+	  UNK, MISSING(PREF_NODE), 0, 0, -1 },
 
 	/* exec-least-loaded: sched_best_node() (5.1); loads per CPU {50,50,150,200} */
 	{ "exec-least-loaded/class/not-exec", "exec-least-loaded", { fork_class }, NULL,
@@ -868,6 +944,7 @@ START_TEST(test_registry)
 	static const char *const names[] = {
 		"lb-v4.1", "lb-v4.1-numa-hotness", "lb-v4.3", "lb-v6.1",
 		"numa-v4.18", "numa-v4.19", "exec-least-loaded", "exec-round-robin",
+		"exec-v6.1",
 	};
 	struct err err = { 0 };
 	size_t i, j;

@@ -91,7 +91,11 @@ enum sr_verdict_kind {
 	X(EXEC_LESS_LOADED_ELSEWHERE, "exec-less-loaded-elsewhere", "another node had fewer runnable tasks per CPU than dst") \
 	X(EXEC_ROUND_ROBIN,	"exec-round-robin",	"dst is the round-robin node for this exec") \
 	X(EXEC_ROUND_ROBIN_ELSEWHERE, "exec-round-robin-elsewhere", "round robin picks another node for this exec") \
-	X(EXEC_NO_NODE,		"exec-no-node",		"no node has CPUs to place the task on")
+	X(EXEC_NO_NODE,		"exec-no-node",		"no node has CPUs to place the task on") \
+	X(MOVED_COLD,		"moved-cold",		"the task was moved or forked and has not run since: se.exec_start is 0, so task_hot() calls it cold") \
+	X(EXEC_IDLEST,		"exec-idlest",		"dst is where find_idlest_cpu() goes within the domains that balance exec") \
+	X(EXEC_IDLER_ELSEWHERE,	"exec-idler-elsewhere",	"find_idlest_cpu() would pick another group or CPU than dst") \
+	X(EXEC_OUTSIDE_DOMAIN,	"exec-outside-domain",	"dst is outside every domain with SD_BALANCE_EXEC (nodes beyond node_reclaim_distance)")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

@@ -160,7 +160,11 @@ enum sr_sd_level {
 	X(NUMA_INFLIGHT, 28, "numa-inflight",	"NUMA moves in flight to the same CPU") \
 	X(NODE_NR_RUNNING, 29, "node-nr-running", "runnable tasks per node")	\
 	X(NODE_NR_CPUS,	30, "node-nr-cpus",	"CPUs per node")		\
-	X(EXEC_SEQ,	31, "exec-seq",		"exec balancing points seen before this one")
+	X(EXEC_SEQ,	31, "exec-seq",		"exec balancing points seen before this one") \
+	X(MOVED_SINCE_RAN, 32, "moved-since-ran", "whether the task was moved to another CPU, or forked, and has not run since") \
+	X(NODE_NR_IDLE,	33, "node-nr-idle",	"idle CPUs per node") \
+	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node") \
+	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -203,6 +207,10 @@ enum sr_snap_bit {
 #define SR_SNAP_NODE_NR_RUNNING	(1ull << SR_SNAP_BIT_NODE_NR_RUNNING)
 #define SR_SNAP_NODE_NR_CPUS	(1ull << SR_SNAP_BIT_NODE_NR_CPUS)
 #define SR_SNAP_EXEC_SEQ	(1ull << SR_SNAP_BIT_EXEC_SEQ)
+#define SR_SNAP_MOVED_SINCE_RAN	(1ull << SR_SNAP_BIT_MOVED_SINCE_RAN)
+#define SR_SNAP_NODE_NR_IDLE	(1ull << SR_SNAP_BIT_NODE_NR_IDLE)
+#define SR_SNAP_NODE_PELT	(1ull << SR_SNAP_BIT_NODE_PELT)
+#define SR_SNAP_NODE_KNOWN	(1ull << SR_SNAP_BIT_NODE_KNOWN)
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -272,6 +280,33 @@ enum sr_snap_bit {
  *                   migrating or not) seen in the trace before this decision:
  *                   the round-robin cursor of seed 003, kept by the engine so
  *                   that policies stay pure [EXEC_SEQ]
+ *
+ * Added in ABI 1.1 (check SR_SNAP_HAS() before reading them):
+ * @moved_since_ran: 1 when the task was moved to another CPU (any
+ *                   sched_migrate_task) or forked, and has not run since:
+ *                   the kernel's se.exec_start is 0 then (__sched_fork();
+ *                   migrate_task_rq_fair() up to v6.2, enqueue_entity()
+ *                   with ENQUEUE_MIGRATED from v6.3 and in 6.1.y), so
+ *                   task_hot() finds it cold; 0 when it ran since its last
+ *                   move [MOVED_SINCE_RAN]
+ * @node_nr_idle:    per node, the CPUs whose runqueue was empty (nr_running
+ *                   0, the task itself counted on @src_cpu): the idle_cpus
+ *                   of find_idlest_group()'s statistics [NODE_NR_IDLE]
+ * @node_util:       per node, the sum over its CPUs of an estimate of
+ *                   util_avg (1024 = a CPU always running a task): the
+ *                   fraction of time a task ran, averaged with PELT's 32 ms
+ *                   half-life from the trace's switches [NODE_PELT]
+ * @node_runnable:   the same of runnable_avg (1024 per task always
+ *                   runnable: the averaged nr_running) [NODE_PELT]
+ * @node_known:      bit n set when every CPU of node n is known, so that
+ *                   node n's entries of @node_nr_running and @node_nr_idle
+ *                   hold its counts (and of @node_util / @node_runnable
+ *                   when its CPUs' averages are known: bit n of
+ *                   @node_pelt_known) even while the whole-machine bits
+ *                   NODE_NR_RUNNING / NODE_NR_IDLE / NODE_PELT are clear;
+ *                   nodes beyond 64 have no bit [NODE_KNOWN]
+ * @node_pelt_known: bit n set when node n's PELT estimates are known
+ *                   [NODE_KNOWN]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -316,6 +351,15 @@ struct sr_snapshot {
 	int32_t		node_nr_running[SR_MAX_NODES];
 	int32_t		node_nr_cpus[SR_MAX_NODES];
 	uint64_t	exec_seq;
+
+	/* ABI 1.1 */
+	int32_t		moved_since_ran;
+	int32_t		reserved3;
+	int32_t		node_nr_idle[SR_MAX_NODES];
+	int32_t		node_util[SR_MAX_NODES];
+	int32_t		node_runnable[SR_MAX_NODES];
+	uint64_t	node_known;
+	uint64_t	node_pelt_known;
 };
 
 /*
