@@ -9,13 +9,13 @@
 #
 #   tests/e2e/fidelity-table.sh [SCHEDREPLAY [TRACE...]]
 #
-# Defaults: build/schedreplay and the bundled NUMA traces in ../shared/traces.
+# Defaults: build/schedreplay and the NUMA capture fixtures in fixtures/.
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$here/build/schedreplay}
 [ $# -gt 0 ] && shift
 if [ $# -eq 0 ]; then
-	set -- "$here"/../shared/traces/{numa01-4n,numa01-shm-4n,numa02-2n,mixed-2n}
+	set -- "$here"/fixtures/{numa01-4n,numa01-shm-4n,numa02-2n,mixed-2n}
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
