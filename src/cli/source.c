@@ -230,8 +230,7 @@ static int prescan(struct cli_source *src, struct topo **from_trace)
 	struct ingest *in;
 	struct sr_event ev;
 	struct err e = { 0 };
-	const char *v;
-	size_t vlen;
+	struct marker_meta meta;
 	uint64_t n = 0;
 	int ret = 0;
 
@@ -259,13 +258,16 @@ static int prescan(struct cli_source *src, struct topo **from_trace)
 	while (n++ < PRESCAN_EVENTS && !topo_builder_complete(b) && ingest_next(in, &ev) > 0) {
 		if (ev.kind != SR_EV_PRINT || ev.marker == SR_MARK_NONE)
 			continue;
-		if (ev.marker == SR_MARK_META && !src->kernel_release[0] &&
-		    marker_get(ev.str, ev.str_len, "release", &v, &vlen)) {
-			escape_text(src->kernel_release, sizeof(src->kernel_release), v, vlen);
-			src->release_origin = "schedreplay_meta";
+		if (ev.marker == SR_MARK_META && !src->kernel_release[0]) {
+			marker_decode_meta(&ev, &meta);
+			if (meta.status[MK_META_RELEASE] == MARKER_OK) {
+				escape_text(src->kernel_release, sizeof(src->kernel_release),
+					    meta.release.s, meta.release.len);
+				src->release_origin = "schedreplay_meta";
+			}
 		}
 		err_clear(&e);
-		if (topo_builder_feed(b, ev.str, ev.str_len, &e) < 0) {
+		if (topo_builder_feed(b, &ev, &e) < 0) {
 			err_set_file(&e, src->path);
 			if (ingest_pos_is_line(in))
 				err_at_line(&e, ev.src_pos);

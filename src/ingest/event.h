@@ -45,7 +45,10 @@ enum sr_event_kind {
 	SR_EV__COUNT
 };
 
-/** enum sr_marker_kind - what a print event's text turned out to be */
+/**
+ * enum sr_marker_kind - what a print event's text turned out to be; the
+ * fields of each kind are decoded by marker_decode_*() (marker.h)
+ */
 enum sr_marker_kind {
 	SR_MARK_NONE = 0,	/* not one of ours (or unparsable: see marker_bad) */
 	SR_MARK_META,		/* schedreplay_meta */
@@ -53,6 +56,10 @@ enum sr_marker_kind {
 	SR_MARK_SYSCTL,		/* schedreplay_sysctl */
 	SR_MARK_VMSTAT,		/* schedreplay_vmstat */
 	SR_MARK_NUMA_SAMPLE,	/* numa_sample */
+	SR_MARK_EVENTS,		/* schedreplay_events */
+	SR_MARK_RECORD,		/* schedreplay_record */
+	SR_MARK_LOST,		/* schedreplay_lost */
+	SR_MARK__COUNT
 };
 
 /* Unknown int values in events are -1 unless said otherwise. */
