@@ -29,9 +29,9 @@
 
 #define REPLAY_MAX_LABELS 32
 
-/* The command line beyond struct replay_opts: flat rows and several traces. */
+/* The command line beyond struct cli_replay_opts: flat rows and several traces. */
 struct replay_cmd {
-	struct replay_opts	o;
+	struct cli_replay_opts	o;
 	struct cli_source_opts	so;
 	bool			flat;		/* --ndjson-format flat */
 	const char		*host;		/* --host */
@@ -83,7 +83,7 @@ static void replay_usage(FILE *out)
 		"  --fail-on-disagree  exit 1 when the policies disagree on any decision\n"
 		"%s"
 		"  -h, --help          this help\n",
-		replay_opts_help(), cli_source_opts_help());
+		cli_replay_opts_help(), cli_source_opts_help());
 }
 
 static void release_json(void *user)
@@ -293,7 +293,7 @@ static int parse_time(const char *a, int64_t *out)
 
 static int parse_args(int argc, char **argv, struct replay_cmd *c)
 {
-	struct replay_opts *o = &c->o;
+	struct cli_replay_opts *o = &c->o;
 	const char *format = NULL, *list = NULL;
 	int i, r;
 
@@ -309,7 +309,7 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 			o->fail_on_disagree = true;
 			continue;
 		}
-		r = replay_opts_parse_policy(o, argc, argv, &i, "replay");
+		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "replay");
 		if (r < 0)
 			return -r;
 		if (r)
@@ -390,7 +390,7 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 }
 
 /* The per-trace columns of the flat rows. */
-static int row_header(struct replay_cmd *c, struct replay_setup *setup, json_t **out)
+static int row_header(struct replay_cmd *c, struct cli_replay_setup *setup, json_t **out)
 {
 	const struct ingest_info *info = ingest_info(setup->src.in);
 	struct report_row_in in = { 0 };
@@ -430,10 +430,10 @@ static int row_header(struct replay_cmd *c, struct replay_setup *setup, json_t *
 static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE *rows,
 		      FILE *summary)
 {
-	const struct replay_opts *op = &c->o;
-	struct replay_setup setup = { 0 };
+	const struct cli_replay_opts *op = &c->o;
+	struct cli_replay_setup setup = { 0 };
 	struct replay_run run = { 0 };
-	struct replay_setup_report rep;
+	struct cli_replay_setup_report rep;
 	struct report_replay_in ri;
 	struct report_out out = { 0 };
 	struct report_out nd = { 0 };
@@ -441,7 +441,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	json_t *doc = NULL;
 	int r, ret;
 
-	ret = replay_setup_open(&setup, op, trace, &c->so, "replay");
+	ret = cli_replay_setup_open(&setup, op, trace, &c->so, "replay");
 	if (ret)
 		goto out;
 	if (batch)
@@ -464,11 +464,11 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		run.nd = nd.f;
 	}
 	run.json = op->json != NULL;
-	ret = replay_setup_run(&setup, emit_decision, &run, cost_done, release_json);
+	ret = cli_replay_setup_run(&setup, emit_decision, &run, cost_done, release_json);
 	if (ret)
 		goto out;
 
-	replay_setup_report_in(&setup, &ri, &rep, op->top);
+	cli_replay_setup_report_in(&setup, &ri, &rep, op->top);
 	doc = report_replay_build(&ri);
 	if (!doc) {
 		ret = CLI_EXIT_INTERNAL;
@@ -536,7 +536,7 @@ out:
 	for (size_t k = 0; k < run.nr_by_seq; k++)
 		json_decref(run.by_seq[k]);
 	free(run.by_seq);
-	replay_setup_close(&setup);
+	cli_replay_setup_close(&setup);
 	return ret;
 }
 
@@ -551,15 +551,15 @@ static int batch_one(const char *trace, void *arg, FILE *rows, FILE *summary)
 
 static int replay_many(struct replay_cmd *c)
 {
-	const struct replay_opts *op = &c->o;
+	const struct cli_replay_opts *op = &c->o;
 	bool to_stdout = op->ndjson && !strcmp(op->ndjson, "-");
-	struct replay_batch b = { 0 };
+	struct cli_replay_batch b = { 0 };
 	struct report_out nd = { 0 };
 	int r, ret;
 
 	b.traces = c->traces;
 	b.nr_traces = c->nr_traces;
-	b.jobs = c->jobs ? c->jobs : replay_batch_jobs();
+	b.jobs = c->jobs ? c->jobs : cli_replay_batch_jobs();
 	if ((size_t)b.jobs > c->nr_traces)
 		b.jobs = (int)c->nr_traces;
 	/* traces side by side already use the CPUs: one reader thread each, unless told */
@@ -576,7 +576,7 @@ static int replay_many(struct replay_cmd *c)
 		}
 		b.rows = nd.f;
 	}
-	ret = replay_batch_run(&b);
+	ret = cli_replay_batch_run(&b);
 	if (b.summary)
 		printf("\nbatch:    %zu traces, %zu failed, %zu rows (%d jobs)\n", c->nr_traces,
 		       b.nr_failed, b.nr_rows, b.jobs);
@@ -603,7 +603,7 @@ int cmd_replay(int argc, char **argv)
 	size_t i;
 	int ret;
 
-	replay_opts_init(&c.o);
+	cli_replay_opts_init(&c.o);
 	ret = parse_args(argc, argv, &c);
 	if (ret) {
 		ret = ret < 0 ? CLI_EXIT_OK : ret;

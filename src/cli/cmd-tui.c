@@ -62,10 +62,10 @@ static void tui_usage(FILE *out)
 		"  --ascii             ASCII bars and arrows only\n"
 		"%s"
 		"  -h, --help          this help\n",
-		replay_opts_help(), cli_source_opts_help());
+		cli_replay_opts_help(), cli_source_opts_help());
 }
 
-static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_source_opts *so,
+static int parse_args(int argc, char **argv, struct cli_replay_opts *o, struct cli_source_opts *so,
 		      struct tui_opts *t, const char **trace)
 {
 	int i, r;
@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 			t->ascii |= !strcmp(a, "--ascii");
 			continue;
 		}
-		r = replay_opts_parse_policy(o, argc, argv, &i, "tui");
+		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "tui");
 		if (r < 0)
 			return -r;
 		if (r)
@@ -171,20 +171,20 @@ static int row_cost(const struct cost_item *it, void *arg)
 }
 
 /* Replay TRACE into @store, with the report's header. */
-static int load_trace(struct tui_store *store, const struct replay_opts *o, const char *trace,
+static int load_trace(struct tui_store *store, const struct cli_replay_opts *o, const char *trace,
 		      const struct cli_source_opts *so)
 {
-	struct replay_setup setup = { 0 };
-	struct replay_setup_report rep;
+	struct cli_replay_setup setup = { 0 };
+	struct cli_replay_setup_report rep;
 	struct report_replay_in ri;
 	json_t *doc = NULL;
 	int ret;
 
-	ret = replay_setup_open(&setup, o, trace, so, "tui");
+	ret = cli_replay_setup_open(&setup, o, trace, so, "tui");
 	if (!ret)
-		ret = replay_setup_run(&setup, add_row, store, row_cost, NULL);
+		ret = cli_replay_setup_run(&setup, add_row, store, row_cost, NULL);
 	if (!ret) {
-		replay_setup_report_in(&setup, &ri, &rep, 0);
+		cli_replay_setup_report_in(&setup, &ri, &rep, 0);
 		doc = report_replay_build(&ri);
 		if (!doc || tui_store_set_header(store, doc) < 0) {
 			cli_error("out of memory");
@@ -192,7 +192,7 @@ static int load_trace(struct tui_store *store, const struct replay_opts *o, cons
 		}
 	}
 	json_decref(doc);
-	replay_setup_close(&setup);
+	cli_replay_setup_close(&setup);
 	return ret;
 }
 
@@ -229,7 +229,7 @@ static char *read_file(const char *path)
 
 int cmd_tui(int argc, char **argv)
 {
-	struct replay_opts o;
+	struct cli_replay_opts o;
 	struct cli_source_opts so = { 0 };
 	struct tui_opts t = { .w = 80, .h = 24 };
 	struct tui_run_opts ro = { 0 };
@@ -245,7 +245,7 @@ int cmd_tui(int argc, char **argv)
 	char buf[1400];
 	int ret, r;
 
-	replay_opts_init(&o);
+	cli_replay_opts_init(&o);
 	ret = parse_args(argc, argv, &o, &so, &t, &trace);
 	if (ret)
 		return ret < 0 ? CLI_EXIT_OK : ret;

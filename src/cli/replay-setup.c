@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "replay-setup.h"
 
-void replay_opts_init(struct replay_opts *o)
+void cli_replay_opts_init(struct cli_replay_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->old_list = "lb-v4.1,numa-v4.18,exec-least-loaded";
@@ -24,7 +24,7 @@ void replay_opts_init(struct replay_opts *o)
 	o->top = 10;
 }
 
-const char *replay_opts_help(void)
+const char *cli_replay_opts_help(void)
 {
 	return "  --old P[,P...]      old policies (default lb-v4.1,numa-v4.18,exec-least-loaded)\n"
 	       "  --new P[,P...]      new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
@@ -39,8 +39,8 @@ const char *replay_opts_help(void)
 	       "                      scan_period_min_ms, else 1000; docs/cost-model.md)\n";
 }
 
-int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *i,
-			     const char *cmd)
+int cli_replay_opts_parse_policy(struct cli_replay_opts *o, int argc, char **argv, int *i,
+				 const char *cmd)
 {
 	const char *a = argv[*i];
 	const char **slot = NULL;
@@ -68,12 +68,12 @@ int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *
 	if (slot) {
 		*slot = argv[++*i];
 	} else if (!strcmp(a, "--param")) {
-		if (o->nr_params == REPLAY_MAX_PARAMS)
-			return -cli_usage_error(cmd, "at most %d --param", REPLAY_MAX_PARAMS);
+		if (o->nr_params == CLI_REPLAY_MAX_PARAMS)
+			return -cli_usage_error(cmd, "at most %d --param", CLI_REPLAY_MAX_PARAMS);
 		o->params[o->nr_params++] = argv[++*i];
 	} else {
-		if (o->nr_plugins == REPLAY_MAX_PLUGINS)
-			return -cli_usage_error(cmd, "at most %d --plugin", REPLAY_MAX_PLUGINS);
+		if (o->nr_plugins == CLI_REPLAY_MAX_PLUGINS)
+			return -cli_usage_error(cmd, "at most %d --plugin", CLI_REPLAY_MAX_PLUGINS);
 		o->plugins[o->nr_plugins++] = argv[++*i];
 	}
 	return 1;
@@ -112,8 +112,9 @@ static const struct sr_policy_ops *find_ops(const char *name, struct replay_plug
  * Make an instance of @name with the --param settings that apply to it.
  * @used[i] is set for each --param this policy took.
  */
-static int make_policy(const char *name, const struct replay_opts *o, struct replay_setup *s,
-		       bool *used, const char *cmd, struct replay_policy **out)
+static int make_policy(const char *name, const struct cli_replay_opts *o,
+		       struct cli_replay_setup *s, bool *used, const char *cmd,
+		       struct replay_policy **out)
 {
 	const struct sr_policy_ops *ops = find_ops(name, s->plugins, s->nr_plugins);
 	struct replay_policy *pol;
@@ -165,8 +166,8 @@ static int make_policy(const char *name, const struct replay_opts *o, struct rep
 	return CLI_EXIT_OK;
 }
 
-static int add_side(struct replay_setup *s, enum engine_side side, const char *list,
-		    const struct replay_opts *o, bool *used, const char *cmd)
+static int add_side(struct cli_replay_setup *s, enum engine_side side, const char *list,
+		    const struct cli_replay_opts *o, bool *used, const char *cmd)
 {
 	char name[128];
 	const char *p = list;
@@ -197,7 +198,7 @@ static int add_side(struct replay_setup *s, enum engine_side side, const char *l
 }
 
 /* The kernel side: --kernel-policy, or the built-ins that model the release. */
-static int add_kernel_side(struct replay_setup *s, const struct replay_opts *o, bool *used,
+static int add_kernel_side(struct cli_replay_setup *s, const struct cli_replay_opts *o, bool *used,
 			   const char *cmd)
 {
 	char list[512] = "";
@@ -221,10 +222,10 @@ static int add_kernel_side(struct replay_setup *s, const struct replay_opts *o, 
 	return add_side(s, ENGINE_KERNEL, list, o, used, cmd);
 }
 
-int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const char *trace,
-		      const struct cli_source_opts *so, const char *cmd)
+int cli_replay_setup_open(struct cli_replay_setup *s, const struct cli_replay_opts *o,
+			  const char *trace, const struct cli_source_opts *so, const char *cmd)
 {
-	bool used[REPLAY_MAX_PARAMS] = { 0 };
+	bool used[CLI_REPLAY_MAX_PARAMS] = { 0 };
 	struct err e = { 0 };
 	int i, ret;
 
@@ -264,7 +265,7 @@ int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const
 
 static int setup_emit(const struct decision *d, void *arg)
 {
-	struct replay_setup *s = arg;
+	struct cli_replay_setup *s = arg;
 	struct engine_result r;
 	int ret;
 
@@ -294,8 +295,8 @@ static int no_done(const struct cost_item *it, void *arg)
 	return 0;
 }
 
-int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost_done_fn done,
-		     cost_release_fn release)
+int cli_replay_setup_run(struct cli_replay_setup *s, cli_replay_setup_fn fn, void *arg,
+			 cost_done_fn done, cost_release_fn release)
 {
 	const struct sr_event *ev;
 	int r;
@@ -378,8 +379,8 @@ static const char *vmstat_files(struct cost_ledger *l, const char *dir)
 	return "vmstat-before.txt/vmstat-after.txt";
 }
 
-void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
-			    struct replay_setup_report *rep, size_t top)
+void cli_replay_setup_report_in(struct cli_replay_setup *s, struct report_replay_in *ri,
+				struct cli_replay_setup_report *rep, size_t top)
 {
 	struct report_task_counters *tc = &rep->tc;
 	struct report_cost_in *cin = &rep->cin;
@@ -420,7 +421,7 @@ void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
 	ri->cost = cin;
 }
 
-void replay_setup_close(struct replay_setup *s)
+void cli_replay_setup_close(struct cli_replay_setup *s)
 {
 	int i;
 

@@ -17,29 +17,29 @@
 #include "source.h"
 #include "decision/decision.h"
 #include "model/model.h"
-#include "replay/engine.h"
+#include "replay/engine/engine.h"
 #include "report/report-replay.h"
 #include "report/report-cost.h"
 #include "cost/cost-ledger.h"
 
-#define REPLAY_MAX_PARAMS 64
-#define REPLAY_MAX_PLUGINS 8
+#define CLI_REPLAY_MAX_PARAMS 64
+#define CLI_REPLAY_MAX_PLUGINS 8
 
 /**
- * struct replay_opts - the command line of a replay
+ * struct cli_replay_opts - the command line of a replay
  * @old_list, @new_list: comma-separated policy names of each side
  * @kernel_policy:       --kernel-policy, NULL for the release's default
  * @params:              --param values, in order
  * @plugins:             --plugin files, in order
  * @json, @ndjson, @top, @fail_on_disagree: `replay`'s own output options
  */
-struct replay_opts {
+struct cli_replay_opts {
 	const char	*old_list;
 	const char	*new_list;
 	const char	*kernel_policy;
-	const char	*params[REPLAY_MAX_PARAMS];
+	const char	*params[CLI_REPLAY_MAX_PARAMS];
 	int		nr_params;
-	const char	*plugins[REPLAY_MAX_PLUGINS];
+	const char	*plugins[CLI_REPLAY_MAX_PLUGINS];
 	int		nr_plugins;
 	const char	*json;
 	const char	*ndjson;
@@ -49,13 +49,13 @@ struct replay_opts {
 };
 
 /**
- * replay_opts_init() - the defaults (the seeds' old and new policies)
+ * cli_replay_opts_init() - the defaults (the seeds' old and new policies)
  * @o: filled
  */
-void replay_opts_init(struct replay_opts *o);
+void cli_replay_opts_init(struct cli_replay_opts *o);
 
 /**
- * replay_opts_parse_policy() - take one policy option from argv
+ * cli_replay_opts_parse_policy() - take one policy option from argv
  * @o:    options to fill
  * @argc, @argv, @i: the argument list and the option's index; *@i moves past
  *        its value
@@ -65,32 +65,32 @@ void replay_opts_init(struct replay_opts *o);
  * Return: 1 when taken, 0 when @argv[*@i] is not one of them, or
  * -CLI_EXIT_USAGE after a usage message.
  */
-int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *i,
-			     const char *cmd);
+int cli_replay_opts_parse_policy(struct cli_replay_opts *o, int argc, char **argv, int *i,
+				 const char *cmd);
 
-/** replay_opts_help() - the help lines of those options */
-const char *replay_opts_help(void);
+/** cli_replay_opts_help() - the help lines of those options */
+const char *cli_replay_opts_help(void);
 
 /**
- * typedef replay_setup_fn - receives each replayed decision, in trace order
+ * typedef cli_replay_setup_fn - receives each replayed decision, in trace order
  * @r:    borrowed for the call
- * @arg:  replay_setup_run()'s @arg
+ * @arg:  cli_replay_setup_run()'s @arg
  * @err:  where to record a failure
  * @user: may be set to a pointer that comes back, with the decision's cost,
- *        through replay_setup_run()'s @done once the cost is known
+ *        through cli_replay_setup_run()'s @done once the cost is known
  * Return: 0, or a negative code that stops the replay.
  */
-typedef int (*replay_setup_fn)(const struct engine_result *r, void *arg, struct err *err,
-			       void **user);
+typedef int (*cli_replay_setup_fn)(const struct engine_result *r, void *arg, struct err *err,
+				   void **user);
 
 /**
- * struct replay_setup - an open trace with its engine, ready to run
+ * struct cli_replay_setup - an open trace with its engine, ready to run
  * @src:    the trace
  * @engine: the policies, owned
- * @dec:    the classifier (after replay_setup_run(), for its counters)
+ * @dec:    the classifier (after cli_replay_setup_run(), for its counters)
  */
-struct replay_setup {
-	struct replay_plugin	*plugins[REPLAY_MAX_PLUGINS];
+struct cli_replay_setup {
+	struct replay_plugin	*plugins[CLI_REPLAY_MAX_PLUGINS];
 	int			nr_plugins;
 	struct cli_source	src;
 	bool			src_open;
@@ -99,27 +99,27 @@ struct replay_setup {
 	struct decision_ctx	*dec;
 	struct cost_ledger	*ledger;
 	uint64_t		scan_period_ns;
-	replay_setup_fn		fn;
+	cli_replay_setup_fn	fn;
 	void			*arg;
 	struct err		err;
 };
 
 /**
- * replay_setup_open() - load the plugins, open the trace, build the engine
+ * cli_replay_setup_open() - load the plugins, open the trace, build the engine
  * @s:     zeroed by the caller
  * @o:     the options
  * @trace: the TRACE argument
  * @so:    the source options
  * @cmd:   the command name, for messages
  *
- * Call replay_setup_close() whatever this returns.
+ * Call cli_replay_setup_close() whatever this returns.
  * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
  */
-int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const char *trace,
-		      const struct cli_source_opts *so, const char *cmd);
+int cli_replay_setup_open(struct cli_replay_setup *s, const struct cli_replay_opts *o,
+			  const char *trace, const struct cli_source_opts *so, const char *cmd);
 
 /**
- * replay_setup_run() - read the whole trace, replaying and pricing each decision
+ * cli_replay_setup_run() - read the whole trace, replaying and pricing each decision
  * @fn:      called once per decision
  * @arg:     passed to @fn and @done
  * @done:    called once per decision when its cost is known (the task's
@@ -128,33 +128,33 @@ int replay_setup_open(struct replay_setup *s, const struct replay_opts *o, const
  * @release: frees a user pointer that never reaches @done
  * Return: CLI_EXIT_OK, or an exit code after one error line on stderr.
  */
-int replay_setup_run(struct replay_setup *s, replay_setup_fn fn, void *arg, cost_done_fn done,
-		     cost_release_fn release);
+int cli_replay_setup_run(struct cli_replay_setup *s, cli_replay_setup_fn fn, void *arg,
+			 cost_done_fn done, cost_release_fn release);
 
 /**
- * struct replay_setup_report - what a report input borrows besides the
- * setup: filled by replay_setup_report_in(), kept by the caller until the
+ * struct cli_replay_setup_report - what a report input borrows besides the
+ * setup: filled by cli_replay_setup_report_in(), kept by the caller until the
  * report is built (not copied: the report input points into it)
  * @kstat: the capture's kernel counters (schedstat-delta.txt)
  * @tc:    the kernel's per-task counters (numa_sample lines)
  * @cin:   the cost block
  */
-struct replay_setup_report {
+struct cli_replay_setup_report {
 	struct report_schedstat		kstat;
 	struct report_task_counters	tc;
 	struct report_cost_in		cin;
 };
 
 /**
- * replay_setup_report_in() - what the report needs after a run
+ * cli_replay_setup_report_in() - what the report needs after a run
  * @ri:  filled; borrows from @s and @rep
  * @rep: storage for the parts @ri points to
  * @top: tasks to list with most disagreements (and costliest decisions)
  */
-void replay_setup_report_in(struct replay_setup *s, struct report_replay_in *ri,
-			    struct replay_setup_report *rep, size_t top);
+void cli_replay_setup_report_in(struct cli_replay_setup *s, struct report_replay_in *ri,
+				struct cli_replay_setup_report *rep, size_t top);
 
-/** replay_setup_close() - free everything (safe on a zeroed struct) */
-void replay_setup_close(struct replay_setup *s);
+/** cli_replay_setup_close() - free everything (safe on a zeroed struct) */
+void cli_replay_setup_close(struct cli_replay_setup *s);
 
 #endif

@@ -190,7 +190,7 @@ struct sr_event {
 };
 
 /**
- * sr_event_kind_from_name() - map a kernel event name to its kind
+ * ingest_event_kind_from_name() - map a kernel event name to its kind
  * @name: "sched_switch", "sched_migrate_task", ...
  *
  * The NUMA fault kprobe is matched by its fields, not its name, so it is
@@ -198,9 +198,9 @@ struct sr_event {
  *
  * Return: the kind, or SR_EV_OTHER.
  */
-enum sr_event_kind sr_event_kind_from_name(const char *name);
+enum sr_event_kind ingest_event_kind_from_name(const char *name);
 
-/** sr_event_kind_name() - the kernel's name of a kind ("sched_switch"). */
-const char *sr_event_kind_name(enum sr_event_kind kind);
+/** ingest_event_kind_name() - the kernel's name of a kind ("sched_switch"). */
+const char *ingest_event_kind_name(enum sr_event_kind kind);
 
 #endif
