@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * marker.c - parse the key=value lines schedreplay writes into a trace
- * through trace_marker (schedreplay_meta/_node/_sysctl/_vmstat and
- * numa_sample; format in docs/formats.md and shared/traces/README.md).
+ * marker.c - decode the key=value lines schedreplay writes into a trace
+ * through trace_marker (format in docs/formats.md): which kind a print
+ * event is (marker_classify()), and its typed fields, key by key as the
+ * table of marker-format.c says (marker_decode_*()).
  *
  * Every function takes (pointer, length), reads nothing past the length and
  * needs no NUL terminator: the text comes straight out of an untrusted trace.
