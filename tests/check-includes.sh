@@ -4,8 +4,9 @@
 # check-includes.sh - the folder-to-folder include graph of src/, replay/
 # and tui/ against the table of allowed edges below (docs/architecture.md
 # shows the same table).  Fails on an include edge the table does not
-# allow, on a cycle, and on a CMake library whose target_link_libraries
-# misses a folder it includes or names one the table does not allow.
+# allow, on a cycle, on a CMake library whose target_link_libraries
+# misses a folder it includes or names one the table does not allow, and on
+# marker-line text read outside src/ingest.
 #
 #   tests/check-includes.sh [--graph]    (run from anywhere; ctest runs it)
 #   tests/check-includes.sh --self-test  (a copy of the tree with a bad
@@ -82,10 +83,12 @@ if [ "${1:-}" = --self-test ]; then
 	copy && sed -i 's/sr_module(sr_engine replay\/engine sr_replay sr_decision sr_util)/sr_module(sr_engine replay\/engine sr_replay sr_util)/' \
 		"$tmp/t/CMakeLists.txt"
 	expect "the engine not linking decision" "sr_engine does not link sr_decision"
+	copy && echo 'static int x(void) { return marker_classify("a", 1); }' >>"$tmp/t/src/model/model.c"
+	expect "marker text read in the model" "marker text read outside src/ingest"
 	copy && sed -i 's|^src/stats: src/util$|src/stats: src/util src/ingest|' \
 		"$tmp/t/docs/architecture.md"
 	expect "the page's table drifting" "differs from the one in this script"
-	echo "check-includes --self-test: a bad edge, a cycle, a missing link and a drifted page each fail"
+	echo "check-includes --self-test: a bad edge, a cycle, a missing link, marker text read above ingest and a drifted page each fail"
 	exit 0
 fi
 
@@ -238,6 +241,14 @@ for t in "${!links[@]}"; do
 		fi
 	done
 done
+
+# marker lines: only src/ingest decodes their text (everything above takes
+# marker_decode_*()'s typed fields); src/record writes them from the table
+while IFS= read -r hit; do
+	echo "check-includes: marker text read outside src/ingest: $hit" >&2
+	fail=1
+done < <(grep -rnE '\bmarker_(get|get_i64|parse_sample|parse_cpulist|classify)\(' src replay tui |
+	 grep -v '^src/ingest/')
 
 if [ $fail = 0 ]; then
 	echo "check-includes: ${#edges[@]} folder edges, all allowed, no cycle; the libraries link as the table says"
