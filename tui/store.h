@@ -27,7 +27,7 @@
 #include <jansson.h>
 #include <schedreplay/sr-policy.h>
 
-#include "replay/engine.h"
+#include "replay/engine/engine.h"
 #include "session/session.h"
 #include "util/err.h"
 

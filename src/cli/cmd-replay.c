@@ -27,17 +27,17 @@
 #include "report/report.h"
 #include "report/report-sink.h"
 
-#define REPLAY_MAX_LABELS 32
+#define CLI_REPLAY_MAX_LABELS 32
 
-/* The command line beyond struct replay_opts: flat rows and several traces. */
+/* The command line beyond struct cli_replay_opts: flat rows and several traces. */
 struct replay_cmd {
-	struct replay_opts	o;
+	struct cli_replay_opts	o;
 	struct cli_source_opts	so;
 	bool			flat;		/* --ndjson-format flat */
 	const char		*host;		/* --host */
-	const char		*label_keys[REPLAY_MAX_LABELS];
-	const char		*label_values[REPLAY_MAX_LABELS];
-	char			*label_buf[REPLAY_MAX_LABELS];	/* owned "K\0V" */
+	const char		*label_keys[CLI_REPLAY_MAX_LABELS];
+	const char		*label_values[CLI_REPLAY_MAX_LABELS];
+	char			*label_buf[CLI_REPLAY_MAX_LABELS];	/* owned "K\0V" */
 	size_t			nr_labels;
 	int64_t			recorded_at;	/* --recorded-at, when have_recorded_at */
 	bool			have_recorded_at;
@@ -74,7 +74,7 @@ static void replay_usage(FILE *out)
 		"  --fail-on-disagree  exit 1 when the policies disagree on any decision\n"
 		"%s"
 		"  -h, --help          this help\n",
-		replay_opts_help(), cli_source_opts_help());
+		cli_replay_opts_help(), cli_source_opts_help());
 }
 
 static int add_trace(struct replay_cmd *c, const char *t)
@@ -160,8 +160,8 @@ static int parse_label(struct replay_cmd *c, const char *a)
 	const char *eq = strchr(a, '='), *k;
 	char *b;
 
-	if (c->nr_labels == REPLAY_MAX_LABELS)
-		return cli_usage_error("replay", "at most %d --label", REPLAY_MAX_LABELS);
+	if (c->nr_labels == CLI_REPLAY_MAX_LABELS)
+		return cli_usage_error("replay", "at most %d --label", CLI_REPLAY_MAX_LABELS);
 	if (!eq || eq == a)
 		return cli_usage_error("replay", "--label takes KEY=VALUE, not '%s'", a);
 	for (k = a; k < eq; k++)
@@ -207,7 +207,7 @@ static int parse_time(const char *a, int64_t *out)
 
 static int parse_args(int argc, char **argv, struct replay_cmd *c)
 {
-	struct replay_opts *o = &c->o;
+	struct cli_replay_opts *o = &c->o;
 	const char *format = NULL, *list = NULL;
 	int i, r;
 
@@ -223,7 +223,7 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 			o->fail_on_disagree = true;
 			continue;
 		}
-		r = replay_opts_parse_policy(o, argc, argv, &i, "replay");
+		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "replay");
 		if (r < 0)
 			return -r;
 		if (r)
@@ -312,7 +312,7 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE *rows,
 		      FILE *summary)
 {
-	const struct replay_opts *op = &c->o;
+	const struct cli_replay_opts *op = &c->o;
 	struct session_opts sopt;
 	struct cli_source src = { 0 };
 	struct report_sink nd = { 0 }, js = { 0 }, tx = { 0 };
@@ -321,7 +321,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	bool nd_open = false, out_open = false;
 	int n = 0, r, ret;
 
-	replay_opts_session(op, &sopt);
+	cli_replay_opts_session(op, &sopt);
 	ret = cli_source_open(&src, trace, &c->so, &sopt, "replay");
 	if (ret)
 		goto out;
@@ -414,15 +414,15 @@ static int batch_one(const char *trace, void *arg, FILE *rows, FILE *summary)
 
 static int replay_many(struct replay_cmd *c)
 {
-	const struct replay_opts *op = &c->o;
+	const struct cli_replay_opts *op = &c->o;
 	bool to_stdout = op->ndjson && !strcmp(op->ndjson, "-");
-	struct replay_batch b = { 0 };
+	struct cli_replay_batch b = { 0 };
 	struct report_out nd = { 0 };
 	int r, ret;
 
 	b.traces = c->traces;
 	b.nr_traces = c->nr_traces;
-	b.jobs = c->jobs ? c->jobs : replay_batch_jobs();
+	b.jobs = c->jobs ? c->jobs : cli_replay_batch_jobs();
 	if ((size_t)b.jobs > c->nr_traces)
 		b.jobs = (int)c->nr_traces;
 	/* traces side by side already use the CPUs: one reader thread each, unless told */
@@ -439,7 +439,7 @@ static int replay_many(struct replay_cmd *c)
 		}
 		b.rows = nd.f;
 	}
-	ret = replay_batch_run(&b);
+	ret = cli_replay_batch_run(&b);
 	if (b.summary)
 		printf("\nbatch:    %zu traces, %zu failed, %zu rows (%d jobs)\n", c->nr_traces,
 		       b.nr_failed, b.nr_rows, b.jobs);
@@ -466,7 +466,7 @@ int cmd_replay(int argc, char **argv)
 	size_t i;
 	int ret;
 
-	replay_opts_init(&c.o);
+	cli_replay_opts_init(&c.o);
 	ret = parse_args(argc, argv, &c);
 	if (ret) {
 		ret = ret < 0 ? CLI_EXIT_OK : ret;

@@ -62,10 +62,10 @@ static void tui_usage(FILE *out)
 		"  --ascii             ASCII bars and arrows only\n"
 		"%s"
 		"  -h, --help          this help\n",
-		replay_opts_help(), cli_source_opts_help());
+		cli_replay_opts_help(), cli_source_opts_help());
 }
 
-static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_source_opts *so,
+static int parse_args(int argc, char **argv, struct cli_replay_opts *o, struct cli_source_opts *so,
 		      struct tui_opts *t, const char **trace)
 {
 	int i, r;
@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 			t->ascii |= !strcmp(a, "--ascii");
 			continue;
 		}
-		r = replay_opts_parse_policy(o, argc, argv, &i, "tui");
+		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "tui");
 		if (r < 0)
 			return -r;
 		if (r)
@@ -151,7 +151,7 @@ static int parse_args(int argc, char **argv, struct replay_opts *o, struct cli_s
 }
 
 /* Replay TRACE into @store (its sink), with the report's header. */
-static int load_trace(struct tui_store *store, const struct replay_opts *o, const char *trace,
+static int load_trace(struct tui_store *store, const struct cli_replay_opts *o, const char *trace,
 		      const struct cli_source_opts *so)
 {
 	struct tui_store_sink k = { .store = store };
@@ -160,7 +160,7 @@ static int load_trace(struct tui_store *store, const struct replay_opts *o, cons
 	struct cli_source src = { 0 };
 	int ret;
 
-	replay_opts_session(o, &sopt);
+	cli_replay_opts_session(o, &sopt);
 	ret = cli_source_open(&src, trace, so, &sopt, "tui");
 	if (!ret)
 		ret = cli_source_run(&src, &sink, 1);
@@ -202,7 +202,7 @@ static char *read_file(const char *path)
 
 int cmd_tui(int argc, char **argv)
 {
-	struct replay_opts o;
+	struct cli_replay_opts o;
 	struct cli_source_opts so = { 0 };
 	struct tui_opts t = { .w = 80, .h = 24 };
 	struct tui_run_opts ro = { 0 };
@@ -218,7 +218,7 @@ int cmd_tui(int argc, char **argv)
 	char buf[1400];
 	int ret, r;
 
-	replay_opts_init(&o);
+	cli_replay_opts_init(&o);
 	ret = parse_args(argc, argv, &o, &so, &t, &trace);
 	if (ret)
 		return ret < 0 ? CLI_EXIT_OK : ret;

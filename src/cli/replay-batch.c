@@ -45,7 +45,7 @@ struct slot {
 	bool		done;
 };
 
-int replay_batch_jobs(void)
+int cli_replay_batch_jobs(void)
 {
 	return util_cpus_available();
 }
@@ -72,7 +72,7 @@ static int buf_add(struct buf *b, const char *p, size_t n, size_t max)
 }
 
 /* In the child: run the replay with the pipes as its outputs; never returns. */
-static void child_run(struct replay_batch *b, size_t t, int rows_fd, int sum_fd)
+static void child_run(struct cli_replay_batch *b, size_t t, int rows_fd, int sum_fd)
 {
 	FILE *rows = fdopen(rows_fd, "w"), *sum = fdopen(sum_fd, "w");
 	int code;
@@ -85,7 +85,7 @@ static void child_run(struct replay_batch *b, size_t t, int rows_fd, int sum_fd)
 	_exit(code);
 }
 
-static int start(struct replay_batch *b, struct worker *w, size_t t)
+static int start(struct cli_replay_batch *b, struct worker *w, size_t t)
 {
 	int rp[2], sp[2];
 
@@ -122,7 +122,7 @@ static int start(struct replay_batch *b, struct worker *w, size_t t)
 }
 
 /* Write the complete rows held in @w->line; keep the rest. */
-static int flush_rows(struct replay_batch *b, struct worker *w)
+static int flush_rows(struct cli_replay_batch *b, struct worker *w)
 {
 	char *nl;
 	size_t n;
@@ -141,7 +141,7 @@ static int flush_rows(struct replay_batch *b, struct worker *w)
 }
 
 /* Read what worker @w has on pipe @k; -1 in fd[k] at EOF. */
-static int drain(struct replay_batch *b, struct worker *w, int k, struct slot *s)
+static int drain(struct cli_replay_batch *b, struct worker *w, int k, struct slot *s)
 {
 	char buf[65536];
 	ssize_t n = read(w->fd[k], buf, sizeof(buf));
@@ -163,7 +163,7 @@ static int drain(struct replay_batch *b, struct worker *w, int k, struct slot *s
 	return flush_rows(b, w);
 }
 
-static void reap(struct replay_batch *b, struct worker *w, struct slot *s)
+static void reap(struct cli_replay_batch *b, struct worker *w, struct slot *s)
 {
 	int st;
 
@@ -188,7 +188,7 @@ static void reap(struct replay_batch *b, struct worker *w, struct slot *s)
 	s->done = true;
 }
 
-static void print_ready(struct replay_batch *b, struct slot *slots, size_t *next)
+static void print_ready(struct cli_replay_batch *b, struct slot *slots, size_t *next)
 {
 	while (*next < b->nr_traces && slots[*next].done) {
 		struct slot *s = &slots[*next];
@@ -204,7 +204,7 @@ static void print_ready(struct replay_batch *b, struct slot *slots, size_t *next
 	}
 }
 
-int replay_batch_run(struct replay_batch *b)
+int cli_replay_batch_run(struct cli_replay_batch *b)
 {
 	struct worker *w = calloc((size_t)b->jobs, sizeof(*w));
 	struct slot *slots = calloc(b->nr_traces, sizeof(*slots));

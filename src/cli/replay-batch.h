@@ -17,18 +17,18 @@
 #include <stdio.h>
 
 /**
- * typedef replay_batch_fn - replay one trace, in a worker process
+ * typedef cli_replay_batch_fn - replay one trace, in a worker process
  * @trace:   the TRACE argument
- * @arg:     replay_batch_run()'s @arg
+ * @arg:     cli_replay_batch_run()'s @arg
  * @rows:    where the NDJSON rows go (a pipe to the parent)
  * @summary: where the text summary goes (another pipe)
  * Return: an exit code (enum cli_exit); CLI_EXIT_DISAGREE when the
  * policies disagreed on any decision.
  */
-typedef int (*replay_batch_fn)(const char *trace, void *arg, FILE *rows, FILE *summary);
+typedef int (*cli_replay_batch_fn)(const char *trace, void *arg, FILE *rows, FILE *summary);
 
 /**
- * struct replay_batch - what to run and where its output goes
+ * struct cli_replay_batch - what to run and where its output goes
  * @traces:      the TRACE arguments, in order
  * @nr_traces:   how many
  * @jobs:        worker processes at a time (>= 1)
@@ -39,13 +39,13 @@ typedef int (*replay_batch_fn)(const char *trace, void *arg, FILE *rows, FILE *s
  * @nr_failed:   out: traces whose replay failed
  * @disagreed:   out: some trace had disagreements
  */
-struct replay_batch {
+struct cli_replay_batch {
 	const char *const	*traces;
 	size_t			nr_traces;
 	int			jobs;
 	FILE			*rows;
 	FILE			*summary;
-	replay_batch_fn		fn;
+	cli_replay_batch_fn	fn;
 	void			*arg;
 	size_t			nr_rows;
 	size_t			nr_failed;
@@ -53,13 +53,13 @@ struct replay_batch {
 };
 
 /**
- * replay_batch_jobs() - the default number of workers: the CPUs this
+ * cli_replay_batch_jobs() - the default number of workers: the CPUs this
  * process may run on
  */
-int replay_batch_jobs(void);
+int cli_replay_batch_jobs(void);
 
 /**
- * replay_batch_run() - replay every trace, @b->jobs at a time
+ * cli_replay_batch_run() - replay every trace, @b->jobs at a time
  *
  * A worker that fails prints its own error line; its rows up to the
  * failure are in the stream (whole lines only).  A worker killed by a
@@ -68,6 +68,6 @@ int replay_batch_jobs(void);
  * the first failed trace in argument order (CLI_EXIT_INTERNAL when the
  * parent itself failed: fork, pipe, or writing the stream).
  */
-int replay_batch_run(struct replay_batch *b);
+int cli_replay_batch_run(struct cli_replay_batch *b);
 
 #endif

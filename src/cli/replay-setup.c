@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "replay-setup.h"
 
-void replay_opts_init(struct replay_opts *o)
+void cli_replay_opts_init(struct cli_replay_opts *o)
 {
 	struct session_opts so;
 
@@ -21,7 +21,7 @@ void replay_opts_init(struct replay_opts *o)
 	o->top = 10;
 }
 
-const char *replay_opts_help(void)
+const char *cli_replay_opts_help(void)
 {
 	return "  --old P[,P...]      old policies (default lb-v4.1,numa-v4.18,exec-least-loaded)\n"
 	       "  --new P[,P...]      new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
@@ -36,7 +36,7 @@ const char *replay_opts_help(void)
 	       "                      scan_period_min_ms, else 1000; docs/cost-model.md)\n";
 }
 
-int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *i,
+int cli_replay_opts_parse_policy(struct cli_replay_opts *o, int argc, char **argv, int *i,
 			     const char *cmd)
 {
 	const char *a = argv[*i];
@@ -65,18 +65,18 @@ int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *
 	if (slot) {
 		*slot = argv[++*i];
 	} else if (!strcmp(a, "--param")) {
-		if (o->nr_params == REPLAY_MAX_PARAMS)
-			return -cli_usage_error(cmd, "at most %d --param", REPLAY_MAX_PARAMS);
+		if (o->nr_params == CLI_REPLAY_MAX_PARAMS)
+			return -cli_usage_error(cmd, "at most %d --param", CLI_REPLAY_MAX_PARAMS);
 		o->params[o->nr_params++] = argv[++*i];
 	} else {
-		if (o->nr_plugins == REPLAY_MAX_PLUGINS)
-			return -cli_usage_error(cmd, "at most %d --plugin", REPLAY_MAX_PLUGINS);
+		if (o->nr_plugins == CLI_REPLAY_MAX_PLUGINS)
+			return -cli_usage_error(cmd, "at most %d --plugin", CLI_REPLAY_MAX_PLUGINS);
 		o->plugins[o->nr_plugins++] = argv[++*i];
 	}
 	return 1;
 }
 
-void replay_opts_session(const struct replay_opts *o, struct session_opts *so)
+void cli_replay_opts_session(const struct cli_replay_opts *o, struct session_opts *so)
 {
 	int i;
 

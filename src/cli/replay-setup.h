@@ -17,24 +17,24 @@
 #include "source.h"
 #include "session/session.h"
 
-#define REPLAY_MAX_PARAMS SESSION_MAX_PARAMS
-#define REPLAY_MAX_PLUGINS SESSION_MAX_PLUGINS
+#define CLI_REPLAY_MAX_PARAMS SESSION_MAX_PARAMS
+#define CLI_REPLAY_MAX_PLUGINS SESSION_MAX_PLUGINS
 
 /**
- * struct replay_opts - the command line of a replay
+ * struct cli_replay_opts - the command line of a replay
  * @old_list, @new_list: comma-separated policy names of each side
  * @kernel_policy:       --kernel-policy, NULL for the release's default
  * @params:              --param values, in order
  * @plugins:             --plugin files, in order
  * @json, @ndjson, @top, @fail_on_disagree: `replay`'s own output options
  */
-struct replay_opts {
+struct cli_replay_opts {
 	const char	*old_list;
 	const char	*new_list;
 	const char	*kernel_policy;
-	const char	*params[REPLAY_MAX_PARAMS];
+	const char	*params[CLI_REPLAY_MAX_PARAMS];
 	int		nr_params;
-	const char	*plugins[REPLAY_MAX_PLUGINS];
+	const char	*plugins[CLI_REPLAY_MAX_PLUGINS];
 	int		nr_plugins;
 	const char	*json;
 	const char	*ndjson;
@@ -44,13 +44,13 @@ struct replay_opts {
 };
 
 /**
- * replay_opts_init() - the defaults (the seeds' old and new policies)
+ * cli_replay_opts_init() - the defaults (the seeds' old and new policies)
  * @o: filled
  */
-void replay_opts_init(struct replay_opts *o);
+void cli_replay_opts_init(struct cli_replay_opts *o);
 
 /**
- * replay_opts_parse_policy() - take one policy option from argv
+ * cli_replay_opts_parse_policy() - take one policy option from argv
  * @o:    options to fill
  * @argc, @argv, @i: the argument list and the option's index; *@i moves past
  *        its value
@@ -60,17 +60,17 @@ void replay_opts_init(struct replay_opts *o);
  * Return: 1 when taken, 0 when @argv[*@i] is not one of them, or
  * -CLI_EXIT_USAGE after a usage message.
  */
-int replay_opts_parse_policy(struct replay_opts *o, int argc, char **argv, int *i,
+int cli_replay_opts_parse_policy(struct cli_replay_opts *o, int argc, char **argv, int *i,
 			     const char *cmd);
 
-/** replay_opts_help() - the help lines of those options */
-const char *replay_opts_help(void);
+/** cli_replay_opts_help() - the help lines of those options */
+const char *cli_replay_opts_help(void);
 
 /**
- * replay_opts_session() - the session options of a replay with these
+ * cli_replay_opts_session() - the session options of a replay with these
  * policy options (the strings stay @o's)
  * @so: filled
  */
-void replay_opts_session(const struct replay_opts *o, struct session_opts *so);
+void cli_replay_opts_session(const struct cli_replay_opts *o, struct session_opts *so);
 
 #endif

@@ -461,15 +461,17 @@ static int feed_fault(struct cost_ledger *l, const struct model *m, const struct
 static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
 {
 	struct cost_calibration *c = &l->tot.cal;
-	const char *phase;
-	size_t plen;
+	struct marker_vmstat vm;
 	int64_t f, loc;
 
-	if (!marker_get(ev->str, ev->str_len, "phase", &phase, &plen) ||
-	    !marker_get_i64(ev->str, ev->str_len, "numa_hint_faults", &f) ||
-	    !marker_get_i64(ev->str, ev->str_len, "numa_hint_faults_local", &loc))
+	marker_decode_vmstat(ev, &vm);
+	if (vm.status[MK_VMSTAT_PHASE] != MARKER_OK ||
+	    vm.status[MK_VMSTAT_HINT_FAULTS] != MARKER_OK ||
+	    vm.status[MK_VMSTAT_HINT_LOCAL] != MARKER_OK)
 		return;
-	if (plen == 5 && !memcmp(phase, "start", 5) && !c->have_start) {
+	f = vm.numa_hint_faults;
+	loc = vm.numa_hint_faults_local;
+	if (vm.phase == MARKER_PHASE_START && !c->have_start) {
 		if (c->have_end)
 			return;
 		c->have_start = true;
@@ -481,7 +483,7 @@ static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
 		c->est_local = c->est_local_post = 0;
 		memset(l->tot.actual, 0, (size_t)l->nr_nodes * l->nr_nodes * sizeof(double));
 		l->in_window = true;
-	} else if (plen == 3 && !memcmp(phase, "end", 3) && c->have_start && !c->have_end) {
+	} else if (vm.phase == MARKER_PHASE_END && c->have_start && !c->have_end) {
 		c->have_end = true;
 		c->vm_faults_end = f;
 		c->vm_local_end = loc;
@@ -508,7 +510,7 @@ int cost_ledger_feed(struct cost_ledger *l, const struct model *m, const struct 
 			return -ENOMEM;
 		return task_close(l, t, ev->ts_ns, COST_END_EXIT);
 	case SR_EV_PRINT:
-		if (ev->marker == SR_MARK_VMSTAT && ev->str)
+		if (ev->marker == SR_MARK_VMSTAT)
 			feed_vmstat(l, ev);
 		return 0;
 	default:

@@ -182,7 +182,7 @@ static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 	} else {
 		ei->name = event->name ? event->name : "";
 		ei->system = event->system ? event->system : "";
-		ei->kind = sr_event_kind_from_name(ei->name);
+		ei->kind = ingest_event_kind_from_name(ei->name);
 		if (ei->kind == SR_EV_PRINT && strcmp(ei->system, "ftrace"))
 			ei->kind = SR_EV_OTHER;
 		if (ei->kind == SR_EV_OTHER && is_numa_fault(event))

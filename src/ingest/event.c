@@ -25,7 +25,7 @@ static const char *const kind_names[SR_EV__COUNT] = {
 	[SR_EV_LOST]		= "lost_events",
 };
 
-enum sr_event_kind sr_event_kind_from_name(const char *name)
+enum sr_event_kind ingest_event_kind_from_name(const char *name)
 {
 	int k;
 
@@ -41,7 +41,7 @@ enum sr_event_kind sr_event_kind_from_name(const char *name)
 	return SR_EV_OTHER;
 }
 
-const char *sr_event_kind_name(enum sr_event_kind kind)
+const char *ingest_event_kind_name(enum sr_event_kind kind)
 {
 	if ((int)kind < 0 || kind >= SR_EV__COUNT)
 		return "?";

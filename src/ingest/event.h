@@ -45,7 +45,10 @@ enum sr_event_kind {
 	SR_EV__COUNT
 };
 
-/** enum sr_marker_kind - what a print event's text turned out to be */
+/**
+ * enum sr_marker_kind - what a print event's text turned out to be; the
+ * fields of each kind are decoded by marker_decode_*() (marker.h)
+ */
 enum sr_marker_kind {
 	SR_MARK_NONE = 0,	/* not one of ours (or unparsable: see marker_bad) */
 	SR_MARK_META,		/* schedreplay_meta */
@@ -53,6 +56,10 @@ enum sr_marker_kind {
 	SR_MARK_SYSCTL,		/* schedreplay_sysctl */
 	SR_MARK_VMSTAT,		/* schedreplay_vmstat */
 	SR_MARK_NUMA_SAMPLE,	/* numa_sample */
+	SR_MARK_EVENTS,		/* schedreplay_events */
+	SR_MARK_RECORD,		/* schedreplay_record */
+	SR_MARK_LOST,		/* schedreplay_lost */
+	SR_MARK__COUNT
 };
 
 /* Unknown int values in events are -1 unless said otherwise. */
@@ -183,7 +190,7 @@ struct sr_event {
 };
 
 /**
- * sr_event_kind_from_name() - map a kernel event name to its kind
+ * ingest_event_kind_from_name() - map a kernel event name to its kind
  * @name: "sched_switch", "sched_migrate_task", ...
  *
  * The NUMA fault kprobe is matched by its fields, not its name, so it is
@@ -191,9 +198,9 @@ struct sr_event {
  *
  * Return: the kind, or SR_EV_OTHER.
  */
-enum sr_event_kind sr_event_kind_from_name(const char *name);
+enum sr_event_kind ingest_event_kind_from_name(const char *name);
 
-/** sr_event_kind_name() - the kernel's name of a kind ("sched_switch"). */
-const char *sr_event_kind_name(enum sr_event_kind kind);
+/** ingest_event_kind_name() - the kernel's name of a kind ("sched_switch"). */
+const char *ingest_event_kind_name(enum sr_event_kind kind);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * marker.c - parse the key=value lines schedreplay writes into a trace
- * through trace_marker (schedreplay_meta/_node/_sysctl/_vmstat and
- * numa_sample; format in docs/formats.md).
+ * marker.c - decode the key=value lines schedreplay writes into a trace
+ * through trace_marker (format in docs/formats.md): which kind a print
+ * event is (marker_classify()), and its typed fields, key by key as the
+ * table of marker-format.c says (marker_decode_*()).
  *
  * Every function takes (pointer, length), reads nothing past the length and
  * needs no NUL terminator: the text comes straight out of an untrusted trace.
@@ -16,31 +17,23 @@
 
 #include "marker.h"
 #include "../util/err.h"
-
-static const struct {
-	const char		*word;
-	enum sr_marker_kind	kind;
-} marker_words[] = {
-	{ "schedreplay_meta",	SR_MARK_META },
-	{ "schedreplay_node",	SR_MARK_NODE },
-	{ "schedreplay_sysctl",	SR_MARK_SYSCTL },
-	{ "schedreplay_vmstat",	SR_MARK_VMSTAT },
-	{ "numa_sample",	SR_MARK_NUMA_SAMPLE },
-};
+#include "../util/lists.h"
 
 enum sr_marker_kind marker_classify(const char *s, size_t len)
 {
-	size_t i;
+	const struct marker_format *f;
+	int k;
 	size_t w;
 
 	if (!s)
 		return SR_MARK_NONE;
-	for (i = 0; i < sizeof(marker_words) / sizeof(marker_words[0]); i++) {
-		w = strlen(marker_words[i].word);
-		if (len < w || memcmp(s, marker_words[i].word, w))
+	for (k = SR_MARK_NONE + 1; k < SR_MARK__COUNT; k++) {
+		f = marker_format((enum sr_marker_kind)k);
+		w = strlen(f->word);
+		if (len < w || memcmp(s, f->word, w))
 			continue;
 		if (len == w || s[w] == ' ')
-			return marker_words[i].kind;
+			return f->kind;
 	}
 	return SR_MARK_NONE;
 }
@@ -114,36 +107,6 @@ bool marker_get_i64(const char *s, size_t len, const char *key, int64_t *out)
 	return parse_i64(v, vlen, out);
 }
 
-/*
- * Fetch an optional integer field: absent leaves -1, present but malformed
- * (or out of range for @lo..@hi) is an error.
- */
-static int get_field(const char *s, size_t len, const char *key, int64_t lo, int64_t hi,
-		     int64_t *out)
-{
-	const char *v;
-	size_t vlen;
-	int64_t x;
-
-	*out = -1;
-	if (!marker_get(s, len, key, &v, &vlen))
-		return 0;
-	if (!parse_i64(v, vlen, &x) || x < lo || x > hi)
-		return -SR_EBADTEXT;
-	*out = x;
-	return 0;
-}
-
-static int get_int(const char *s, size_t len, const char *key, int *out)
-{
-	int64_t x;
-	int ret;
-
-	ret = get_field(s, len, key, INT_MIN, INT_MAX, &x);
-	*out = (int)x;
-	return ret;
-}
-
 /* One "node:tp/ts/gp/gs" entry of an f= list; @p..@end bounds it. */
 static int parse_fault_entry(const char *p, const char *end, struct marker_sample *out,
 			     uint64_t *seen)
@@ -214,135 +177,180 @@ static int parse_faults(const char *v, size_t vlen, struct marker_sample *out)
 	return 0;
 }
 
-int marker_parse_sample(const char *s, size_t len, struct marker_sample *out)
-{
-	static const struct {
-		const char	*key;
-		size_t		off;
-	} wide[] = {
-		{ "t",		offsetof(struct marker_sample, t) },
-		{ "seq",	offsetof(struct marker_sample, seq) },
-		{ "tf",		offsetof(struct marker_sample, tf) },
-		{ "mig",	offsetof(struct marker_sample, mig) },
-		{ "scan",	offsetof(struct marker_sample, scan) },
-		{ "nmig",	offsetof(struct marker_sample, nmig) },
-		{ "forced",	offsetof(struct marker_sample, forced) },
-		{ "fhot",	offsetof(struct marker_sample, fhot) },
-		{ "frun",	offsetof(struct marker_sample, frun) },
-		{ "faff",	offsetof(struct marker_sample, faff) },
-	};
-	static const struct {
-		const char	*key;
-		size_t		off;
-	} narrow[] = {
-		{ "pid",	offsetof(struct marker_sample, pid) },
-		{ "tid",	offsetof(struct marker_sample, tid) },
-		{ "cpu",	offsetof(struct marker_sample, cpu) },
-		{ "pref",	offsetof(struct marker_sample, pref) },
-		{ "node",	offsetof(struct marker_sample, node) },
-		{ "grp",	offsetof(struct marker_sample, grp) },
-	};
-	const char *v;
-	size_t vlen;
-	size_t i;
-	int ret;
-
-	out->comm[0] = '\0';
-	out->nr_nodes = 0;
-	if (!s || marker_classify(s, len) != SR_MARK_NUMA_SAMPLE)
-		return -SR_EBADTEXT;
-	for (i = 0; i < sizeof(wide) / sizeof(wide[0]); i++) {
-		ret = get_field(s, len, wide[i].key, INT64_MIN, INT64_MAX,
-				(int64_t *)((char *)out + wide[i].off));
-		if (ret < 0)
-			return ret;
-	}
-	for (i = 0; i < sizeof(narrow) / sizeof(narrow[0]); i++) {
-		ret = get_int(s, len, narrow[i].key, (int *)((char *)out + narrow[i].off));
-		if (ret < 0)
-			return ret;
-	}
-	if (out->tid < 0)
-		return -SR_EBADTEXT;
-	if (marker_get(s, len, "comm", &v, &vlen)) {
-		if (vlen >= SR_COMM_LEN)
-			vlen = SR_COMM_LEN - 1;
-		memcpy(out->comm, v, vlen);
-		out->comm[vlen] = '\0';
-	}
-	if (marker_get(s, len, "f", &v, &vlen))
-		return parse_faults(v, vlen, out);
-	return 0;
-}
-
-static void bit_set(uint64_t *cpus, int cpu)
-{
-	cpus[cpu / 64] |= (uint64_t)1 << (cpu % 64);
-}
-
-static bool bit_test(const uint64_t *cpus, int cpu)
-{
-	return cpus[cpu / 64] & ((uint64_t)1 << (cpu % 64));
-}
-
-/* A CPU number: digits only, at most 9 of them. */
-static int parse_cpu(const char **p, const char *end, int *cpu)
-{
-	int64_t v = 0;
-	int n = 0;
-
-	while (*p < end && **p >= '0' && **p <= '9') {
-		if (++n > 9)
-			return -SR_ERANGE;
-		v = v * 10 + (**p - '0');
-		(*p)++;
-	}
-	if (!n)
-		return -SR_EBADTEXT;
-	*cpu = (int)v;
-	return 0;
-}
-
 int marker_parse_cpulist(const char *s, size_t len, uint64_t *cpus, int max)
 {
-	const char *end = s + len;
-	const char *p = s;
-	int count = 0;
-	int lo;
-	int hi;
-	int c;
+	return util_parse_cpulist(s, len, cpus, max);
+}
+
+/* ---- the typed decoder ------------------------------------------------- */
+
+static enum marker_status status_of(int ret)
+{
+	return ret == -SR_ERANGE ? MARKER_RANGE : ret < 0 ? MARKER_BAD : MARKER_OK;
+}
+
+static void set_default(const struct marker_key *k, void *out)
+{
+	char *p = (char *)out + k->off;
+	static const char empty[] = "";
+
+	switch (k->type) {
+	case MARKER_T_I64:
+		*(int64_t *)p = -1;
+		break;
+	case MARKER_T_INT:
+		*(int *)p = -1;
+		break;
+	case MARKER_T_STR:
+		((struct marker_str *)p)->s = empty;
+		((struct marker_str *)p)->len = 0;
+		break;
+	case MARKER_T_COMM:
+		p[0] = '\0';
+		break;
+	case MARKER_T_CPULIST:
+		memset(p, 0, ((size_t)k->hi + 64) / 64 * sizeof(uint64_t));
+		break;
+	case MARKER_T_INTLIST:
+		((struct marker_node *)out)->nr_distance = 0;
+		break;
+	case MARKER_T_FAULTS:
+		((struct marker_sample *)out)->nr_nodes = 0;
+		break;
+	}
+}
+
+static enum marker_status decode_value(const struct marker_key *k, const char *v, size_t vlen,
+				       void *out)
+{
+	char *p = (char *)out + k->off;
+	int64_t x;
 	int ret;
 
-	if (max < 0)
-		return -SR_ERANGE;
-	memset(cpus, 0, ((size_t)max + 63) / 64 * sizeof(*cpus));
-	if (!len)
-		return 0;
-	for (;;) {
-		ret = parse_cpu(&p, end, &lo);
-		if (ret < 0)
-			return ret;
-		hi = lo;
-		if (p < end && *p == '-') {
-			p++;
-			ret = parse_cpu(&p, end, &hi);
-			if (ret < 0)
-				return ret;
-			if (hi < lo)
-				return -SR_EBADTEXT;
-		}
-		if (hi >= max)
-			return -SR_ERANGE;
-		for (c = lo; c <= hi; c++) {
-			if (!bit_test(cpus, c)) {
-				bit_set(cpus, c);
-				count++;
-			}
-		}
-		if (p == end)
-			return count;
-		if (*p != ',' || p + 1 == end)
-			return -SR_EBADTEXT;
-		p++;
+	switch (k->type) {
+	case MARKER_T_I64:
+	case MARKER_T_INT:
+		if (!parse_i64(v, vlen, &x))
+			return MARKER_BAD;
+		if (x < k->lo || x > k->hi)
+			return MARKER_RANGE;
+		if (k->type == MARKER_T_I64)
+			*(int64_t *)p = x;
+		else
+			*(int *)p = (int)x;
+		return MARKER_OK;
+	case MARKER_T_STR:
+		((struct marker_str *)p)->s = v;
+		((struct marker_str *)p)->len = vlen;
+		return MARKER_OK;
+	case MARKER_T_COMM:
+		if (vlen > (size_t)k->hi)
+			vlen = (size_t)k->hi;
+		memcpy(p, v, vlen);
+		p[vlen] = '\0';
+		return MARKER_OK;
+	case MARKER_T_CPULIST:
+		ret = marker_parse_cpulist(v, vlen, (uint64_t *)p, (int)k->hi + 1);
+		return status_of(ret);
+	case MARKER_T_INTLIST:
+		ret = util_parse_intlist(v, vlen, (int *)p, MARKER_MAX_NODES, (long)k->hi);
+		if (ret >= 0)
+			((struct marker_node *)out)->nr_distance = ret;
+		return status_of(ret);
+	case MARKER_T_FAULTS:
+		return status_of(parse_faults(v, vlen, out));
 	}
+	return MARKER_BAD;
+}
+
+/*
+ * Every key of @kind's table into @out, with its status; the first
+ * problem makes the return value, the other keys are decoded all the same.
+ */
+static int decode_line(const char *s, size_t len, enum sr_marker_kind kind, void *out,
+		       uint8_t *status)
+{
+	const struct marker_format *f = marker_format(kind);
+	const struct marker_key *k;
+	const char *v;
+	size_t vlen;
+	int ret = 0;
+	int i;
+
+	for (i = 0; i < f->nr_keys; i++) {
+		k = &f->keys[i];
+		set_default(k, out);
+		status[i] = MARKER_ABSENT;
+		if (!s || !marker_get(s, len, k->name, &v, &vlen)) {
+			if (k->required)
+				ret = -SR_EBADTEXT;
+			continue;
+		}
+		status[i] = decode_value(k, v, vlen, out);
+		if (status[i] != MARKER_OK)
+			ret = -SR_EBADTEXT;
+	}
+	if (!s || marker_classify(s, len) != kind)
+		return -SR_EBADTEXT;
+	return ret;
+}
+
+static int decode_event(const struct sr_event *ev, enum sr_marker_kind kind, void *out,
+			uint8_t *status)
+{
+	if (!ev || ev->kind != SR_EV_PRINT)
+		return decode_line(NULL, 0, kind, out, status);
+	return decode_line(ev->str, ev->str_len, kind, out, status);
+}
+
+int marker_decode_meta(const struct sr_event *ev, struct marker_meta *out)
+{
+	return decode_event(ev, SR_MARK_META, out, out->status);
+}
+
+int marker_decode_node(const struct sr_event *ev, struct marker_node *out)
+{
+	return decode_event(ev, SR_MARK_NODE, out, out->status);
+}
+
+int marker_decode_sysctl(const struct sr_event *ev, struct marker_sysctl *out)
+{
+	return decode_event(ev, SR_MARK_SYSCTL, out, out->status);
+}
+
+int marker_decode_vmstat(const struct sr_event *ev, struct marker_vmstat *out)
+{
+	int ret = decode_event(ev, SR_MARK_VMSTAT, out, out->status);
+	const struct marker_str *w = &out->phase_word;
+
+	out->phase = MARKER_PHASE_OTHER;
+	if (w->len == 5 && !memcmp(w->s, "start", 5))
+		out->phase = MARKER_PHASE_START;
+	else if (w->len == 3 && !memcmp(w->s, "end", 3))
+		out->phase = MARKER_PHASE_END;
+	return ret;
+}
+
+int marker_parse_sample(const char *s, size_t len, struct marker_sample *out)
+{
+	uint8_t status[MARKER_MAX_KEYS];
+
+	return decode_line(s, len, SR_MARK_NUMA_SAMPLE, out, status);
+}
+
+int marker_decode_sample(const struct sr_event *ev, struct marker_sample *out)
+{
+	uint8_t status[MARKER_MAX_KEYS];
+
+	return decode_event(ev, SR_MARK_NUMA_SAMPLE, out, status);
+}
+
+int marker_decode_record(const struct sr_event *ev, struct marker_record *out)
+{
+	return decode_event(ev, SR_MARK_RECORD, out, out->status);
+}
+
+int marker_decode_lost(const struct sr_event *ev, struct marker_lost *out)
+{
+	return decode_event(ev, SR_MARK_LOST, out, out->status);
 }

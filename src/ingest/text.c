@@ -523,7 +523,7 @@ static void emit_lost(const struct text_lost *l, uint64_t ts, struct sr_event *e
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = SR_EV_LOST;
-	ev->name = sr_event_kind_name(SR_EV_LOST);
+	ev->name = ingest_event_kind_name(SR_EV_LOST);
 	ev->system = "";
 	ev->cpu = l->cpu;
 	ev->pid = -1;
@@ -561,10 +561,10 @@ static int event_line(struct ingest *in, const struct text_head *h, struct sr_ev
 		if (!ev->system)
 			ev->system = "";
 	}
-	ev->kind = sr_event_kind_from_name(ev->name);
+	ev->kind = ingest_event_kind_from_name(ev->name);
 	if (ev->kind == SR_EV_OTHER && !h->system_len && !strcmp(ev->name, "tracing_mark_write")) {
 		ev->kind = SR_EV_PRINT;		/* tracefs prints the ip as the name */
-		ev->name = sr_event_kind_name(SR_EV_PRINT);
+		ev->name = ingest_event_kind_name(SR_EV_PRINT);
 	}
 	ev->ts_ns = h->ts_ns;
 	ev->cpu = h->cpu;

@@ -419,12 +419,19 @@ int model_feed_misplaced(struct model *m, const struct sr_event *ev)
 
 void model_feed_sysctl(struct model *m, const struct sr_event *ev)
 {
+	struct marker_sysctl sc;
 	int64_t v;
 
-	if (m->scan_period_fixed || !ev->str)
+	if (m->scan_period_fixed)
 		return;
-	if ((marker_get_i64(ev->str, ev->str_len, "numa_balancing.scan_period_min_ms", &v) ||
-	     marker_get_i64(ev->str, ev->str_len, "scan_period_min_ms", &v)) && v > 0)
+	marker_decode_sysctl(ev, &sc);
+	if (sc.status[MK_SYSCTL_SCAN_MIN] == MARKER_OK)
+		v = sc.scan_period_min_ms;
+	else if (sc.status[MK_SYSCTL_SCAN_MIN_OLD] == MARKER_OK)
+		v = sc.scan_period_min_ms_old;
+	else
+		return;
+	if (v > 0)
 		m->scan_period_ns = (uint64_t)v * 1000 * 1000;
 }
 

@@ -6,7 +6,7 @@
  * Only what an event says becomes known.  sched_move/swap/stick_numa give
  * tgid and numa group id (ngid 0 = no group) of the tasks they name; a
  * numa_sample (the kernel's /proc/PID/task/TID/sched numbers, parsed by
- * marker_parse_sample()) gives tgid, group, preferred node and the decayed
+ * marker_decode_sample()) gives tgid, group, preferred node and the decayed
  * per-node fault counts: task faults = task_private + task_shared, group
  * faults = group_private + group_shared.  Node ids outside the topology
  * are counted in bad_node and ignored.
@@ -56,7 +56,7 @@ int model_feed_numa(struct model *m, const struct sr_event *ev)
 	return apply_numa(m, ev->ts_ns, n->dst_pid, n->dst_tgid, n->dst_ngid);
 }
 
-/* marker_parse_sample() marks the nodes an f= list skipped with -1 throughout */
+/* marker_decode_sample() marks the nodes an f= list skipped with -1 throughout */
 static bool unlisted(const struct marker_node_faults *f)
 {
 	return f->task_private == -1 && f->task_shared == -1 && f->group_private == -1 &&
@@ -87,7 +87,7 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 	int nr;
 	int i;
 
-	if (!ev->str || marker_parse_sample(ev->str, ev->str_len, smp) || smp->tid <= 0 ||
+	if (marker_decode_sample(ev, smp) || smp->tid <= 0 ||
 	    smp->nr_nodes < 0 || smp->nr_nodes > MARKER_MAX_NODES) {
 		m->stats.bad_samples++;
 		return 0;

@@ -185,6 +185,12 @@ static void out_options(struct dat_out *o, struct record *r)
 {
 	struct record_text t = { 0 };
 	struct utsname u;
+	char num[MK_LOST__COUNT][24];
+	const char *const lost[MK_LOST__COUNT] = {
+		num[0], num[1], num[2], num[3], num[4], num[5],
+	};
+	const char *rec[MK_RECORD__COUNT];
+	char line[4096];
 	char buf[1024];
 	uint32_t ncpus = r->nr_cpus;
 	int i;
@@ -209,17 +215,25 @@ static void out_options(struct dat_out *o, struct record *r)
 	}
 	/* our own option: the metadata lines, the options, the lost events */
 	record_text_printf(&t, "%s\n", RECORD_DAT_META_MAGIC);
-	record_text_printf(&t, "schedreplay_record options=%s kprobe=%s\n",
-			   r->opts.cmdline ? r->opts.cmdline : "", r->kprobe);
+	rec[MK_RECORD_OPTIONS] = r->opts.cmdline ? r->opts.cmdline : "";
+	rec[MK_RECORD_KPROBE] = r->kprobe;
+	record_text_printf(&t, "%.*s\n", (int)record_marker_line(line, sizeof(line),
+								   SR_MARK_RECORD, rec), line);
 	if (r->meta.buf)
 		record_text_add(&t, r->meta.buf, r->meta.len);
-	for (i = 0; i < r->nr_cpus; i++)
-		record_text_printf(&t, "schedreplay_lost cpu=%d lost=%llu lost_pages=%llu "
-				   "overrun=%lld dropped=%lld pages=%llu\n", i,
-				   (unsigned long long)r->stats[i].lost,
-				   (unsigned long long)r->stats[i].lost_pages,
-				   (long long)r->stats[i].overrun, (long long)r->stats[i].dropped,
-				   (unsigned long long)r->stats[i].pages);
+	for (i = 0; i < r->nr_cpus; i++) {
+		snprintf(num[MK_LOST_CPU], sizeof(num[0]), "%d", i);
+		snprintf(num[MK_LOST_LOST], sizeof(num[0]), "%llu",
+			 (unsigned long long)r->stats[i].lost);
+		snprintf(num[MK_LOST_LOST_PAGES], sizeof(num[0]), "%llu",
+			 (unsigned long long)r->stats[i].lost_pages);
+		snprintf(num[MK_LOST_OVERRUN], sizeof(num[0]), "%lld", (long long)r->stats[i].overrun);
+		snprintf(num[MK_LOST_DROPPED], sizeof(num[0]), "%lld", (long long)r->stats[i].dropped);
+		snprintf(num[MK_LOST_PAGES], sizeof(num[0]), "%llu",
+			 (unsigned long long)r->stats[i].pages);
+		record_text_printf(&t, "%.*s\n", (int)record_marker_line(line, sizeof(line),
+									   SR_MARK_LOST, lost), line);
+	}
 	if (!t.buf) {
 		o->ret = o->ret ? o->ret : -ENOMEM;
 	} else {

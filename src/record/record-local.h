@@ -57,6 +57,7 @@ struct record_sampler {
 	uint64_t		seq;
 	uint64_t		samples;	/* lines written */
 	uint64_t		failed;		/* marker writes refused */
+	struct marker_sample	sample;		/* scratch for one thread's line */
 };
 
 /* one event the replay reads: enabled when the kernel has it */

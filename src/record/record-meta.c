@@ -159,9 +159,13 @@ static bool read_value(const char *path, char *val, size_t len)
 	return o > 0;
 }
 
-/* writes full lines of "<word> k=v k=v..." to the marker and the metadata */
+/*
+ * writes full lines of "<word> k=v k=v..." to the marker and the metadata;
+ * the word and the names of the table's keys come from marker_format()
+ */
 struct line_builder {
 	struct record	*r;
+	enum sr_marker_kind kind;
 	const char	*word;
 	char		line[MARKER_LINE + 64];
 	size_t		len;
@@ -185,12 +189,13 @@ static void lb_flush(struct line_builder *lb)
 	lb->len = snprintf(lb->line, sizeof(lb->line), "%s", lb->word);
 }
 
-static void lb_init(struct line_builder *lb, struct record *r, const char *word)
+static void lb_init(struct line_builder *lb, struct record *r, enum sr_marker_kind kind)
 {
 	lb->r = r;
-	lb->word = word;
+	lb->kind = kind;
+	lb->word = marker_format(kind)->word;
 	lb->ret = 0;
-	lb->len = snprintf(lb->line, sizeof(lb->line), "%s", word);
+	lb->len = snprintf(lb->line, sizeof(lb->line), "%s", lb->word);
 }
 
 static void lb_add(struct line_builder *lb, const char *key, const char *val)
@@ -202,6 +207,12 @@ static void lb_add(struct line_builder *lb, const char *key, const char *val)
 	if (lb->len + need > MARKER_LINE)
 		lb_flush(lb);
 	lb->len += snprintf(lb->line + lb->len, sizeof(lb->line) - lb->len, " %s=%s", key, val);
+}
+
+/* a key of the kind's table (an MK_* index) */
+static void lb_key(struct line_builder *lb, int key, const char *val)
+{
+	lb_add(lb, record_key_name(lb->kind, key), val);
 }
 
 static int count_nodes(void)
@@ -226,17 +237,17 @@ static void meta_nodes(struct record *r, int nodes, int cpus)
 	int n;
 
 	for (n = 0; n < (nodes ? nodes : 1); n++) {
-		lb_init(&lb, r, "schedreplay_node");
+		lb_init(&lb, r, SR_MARK_NODE);
 		snprintf(num, sizeof(num), "%d", n);
-		lb_add(&lb, "node", num);
+		lb_key(&lb, MK_NODE_NODE, num);
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
 		if (!nodes || !read_value(path, val, sizeof(val)))
 			snprintf(val, sizeof(val), "0-%d", cpus - 1);
-		lb_add(&lb, "cpus", val);
+		lb_key(&lb, MK_NODE_CPUS, val);
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/distance", n);
 		if (!nodes || !read_value(path, val, sizeof(val)))
 			snprintf(val, sizeof(val), "10");
-		lb_add(&lb, "distance", val);
+		lb_key(&lb, MK_NODE_DISTANCE, val);
 		lb_flush(&lb);
 	}
 }
@@ -285,16 +296,16 @@ static void meta_sysctl(struct record *r)
 	struct line_builder lb;
 	char val[MARKER_LINE];
 
-	lb_init(&lb, r, "schedreplay_sysctl");
+	lb_init(&lb, r, SR_MARK_SYSCTL);
 	sysctl_dir(&lb, "/proc/sys/kernel", "numa_balancing", "kernel.");
 	/* debugfs knobs: read when debugfs is mounted (the recorder never mounts it) */
 	sysctl_dir(&lb, "/sys/kernel/debug/sched/numa_balancing", "", "numa_balancing.");
 	sysctl_dir(&lb, "/proc/sys/kernel", "sched_", "kernel.");
 	if (read_value("/sys/kernel/debug/sched/features", val, sizeof(val)) ||
 	    read_value("/sys/kernel/debug/sched_features", val, sizeof(val)))
-		lb_add(&lb, "sched_features", val);
+		lb_key(&lb, MK_SYSCTL_SCHED_FEATURES, val);
 	else
-		lb_add(&lb, "sched_features", "unavailable");
+		lb_key(&lb, MK_SYSCTL_SCHED_FEATURES, "unavailable");
 	lb_flush(&lb);
 }
 
@@ -318,8 +329,8 @@ static int meta_vmstat(struct record *r, const char *phase)
 	char *save = NULL;
 	char *l;
 
-	lb_init(&lb, r, "schedreplay_vmstat");
-	lb_add(&lb, "phase", phase);
+	lb_init(&lb, r, SR_MARK_VMSTAT);
+	lb_key(&lb, MK_VMSTAT_PHASE, phase);
 	for (l = vm ? strtok_r(vm, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
 		char *sp = strchr(l, ' ');
 
@@ -344,25 +355,25 @@ int record_meta_start(struct record *r)
 	int i;
 
 	uname(&u);
-	lb_init(&lb, r, "schedreplay_meta");
-	lb_add(&lb, "release", u.release);
-	lb_add(&lb, "machine", u.machine);
+	lb_init(&lb, r, SR_MARK_META);
+	lb_key(&lb, MK_META_RELEASE, u.release);
+	lb_key(&lb, MK_META_MACHINE, u.machine);
 	snprintf(val, sizeof(val), "%d", nodes ? nodes : 1);
-	lb_add(&lb, "nodes", val);
+	lb_key(&lb, MK_META_NODES, val);
 	snprintf(val, sizeof(val), "%d", r->nr_cpus);
-	lb_add(&lb, "cpus", val);
-	lb_add(&lb, "recorder", "schedreplay-" SR_VERSION);
-	lb_add(&lb, "clock", r->clock);
+	lb_key(&lb, MK_META_CPUS, val);
+	lb_key(&lb, MK_META_RECORDER, "schedreplay-" SR_VERSION);
+	lb_key(&lb, MK_META_CLOCK, r->clock);
 	snprintf(val, sizeof(val), "%u", r->opts.sample_ms);
-	lb_add(&lb, "sample_ms", val);
+	lb_key(&lb, MK_META_SAMPLE_MS, val);
 	snprintf(val, sizeof(val), "%u", r->opts.buffer_kb);
-	lb_add(&lb, "buffer_kb", val);
-	lb_add(&lb, "kprobe", r->probe_enabled ? "numa_fault" : "unavailable");
+	lb_key(&lb, MK_META_BUFFER_KB, val);
+	lb_key(&lb, MK_META_KPROBE, r->probe_enabled ? "numa_fault" : "unavailable");
 	snprintf(val, sizeof(val), "%d", r->page_size);
-	lb_add(&lb, "page_size", val);
+	lb_key(&lb, MK_META_PAGE_SIZE, val);
 	lb_flush(&lb);
 	ret = lb.ret;
-	lb_init(&lb, r, "schedreplay_events");
+	lb_init(&lb, r, SR_MARK_EVENTS);
 	for (i = 0; i < r->nr_events; i++)
 		lb_add(&lb, r->events[i].name, r->events[i].enabled ? "on" : "absent");
 	lb_flush(&lb);
@@ -387,21 +398,20 @@ static const struct {
 	const char	*key;
 	size_t		off;
 } sched_keys[] = {
-	{ "numa_preferred_nid",		offsetof(struct record_task_sched, pref) },
-	{ "total_numa_faults",		offsetof(struct record_task_sched, tf) },
-	{ "numa_pages_migrated",	offsetof(struct record_task_sched, mig) },
-	{ "mm->numa_scan_seq",		offsetof(struct record_task_sched, scan) },
-	{ "se.nr_migrations",		offsetof(struct record_task_sched, nmig) },
-	{ "nr_forced_migrations",	offsetof(struct record_task_sched, forced) },
-	{ "se.statistics.nr_forced_migrations", offsetof(struct record_task_sched, forced) },
-	{ "nr_failed_migrations_hot",	offsetof(struct record_task_sched, fhot) },
-	{ "se.statistics.nr_failed_migrations_hot", offsetof(struct record_task_sched, fhot) },
-	{ "nr_failed_migrations_running", offsetof(struct record_task_sched, frun) },
+	{ "total_numa_faults",		offsetof(struct marker_sample, tf) },
+	{ "numa_pages_migrated",	offsetof(struct marker_sample, mig) },
+	{ "mm->numa_scan_seq",		offsetof(struct marker_sample, scan) },
+	{ "se.nr_migrations",		offsetof(struct marker_sample, nmig) },
+	{ "nr_forced_migrations",	offsetof(struct marker_sample, forced) },
+	{ "se.statistics.nr_forced_migrations", offsetof(struct marker_sample, forced) },
+	{ "nr_failed_migrations_hot",	offsetof(struct marker_sample, fhot) },
+	{ "se.statistics.nr_failed_migrations_hot", offsetof(struct marker_sample, fhot) },
+	{ "nr_failed_migrations_running", offsetof(struct marker_sample, frun) },
 	{ "se.statistics.nr_failed_migrations_running",
-	  offsetof(struct record_task_sched, frun) },
-	{ "nr_failed_migrations_affine", offsetof(struct record_task_sched, faff) },
+	  offsetof(struct marker_sample, frun) },
+	{ "nr_failed_migrations_affine", offsetof(struct marker_sample, faff) },
 	{ "se.statistics.nr_failed_migrations_affine",
-	  offsetof(struct record_task_sched, faff) },
+	  offsetof(struct marker_sample, faff) },
 };
 
 /* "key   :   value" -> value as an integer (the part before any '.') */
@@ -450,33 +460,50 @@ static bool field_in(const char *l, size_t len, const char *name, int64_t *out)
 	return false;
 }
 
-static void faults_line(const char *l, size_t len, struct record_task_sched *out)
+/* an int field of numa_sample: -1 when /proc printed more than an int */
+static int narrow(int64_t v)
 {
+	return v < INT_MIN || v > INT_MAX ? -1 : (int)v;
+}
+
+/* one "numa_faults node=N task_private=..." line into out->faults[N] */
+static void faults_line(const char *l, size_t len, struct marker_sample *out)
+{
+	struct marker_node_faults *f;
 	int64_t node, tp, ts, gp, gs;
-	size_t used = strlen(out->faults);
-	char entry[128];
-	int n;
+	int i;
 
 	if (!field_in(l, len, "node", &node) || !field_in(l, len, "task_private", &tp) ||
 	    !field_in(l, len, "task_shared", &ts) || !field_in(l, len, "group_private", &gp) ||
-	    !field_in(l, len, "group_shared", &gs))
+	    !field_in(l, len, "group_shared", &gs) || node < 0 || node >= MARKER_MAX_NODES)
 		return;
-	n = snprintf(entry, sizeof(entry), "%s%lld:%lld/%lld/%lld/%lld", used ? "," : "",
-		     (long long)node, (long long)tp, (long long)ts, (long long)gp, (long long)gs);
-	if (n < 0 || used + n + 1 > sizeof(out->faults))
-		return;	/* the list is cut at an entry: the reader takes unlisted nodes as 0 */
-	memcpy(out->faults + used, entry, n + 1);
+	for (i = out->nr_nodes; i < node; i++) {	/* nodes not listed (yet) */
+		f = &out->faults[i];
+		f->task_private = f->task_shared = f->group_private = f->group_shared = -1;
+	}
+	if (node >= out->nr_nodes)
+		out->nr_nodes = (int)node + 1;
+	f = &out->faults[node];
+	f->task_private = tp;
+	f->task_shared = ts;
+	f->group_private = gp;
+	f->group_shared = gs;
 }
 
-void record_parse_sched(const char *text, size_t len, struct record_task_sched *out)
+void record_parse_sched(const char *text, size_t len, struct marker_sample *out)
 {
 	const char *p = text;
 	const char *end = text + len;
+	int64_t v;
 	size_t i;
 
-	out->pref = out->node = out->grp = out->tf = out->mig = out->scan = -1;
+	out->t = out->seq = -1;
+	out->pid = out->tid = out->cpu = -1;
+	out->comm[0] = '\0';
+	out->tf = out->mig = out->scan = -1;
 	out->nmig = out->forced = out->fhot = out->frun = out->faff = -1;
-	out->faults[0] = '\0';
+	out->pref = out->node = out->grp = -1;
+	out->nr_nodes = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
@@ -484,8 +511,12 @@ void record_parse_sched(const char *text, size_t len, struct record_task_sched *
 		if (l > 12 && !memcmp(p, "numa_faults ", 12)) {
 			faults_line(p, l, out);
 		} else if (l > 13 && !memcmp(p, "current_node=", 13)) {
-			field_in(p, l, "current_node", &out->node);
-			field_in(p, l, "numa_group_id", &out->grp);
+			if (field_in(p, l, "current_node", &v))
+				out->node = narrow(v);
+			if (field_in(p, l, "numa_group_id", &v))
+				out->grp = narrow(v);
+		} else if (sched_line(p, l, "numa_preferred_nid", &v)) {
+			out->pref = narrow(v);
 		} else {
 			for (i = 0; i < sizeof(sched_keys) / sizeof(sched_keys[0]); i++) {
 				int64_t *f = (int64_t *)((char *)out + sched_keys[i].off);
@@ -495,56 +526,5 @@ void record_parse_sched(const char *text, size_t len, struct record_task_sched *
 			}
 		}
 		p += l + 1;
-	}
-}
-
-size_t record_format_sample(char *buf, size_t len, uint64_t t_ns, uint64_t seq, int tgid,
-			    int tid, const char *comm, int cpu, const struct record_task_sched *s)
-{
-	char name[32];
-	size_t i;
-	int n;
-
-	for (i = 0; comm[i] && i + 1 < sizeof(name) && i < 16; i++) {
-		unsigned char c = comm[i];
-
-		name[i] = c <= 0x20 || c == 0x7f ? '_' : (char)c;
-	}
-	name[i] = '\0';
-	if (!i)
-		snprintf(name, sizeof(name), "_");
-	n = snprintf(buf, len,
-		     "numa_sample t=%llu seq=%llu pid=%d tid=%d comm=%s cpu=%d pref=%lld node=%lld "
-		     "grp=%lld tf=%lld mig=%lld scan=%lld nmig=%lld forced=%lld fhot=%lld "
-		     "frun=%lld faff=%lld f=",
-		     (unsigned long long)t_ns, (unsigned long long)seq, tgid, tid, name, cpu,
-		     (long long)s->pref, (long long)s->node, (long long)s->grp, (long long)s->tf,
-		     (long long)s->mig, (long long)s->scan, (long long)s->nmig,
-		     (long long)s->forced, (long long)s->fhot, (long long)s->frun,
-		     (long long)s->faff);
-	if (n < 0 || (size_t)n >= len) {
-		if (len)
-			buf[0] = '\0';
-		return 0;
-	}
-	/* the f= list, cut at an entry boundary when the buffer is short */
-	{
-		const char *f = s->faults;
-		size_t o = n;
-
-		while (*f) {
-			const char *comma = strchr(f, ',');
-			size_t el = comma ? (size_t)(comma - f) : strlen(f);
-
-			if (o + el + 2 > len)
-				break;
-			if (o != (size_t)n)
-				buf[o++] = ',';
-			memcpy(buf + o, f, el);
-			o += el;
-			f += el + (comma ? 1 : 0);
-		}
-		buf[o] = '\0';
-		return o;
 	}
 }

@@ -178,7 +178,7 @@ static void select_procs(struct record_sampler *s, struct proc_list *pl)
 
 static void sample_thread(struct record_sampler *s, pid_t tgid, const char *tid_s)
 {
-	struct record_task_sched ts;
+	struct marker_sample *ts = &s->sample;
 	char path[320];
 	char comm[32] = "";
 	char line[3072];
@@ -191,13 +191,17 @@ static void sample_thread(struct record_sampler *s, pid_t tgid, const char *tid_
 	text = record_read_file(path, &len);
 	if (!text)
 		return;	/* the thread exited */
-	record_parse_sched(text, len, &ts);
+	record_parse_sched(text, len, ts);
 	free(text);
 	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)tgid, tid_s);
 	if (!read_stat(path, comm, sizeof(comm), NULL, NULL, &cpu))
 		return;
-	n = record_format_sample(line, sizeof(line), record_now_ns(), s->seq, (int)tgid,
-				 atoi(tid_s), comm, cpu, &ts);
+	ts->t = (int64_t)record_now_ns();
+	ts->seq = (int64_t)s->seq;
+	ts->pid = (int)tgid;
+	ts->tid = atoi(tid_s);
+	ts->cpu = cpu;
+	n = record_format_sample(line, sizeof(line), comm, ts);
 	if (!n)
 		return;
 	if (record_marker_write(s->marker_fd, line, n) < 0) {

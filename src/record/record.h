@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "ingest/marker.h"
 #include "util/err.h"
 
 #define RECORD_INSTANCE_PREFIX	"schedreplay-"
@@ -208,46 +209,43 @@ int record_cleanup_stale(struct err *e, int *nr_probes);
 /* ---- the parts below are pure functions, tested without tracefs ---- */
 
 /**
- * struct record_task_sched - the fields of /proc/PID/task/TID/sched the
- * numa_sample line carries; -1 where the kernel did not print one
- */
-struct record_task_sched {
-	int64_t	pref;
-	int64_t	node;
-	int64_t	grp;
-	int64_t	tf;
-	int64_t	mig;
-	int64_t	scan;
-	int64_t	nmig;
-	int64_t	forced;
-	int64_t	fhot;
-	int64_t	frun;
-	int64_t	faff;
-	/* f=: "node:tp/ts/gp/gs,..." already formatted, "" before any fault */
-	char	faults[2048];
-};
-
-/**
- * record_parse_sched() - read the text of a /proc/.../sched file
+ * record_parse_sched() - read the text of a /proc/.../sched file into the
+ * fields a numa_sample line carries
  * @text: the file's bytes
  * @len:  their count
- * @out:  filled; every field -1 unless found
+ * @out:  pref, node, grp, tf, mig, scan, nmig, forced, fhot, frun, faff
+ *        and the per-node faults (nr_nodes 0 before any fault); every
+ *        field -1 unless found, t/seq/pid/tid/cpu -1 and comm "" for the
+ *        caller to fill
  */
-void record_parse_sched(const char *text, size_t len, struct record_task_sched *out);
+void record_parse_sched(const char *text, size_t len, struct marker_sample *out);
 
 /**
- * record_format_sample() - one numa_sample line (no newline)
- * @buf, @len: destination; the line is cut at a field boundary when short
- * @t_ns:   CLOCK_MONOTONIC time of the reading
- * @seq:    sampling round
- * @tgid, @tid: the task
- * @comm:   its name (untrusted: blanks and control bytes become '_')
- * @cpu:    the CPU it last ran on, -1 if unknown
- * @s:      the parsed sched file
+ * record_format_sample() - one numa_sample line (no newline), its keys in
+ * the order of the marker table
+ * @buf, @len: destination; the f= list is cut at an entry when short
+ * @comm:   the task's name (untrusted: blanks and control bytes become '_')
+ * @s:      the sample: t, seq, pid (tgid), tid, cpu and what
+ *          record_parse_sched() read
  *
- * Return: the line's length.
+ * Return: the line's length, 0 (and "") when even the fixed keys do not fit.
  */
-size_t record_format_sample(char *buf, size_t len, uint64_t t_ns, uint64_t seq, int tgid,
-			    int tid, const char *comm, int cpu, const struct record_task_sched *s);
+size_t record_format_sample(char *buf, size_t len, const char *comm,
+			    const struct marker_sample *s);
+
+/**
+ * record_marker_line() - a marker line of @kind from the table: its word,
+ * then " key=value" for every key whose value is not NULL
+ * @buf, @len: destination (no newline written)
+ * @kind:      the kind of line
+ * @vals:      one value per key of the kind's table, in table order
+ *
+ * Return: the line's length, 0 (and "") when it does not fit.
+ */
+size_t record_marker_line(char *buf, size_t len, enum sr_marker_kind kind,
+			  const char *const vals[]);
+
+/** record_key_name() - the name of key @key (an MK_* index) of @kind.  Return: static or NULL. */
+const char *record_key_name(enum sr_marker_kind kind, int key);
 
 #endif

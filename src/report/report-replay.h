@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "ingest/ingest.h"
-#include "replay/engine.h"
+#include "replay/engine/engine.h"
 #include "topo/topo.h"
 #include "report/report-cost.h"
 #include "session/session.h"

@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "replay/engine.h"
+#include "replay/engine/engine.h"
 
 /*
  * Raised when a column is removed or renamed or changes meaning; adding a

@@ -90,27 +90,28 @@ static int placed(struct session *s, struct err *e, int code)
 }
 
 /*
- * The marker text of one pre-scanned event (the one place the session reads
- * it): the kernel release of schedreplay_meta, and the topology lines for
- * @b.  Moved as it was from src/cli/source.c.
+ * One pre-scanned marker event: the kernel release of schedreplay_meta (as
+ * the decoder types it), and the topology lines for @b.
  * Return: 0, or a negative code with s->err placed at the event.
  */
 static int prescan_marker(struct session *s, struct topo_builder *b, const struct ingest *in,
 			  const struct sr_event *ev)
 {
 	struct err *e = &s->err;
-	const char *v;
-	size_t vlen;
+	struct marker_meta meta;
 
 	if (ev->kind != SR_EV_PRINT || ev->marker == SR_MARK_NONE)
 		return 0;
-	if (ev->marker == SR_MARK_META && !s->tr.kernel_release[0] &&
-	    marker_get(ev->str, ev->str_len, "release", &v, &vlen)) {
-		escape_text(s->tr.kernel_release, sizeof(s->tr.kernel_release), v, vlen);
-		s->tr.release_origin = "schedreplay_meta";
+	if (ev->marker == SR_MARK_META && !s->tr.kernel_release[0]) {
+		marker_decode_meta(ev, &meta);
+		if (meta.status[MK_META_RELEASE] == MARKER_OK) {
+			escape_text(s->tr.kernel_release, sizeof(s->tr.kernel_release),
+				    meta.release.s, meta.release.len);
+			s->tr.release_origin = "schedreplay_meta";
+		}
 	}
 	err_clear(e);
-	if (topo_builder_feed(b, ev->str, ev->str_len, e) < 0) {
+	if (topo_builder_feed(b, ev, e) < 0) {
 		err_set_file(e, s->tr.path);
 		if (ingest_pos_is_line(in))
 			err_at_line(e, ev->src_pos);

@@ -28,7 +28,7 @@
 #include "decision/decision.h"
 #include "ingest/ingest.h"
 #include "model/model.h"
-#include "replay/engine.h"
+#include "replay/engine/engine.h"
 #include "topo/topo.h"
 #include "util/err.h"
 #include "util/strcount.h"

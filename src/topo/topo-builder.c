@@ -6,18 +6,22 @@
  *	schedreplay_meta release=6.1.0-57-amd64 machine=x86_64 nodes=4 cpus=8
  *	schedreplay_node node=0 cpus=0-1 distance=10,20,40,40
  *
- * Lines are untrusted and not NUL-terminated: the key=value helpers below
- * are bounded by the length given (they do what marker_get() does, kept
- * local so that topo does not wait on the ingest module).  Unknown keys are
- * ignored so that newer recorders stay readable.  A contradiction (a node
- * line repeated with other values, a CPU on two nodes, a second meta line
- * with another node count) is kept and reported by topo_builder_build().
+ * The lines are decoded by src/ingest (marker_decode_meta(), _node()); this
+ * file takes their typed fields and the status of each key.  Keys the
+ * topology does not need are not looked at, so that newer recorders stay
+ * readable.  A contradiction (a node line repeated with other values, a
+ * CPU on two nodes, a second meta line with another node count) is kept and
+ * reported by topo_builder_build().
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo-local.h"
+#include "../ingest/marker.h"
+
+_Static_assert(MARKER_MAX_NODES == TOPO_MAX_NODES && MARKER_MAX_CPUS == TOPO_MAX_CPUS &&
+	       MARKER_MAX_DISTANCE == TOPO_MAX_DISTANCE, "the marker table's ranges are the topology's");
 
 struct topo_builder {
 	struct topo_draft	*d;
@@ -25,50 +29,11 @@ struct topo_builder {
 	int			meta_cpus;	/* -1 until a meta line said */
 	int			node_lines;
 	struct err		conflict;
-	int			vals[TOPO_MAX_NODES];
-	uint64_t		cpus[TOPO_CPU_WORDS];
+	union {
+		struct marker_meta	meta;
+		struct marker_node	node;
+	} mk;			/* the line being fed, decoded */
 };
-
-/* "key=value" among the space-separated words after the first one */
-static bool kv_get(const char *s, size_t len, const char *key, const char **val, size_t *vlen)
-{
-	size_t klen = strlen(key);
-	size_t i = 0;
-	size_t start;
-
-	while (i < len && !topo_is_blank(s[i]))
-		i++;	/* the leading word */
-	while (i < len) {
-		while (i < len && topo_is_blank(s[i]))
-			i++;
-		start = i;
-		while (i < len && !topo_is_blank(s[i]))
-			i++;
-		if (i - start > klen && !memcmp(s + start, key, klen) && s[start + klen] == '=') {
-			*val = s + start + klen + 1;
-			*vlen = i - start - klen - 1;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* key=N with 0 <= N <= max; -SR_ENOTFOUND when absent */
-static int kv_int(const char *s, size_t len, const char *key, long max, int *out)
-{
-	const char *v;
-	const char *end;
-	size_t vl;
-	int ret;
-
-	if (!kv_get(s, len, key, &v, &vl))
-		return -SR_ENOTFOUND;
-	end = v + vl;
-	ret = topo_parse_uint(&v, end, max, out);
-	if (ret)
-		return ret;
-	return v == end ? 0 : -SR_EBADTEXT;
-}
 
 struct topo_builder *topo_builder_new(void)
 {
@@ -93,20 +58,27 @@ void topo_builder_free(struct topo_builder *b)
 	free(b);
 }
 
-static int feed_meta(struct topo_builder *b, const char *s, size_t len, struct err *err)
+/* "no" or "bad" for a key's status */
+static const char *no_or_bad(uint8_t st)
 {
-	int nodes;
-	int cpus = -1;
-	int ret;
+	return st == MARKER_ABSENT ? "no" : "bad";
+}
 
-	ret = kv_int(s, len, "nodes", TOPO_MAX_NODES, &nodes);
-	if (ret || nodes < 1)
+static int feed_meta(struct topo_builder *b, const struct sr_event *ev, struct err *err)
+{
+	struct marker_meta *m = &b->mk.meta;
+	int nodes;
+	int cpus;
+
+	marker_decode_meta(ev, m);
+	if (m->status[MK_META_NODES] != MARKER_OK)
 		return err_set(err, -SR_EBADTOPO, "schedreplay_meta: %s nodes= (1..%d expected)",
-			       ret == -SR_ENOTFOUND ? "no" : "bad", TOPO_MAX_NODES);
-	ret = kv_int(s, len, "cpus", TOPO_MAX_CPUS, &cpus);
-	if (ret && ret != -SR_ENOTFOUND)
+			       no_or_bad(m->status[MK_META_NODES]), TOPO_MAX_NODES);
+	if (m->status[MK_META_CPUS] != MARKER_OK && m->status[MK_META_CPUS] != MARKER_ABSENT)
 		return err_set(err, -SR_EBADTOPO, "schedreplay_meta: bad cpus= (0..%d expected)",
 			       TOPO_MAX_CPUS);
+	nodes = m->nodes;
+	cpus = m->cpus;
 	if (b->meta_nodes && (b->meta_nodes != nodes || b->meta_cpus != cpus))
 		err_set(&b->conflict, -SR_EBADTOPO,
 			"two schedreplay_meta lines disagree (nodes=%d cpus=%d, then nodes=%d cpus=%d)",
@@ -119,52 +91,45 @@ static int feed_meta(struct topo_builder *b, const char *s, size_t len, struct e
 	return 1;
 }
 
-static int feed_node(struct topo_builder *b, const char *s, size_t len, struct err *err)
+static int feed_node(struct topo_builder *b, const struct sr_event *ev, struct err *err)
 {
-	const char *v;
-	size_t vl;
+	struct marker_node *nd = &b->mk.node;
 	int id;
-	int n;
 	int ret;
 
-	ret = kv_int(s, len, "node", TOPO_MAX_NODES - 1, &id);
-	if (ret)
+	marker_decode_node(ev, nd);
+	if (nd->status[MK_NODE_NODE] != MARKER_OK)
 		return err_set(err, -SR_EBADTOPO, "schedreplay_node: %s node= (0..%d expected)",
-			       ret == -SR_ENOTFOUND ? "no" : "bad", TOPO_MAX_NODES - 1);
-	memset(b->cpus, 0, sizeof(b->cpus));
-	if (kv_get(s, len, "cpus", &v, &vl)) {
-		n = topo_parse_cpulist(v, vl, b->cpus, TOPO_MAX_CPUS);
-		if (n < 0)
-			return err_set(err, -SR_EBADTOPO, "schedreplay_node node=%d: bad cpus=%s", id,
-				       n == -SR_ERANGE ? " (cpu id out of range)" : "");
-	}
-	if (!kv_get(s, len, "distance", &v, &vl))
+			       no_or_bad(nd->status[MK_NODE_NODE]), TOPO_MAX_NODES - 1);
+	id = nd->node;
+	if (nd->status[MK_NODE_CPUS] == MARKER_BAD || nd->status[MK_NODE_CPUS] == MARKER_RANGE)
+		return err_set(err, -SR_EBADTOPO, "schedreplay_node node=%d: bad cpus=%s", id,
+			       nd->status[MK_NODE_CPUS] == MARKER_RANGE ?
+			       " (cpu id out of range)" : "");
+	if (nd->status[MK_NODE_DISTANCE] == MARKER_ABSENT)
 		return err_set(err, -SR_EBADTOPO, "schedreplay_node node=%d: no distance=", id);
-	n = topo_parse_intlist(v, vl, b->vals, TOPO_MAX_NODES, TOPO_MAX_DISTANCE);
-	if (n <= 0)
+	if (nd->status[MK_NODE_DISTANCE] != MARKER_OK || nd->nr_distance <= 0)
 		return err_set(err, -SR_EBADTOPO, "schedreplay_node node=%d: bad distance=", id);
 
 	if (topo_draft_add_node(b->d, id, err))
 		return -SR_EBADTOPO;
 	b->node_lines++;
-	ret = topo_draft_place(b->d, id, b->cpus, &b->conflict);
+	ret = topo_draft_place(b->d, id, nd->cpus, &b->conflict);
 	if (!ret)
-		ret = topo_draft_set_row(b->d, id, b->vals, n, 0, &b->conflict);
+		ret = topo_draft_set_row(b->d, id, nd->distance, nd->nr_distance, 0, &b->conflict);
 	if (ret == -ENOMEM)
 		return err_set(err, -ENOMEM, "out of memory");
 	return 1;
 }
 
-int topo_builder_feed(struct topo_builder *b, const char *s, size_t len, struct err *err)
+int topo_builder_feed(struct topo_builder *b, const struct sr_event *ev, struct err *err)
 {
-	while (len && topo_is_blank(*s)) {
-		s++;
-		len--;
-	}
-	if (topo_word_is(s, len, "schedreplay_meta"))
-		return feed_meta(b, s, len, err);
-	if (topo_word_is(s, len, "schedreplay_node"))
-		return feed_node(b, s, len, err);
+	if (!ev || ev->kind != SR_EV_PRINT)
+		return 0;
+	if (ev->marker == SR_MARK_META)
+		return feed_meta(b, ev, err);
+	if (ev->marker == SR_MARK_NODE)
+		return feed_node(b, ev, err);
 	return 0;
 }
 

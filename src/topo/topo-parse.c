@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "topo-local.h"
+#include "../util/lists.h"
 
 void topo_lines_init(struct topo_lines *it, const char *text, size_t len)
 {
@@ -56,89 +57,20 @@ void topo_trim(const char **s, size_t *len)
 
 int topo_parse_uint(const char **p, const char *end, long max, int *out)
 {
-	const char *q = *p;
-	long v = 0;
-
-	if (q >= end || *q < '0' || *q > '9')
-		return -SR_EBADTEXT;
-	while (q < end && *q >= '0' && *q <= '9') {
-		v = v * 10 + (*q - '0');
-		if (v > max)
-			return -SR_ERANGE;
-		q++;
-	}
-	*p = q;
-	*out = (int)v;
-	return 0;
-}
-
-static bool is_sep(char c)
-{
-	return c == ',' || topo_is_blank(c);
+	return util_parse_uint(p, end, max, out);
 }
 
 int topo_parse_cpulist(const char *s, size_t len, uint64_t *cpus, int max)
 {
-	const char *p = s;
-	const char *end = s + len;
-	int count = 0;
-	int lo;
-	int hi;
-	int ret;
-
 	memset(cpus, 0, TOPO_CPU_WORDS * sizeof(*cpus));
 	if (max > TOPO_MAX_CPUS)
 		max = TOPO_MAX_CPUS;
-	while (p < end) {
-		if (is_sep(*p)) {
-			p++;
-			continue;
-		}
-		ret = topo_parse_uint(&p, end, max - 1, &lo);
-		if (ret)
-			return ret;
-		hi = lo;
-		if (p < end && *p == '-') {
-			p++;
-			ret = topo_parse_uint(&p, end, max - 1, &hi);
-			if (ret)
-				return ret;
-			if (hi < lo)
-				return -SR_EBADTEXT;
-		}
-		if (p < end && !is_sep(*p))
-			return -SR_EBADTEXT;
-		for (; lo <= hi; lo++) {
-			if (!(cpus[lo / 64] & (1ull << (lo % 64))))
-				count++;
-			cpus[lo / 64] |= 1ull << (lo % 64);
-		}
-	}
-	return count;
+	return util_parse_cpulist(s, len, cpus, max);
 }
 
 int topo_parse_intlist(const char *s, size_t len, int *out, int max_out, long max_val)
 {
-	const char *p = s;
-	const char *end = s + len;
-	int n = 0;
-	int ret;
-
-	while (p < end) {
-		if (is_sep(*p)) {
-			p++;
-			continue;
-		}
-		if (n >= max_out)
-			return -SR_ERANGE;
-		ret = topo_parse_uint(&p, end, max_val, &out[n]);
-		if (ret)
-			return ret;
-		if (p < end && !is_sep(*p))
-			return -SR_EBADTEXT;
-		n++;
-	}
-	return n;
+	return util_parse_intlist(s, len, out, max_out, max_val);
 }
 
 bool topo_word_is(const char *s, size_t len, const char *w)

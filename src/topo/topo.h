@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../ingest/event.h"
 #include "../util/err.h"
 
 #define TOPO_MAX_NODES 1024
@@ -114,21 +115,21 @@ struct topo_builder *topo_builder_new(void);
 void topo_builder_free(struct topo_builder *b);
 
 /**
- * topo_builder_feed() - offer a print event's text
+ * topo_builder_feed() - offer a print event
  * @b:   the builder
- * @s:   the text (need not be NUL-terminated); leading blanks are skipped
- * @len: its length
+ * @ev:  the event; its marker says whether it is a schedreplay_meta or
+ *       schedreplay_node line, whose typed fields (marker_decode_meta(),
+ *       marker_decode_node()) are used
  * @err: failure details; no location is set, the caller knows the event's
  *       position (err_at_byte()/err_at_line() with sr_event.src_pos)
  *
- * Only schedreplay_meta and schedreplay_node lines are used; a node line
- * repeated with the same content is harmless, one with different content
- * makes topo_builder_build() fail.
+ * A node line repeated with the same content is harmless, one with
+ * different content makes topo_builder_build() fail.
  *
  * Return: 1 when the line was one of ours and was used, 0 when ignored,
  * -SR_EBADTOPO when it was ours but malformed (@err says why).
  */
-int topo_builder_feed(struct topo_builder *b, const char *s, size_t len, struct err *err);
+int topo_builder_feed(struct topo_builder *b, const struct sr_event *ev, struct err *err);
 
 /** topo_builder_complete() - true once meta nodes= lines all arrived. */
 bool topo_builder_complete(const struct topo_builder *b);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fuzz-marker.c - libFuzzer harness of the trace_marker line parsers:
- * marker_classify(), marker_parse_sample(), marker_get_i64(),
- * marker_parse_cpulist() and the topology builder fed with
- * schedreplay_meta / schedreplay_node lines (topo_builder_feed(), then
- * topo_builder_build()).
+ * fuzz-marker.c - libFuzzer harness of the trace_marker line decoder:
+ * marker_classify(), every marker_decode_*() of the marker table,
+ * marker_get_i64(), marker_parse_cpulist() and the topology builder fed
+ * with the print events of schedreplay_meta / schedreplay_node lines
+ * (topo_builder_feed(), then topo_builder_build()).
  *
  * The input is a list of lines; each line is handed over as an exactly
  * sized heap copy without a NUL terminator, so a parser that reads past
@@ -25,21 +25,61 @@ static const char *const fuzz_keys[] = {
 	"dist", "release", "nr_cpus", "mig", "f",
 };
 
+/* a string value must lie inside the line it was decoded from */
+static void inside(const struct marker_str *v, const char *s, size_t len)
+{
+	if (v->len && (v->s < s || v->s + v->len > s + len))
+		abort();
+}
+
 static void one_line(struct topo_builder *b, struct marker_sample *sample, const char *s,
 		     size_t len)
 {
+	static struct marker_node node;	/* ~8 KiB */
+	struct sr_event ev = { .kind = SR_EV_PRINT, .str = s, .str_len = (uint32_t)len };
 	uint64_t cpus[TOPO_MAX_CPUS / 64];
 	struct err err = { 0 };
+	struct marker_meta meta;
+	struct marker_sysctl sc;
+	struct marker_vmstat vm;
+	struct marker_record rec;
+	struct marker_lost lost;
 	const char *val;
 	size_t vlen, i;
 	int64_t v;
 
-	switch (marker_classify(s, len)) {
+	ev.marker = marker_classify(s, len);
+	switch (ev.marker) {
 	case SR_MARK_NUMA_SAMPLE:
-		if (marker_parse_sample(s, len, sample) == 0 &&
+		if (marker_decode_sample(&ev, sample) == 0 &&
 		    (sample->nr_nodes < 0 || sample->nr_nodes > MARKER_MAX_NODES ||
 		     memchr(sample->comm, 0, sizeof(sample->comm)) == NULL))
-			abort();	/* parsed, but out of its own bounds */
+			abort();	/* decoded, but out of its own bounds */
+		break;
+	case SR_MARK_META:
+		(void)marker_decode_meta(&ev, &meta);
+		inside(&meta.release, s, len);
+		inside(&meta.kprobe, s, len);
+		break;
+	case SR_MARK_NODE:
+		if (marker_decode_node(&ev, &node) == 0 &&
+		    (node.nr_distance < 1 || node.nr_distance > MARKER_MAX_NODES))
+			abort();
+		break;
+	case SR_MARK_SYSCTL:
+		(void)marker_decode_sysctl(&ev, &sc);
+		inside(&sc.sched_features, s, len);
+		break;
+	case SR_MARK_VMSTAT:
+		(void)marker_decode_vmstat(&ev, &vm);
+		inside(&vm.phase_word, s, len);
+		break;
+	case SR_MARK_RECORD:
+		(void)marker_decode_record(&ev, &rec);
+		inside(&rec.options, s, len);
+		break;
+	case SR_MARK_LOST:
+		(void)marker_decode_lost(&ev, &lost);
 		break;
 	default:
 		break;
@@ -51,7 +91,7 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 			abort();	/* a value outside the line */
 	}
 	(void)marker_parse_cpulist(s, len, cpus, TOPO_MAX_CPUS);
-	(void)topo_builder_feed(b, s, len, &err);
+	(void)topo_builder_feed(b, &ev, &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

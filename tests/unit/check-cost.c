@@ -151,7 +151,7 @@ static int take(const struct cost_item *it, void *arg)
 
 static void step(struct cost_ledger *l, struct model *m, struct sr_event *ev)
 {
-	ev->name = sr_event_kind_name(ev->kind);
+	ev->name = ingest_event_kind_name(ev->kind);
 	ck_assert_int_eq(cost_ledger_feed(l, m, ev), 0);
 	ck_assert_int_eq(model_feed(m, ev), 0);
 }

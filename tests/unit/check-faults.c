@@ -35,7 +35,7 @@ static void teardown(void)
 
 static void feed(struct sr_event *ev)
 {
-	ev->name = sr_event_kind_name(ev->kind);
+	ev->name = ingest_event_kind_name(ev->kind);
 	ck_assert_int_eq(model_feed(m, ev), 0);
 }
 

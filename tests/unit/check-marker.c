@@ -226,14 +226,122 @@ START_TEST(test_cpulist)
 	ck_assert_int_eq(marker_parse_cpulist(L("0-2"), cpus, 2), -SR_ERANGE);
 	ck_assert_int_eq(marker_parse_cpulist(L("99999999999"), cpus, 8), -SR_ERANGE);
 	ck_assert_int_eq(marker_parse_cpulist(L("3-1"), cpus, 8), -SR_EBADTEXT);
-	ck_assert_int_eq(marker_parse_cpulist(L("1,"), cpus, 8), -SR_EBADTEXT);
-	ck_assert_int_eq(marker_parse_cpulist(L(",1"), cpus, 8), -SR_EBADTEXT);
+	/* ',' and blanks separate, empty items are skipped (as topo's readers do) */
+	ck_assert_int_eq(marker_parse_cpulist(L("1,"), cpus, 8), 1);
+	ck_assert_int_eq(marker_parse_cpulist(L(",1,,2"), cpus, 8), 2);
 	ck_assert_int_eq(marker_parse_cpulist(L("1-"), cpus, 8), -SR_EBADTEXT);
 	ck_assert_int_eq(marker_parse_cpulist(L("a"), cpus, 8), -SR_EBADTEXT);
 	ck_assert_int_eq(marker_parse_cpulist(L("-1"), cpus, 8), -SR_EBADTEXT);
-	ck_assert_int_eq(marker_parse_cpulist(L("0 1"), cpus, 8), -SR_EBADTEXT);
+	ck_assert_int_eq(marker_parse_cpulist(L("0 1"), cpus, 8), 2);
+	ck_assert_int_eq(marker_parse_cpulist(L("0;1"), cpus, 8), -SR_EBADTEXT);
+	ck_assert_int_eq(marker_parse_cpulist(L("1-2-3"), cpus, 8), -SR_EBADTEXT);
 	/* bounded by the length, not a NUL */
 	ck_assert_int_eq(marker_parse_cpulist("1,2xxxx", 3, cpus, 8), 2);
+}
+END_TEST
+
+/* a print event of a line, as the readers hand it out */
+static struct sr_event print(const char *s, size_t len)
+{
+	struct sr_event ev = { .kind = SR_EV_PRINT, .str = s, .str_len = (uint32_t)len };
+
+	ev.marker = marker_classify(s, len);
+	return ev;
+}
+
+#define P(s) print(s, sizeof(s) - 1)
+
+static struct marker_node node;
+
+START_TEST(test_decode_hostile)
+{
+	struct marker_meta meta;
+	struct marker_sysctl sc;
+	struct marker_vmstat vm;
+	struct marker_lost lost;
+	struct marker_record rec;
+	struct sr_event ev;
+
+	/* a bad key spoils the line, the good ones are still there */
+	ev = P("schedreplay_meta release=6.1 nodes=abc cpus=99999 page_size=4096");
+	ck_assert_int_eq(marker_decode_meta(&ev, &meta), -SR_EBADTEXT);
+	ck_assert_int_eq(meta.status[MK_META_RELEASE], MARKER_OK);
+	ck_assert_uint_eq(meta.release.len, 3);
+	ck_assert_int_eq(meta.status[MK_META_NODES], MARKER_BAD);
+	ck_assert_int_eq(meta.nodes, -1);
+	ck_assert_int_eq(meta.status[MK_META_CPUS], MARKER_RANGE);
+	ck_assert_int_eq(meta.status[MK_META_MACHINE], MARKER_ABSENT);
+	ck_assert_uint_eq(meta.machine.len, 0);
+	ck_assert_int_eq(meta.page_size, 4096);
+	/* the first of a key repeated wins; a required key missing is an error */
+	ev = P("schedreplay_meta nodes=2 nodes=3");
+	ck_assert_int_eq(marker_decode_meta(&ev, &meta), 0);
+	ck_assert_int_eq(meta.nodes, 2);
+	ev = P("schedreplay_meta release=x");
+	ck_assert_int_eq(marker_decode_meta(&ev, &meta), -SR_EBADTEXT);
+	ck_assert_int_eq(meta.status[MK_META_NODES], MARKER_ABSENT);
+	/* a line of another kind, or no print event, decodes to nothing */
+	ev = P("schedreplay_node node=0 cpus=0 distance=10");
+	ck_assert_int_eq(marker_decode_meta(&ev, &meta), -SR_EBADTEXT);
+	ck_assert_int_eq(marker_decode_node(&ev, &node), 0);
+	ev.kind = SR_EV_SWITCH;
+	ck_assert_int_eq(marker_decode_node(&ev, &node), -SR_EBADTEXT);
+	ck_assert_int_eq(node.status[MK_NODE_NODE], MARKER_ABSENT);
+	ck_assert_int_eq(marker_decode_node(NULL, &node), -SR_EBADTEXT);
+	/* bounded by the length: "distance=10" is past it */
+	ev = print("schedreplay_node node=0 cpus=0 distance=10", 30);
+	ck_assert_int_eq(marker_decode_node(&ev, &node), -SR_EBADTEXT);
+	ck_assert_int_eq(node.status[MK_NODE_CPUS], MARKER_OK);
+	ck_assert_int_eq(node.status[MK_NODE_DISTANCE], MARKER_ABSENT);
+	/* lists: items out of range, too many, malformed */
+	ev = P("schedreplay_node node=0 cpus=4096 distance=256");
+	ck_assert_int_eq(marker_decode_node(&ev, &node), -SR_EBADTEXT);
+	ck_assert_int_eq(node.status[MK_NODE_CPUS], MARKER_RANGE);
+	ck_assert_int_eq(node.status[MK_NODE_DISTANCE], MARKER_RANGE);
+	ev = P("schedreplay_node node=1024 cpus=a distance=10,-1");
+	ck_assert_int_eq(marker_decode_node(&ev, &node), -SR_EBADTEXT);
+	ck_assert_int_eq(node.status[MK_NODE_NODE], MARKER_RANGE);
+	ck_assert_int_eq(node.status[MK_NODE_CPUS], MARKER_BAD);
+	ck_assert_int_eq(node.status[MK_NODE_DISTANCE], MARKER_BAD);
+	ev = P("schedreplay_node node=0 distance=");
+	ck_assert_int_eq(marker_decode_node(&ev, &node), 0);
+	ck_assert_int_eq(node.nr_distance, 0);	/* the topology says "bad distance=" */
+	/* sysctl: the knob under its old name when the new one is malformed */
+	ev = P("schedreplay_sysctl numa_balancing.scan_period_min_ms=1x scan_period_min_ms=5 a=b");
+	ck_assert_int_eq(marker_decode_sysctl(&ev, &sc), -SR_EBADTEXT);
+	ck_assert_int_eq(sc.status[MK_SYSCTL_SCAN_MIN], MARKER_BAD);
+	ck_assert_int_eq(sc.status[MK_SYSCTL_SCAN_MIN_OLD], MARKER_OK);
+	ck_assert_int_eq(sc.scan_period_min_ms_old, 5);
+	/* vmstat phases */
+	ev = P("schedreplay_vmstat phase=start numa_hint_faults=10 numa_hint_faults_local=4");
+	ck_assert_int_eq(marker_decode_vmstat(&ev, &vm), 0);
+	ck_assert_int_eq(vm.phase, MARKER_PHASE_START);
+	ck_assert_int_eq(vm.numa_hint_faults, 10);
+	ck_assert_int_eq(vm.numa_hint_faults_local, 4);
+	ev = P("schedreplay_vmstat phase=end");
+	ck_assert_int_eq(marker_decode_vmstat(&ev, &vm), 0);
+	ck_assert_int_eq(vm.phase, MARKER_PHASE_END);
+	ck_assert_int_eq(vm.status[MK_VMSTAT_HINT_FAULTS], MARKER_ABSENT);
+	ev = P("schedreplay_vmstat phase=ends numa_hint_faults=1");
+	ck_assert_int_eq(marker_decode_vmstat(&ev, &vm), 0);
+	ck_assert_int_eq(vm.phase, MARKER_PHASE_OTHER);
+	ev = P("schedreplay_vmstat numa_hint_faults=1");
+	ck_assert_int_eq(marker_decode_vmstat(&ev, &vm), -SR_EBADTEXT);	/* no phase= */
+	ck_assert_int_eq(vm.phase, MARKER_PHASE_OTHER);
+	/* lost and record lines */
+	ev = P("schedreplay_lost lost=3");
+	ck_assert_int_eq(marker_decode_lost(&ev, &lost), -SR_EBADTEXT);	/* no cpu= */
+	ck_assert_int_eq(lost.lost, 3);
+	ev = P("schedreplay_lost cpu=1 lost=-1 overrun=-1");
+	ck_assert_int_eq(marker_decode_lost(&ev, &lost), -SR_EBADTEXT);
+	ck_assert_int_eq(lost.status[MK_LOST_LOST], MARKER_RANGE);
+	ck_assert_int_eq(lost.status[MK_LOST_OVERRUN], MARKER_OK);
+	ev = P("schedreplay_record options=-o,x.dat kprobe=numa_fault");
+	ck_assert_int_eq(marker_decode_record(&ev, &rec), 0);
+	ck_assert_uint_eq(rec.options.len, 8);
+	ck_assert_int_eq(marker_classify(L("schedreplay_events sched_switch=on")), SR_MARK_EVENTS);
+	ck_assert_ptr_null(marker_format(SR_MARK_NONE));
+	ck_assert_ptr_null(marker_format(SR_MARK__COUNT));
 }
 END_TEST
 
@@ -252,6 +360,7 @@ static Suite *marker_suite(void)
 	tcase_add_test(tc, test_sample_comm_long);
 	tcase_add_test(tc, test_sample_all_real);
 	tcase_add_test(tc, test_cpulist);
+	tcase_add_test(tc, test_decode_hostile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,8 @@
  * back field for field.  Nothing here needs root or tracefs; the live
  * recorder is tests/e2e/test-record-root.sh.
  */
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,67 +45,78 @@ static const char sched_618[] =
 	"current_node=0, numa_group_id=0\n";
 
 static struct marker_sample back;
+static struct marker_sample smp;	/* ~32 KiB: not on the stack */
+
+/* the fields the sampler sets before it formats a line */
+static void who(int64_t t, int64_t seq, int tgid, int tid, int cpu)
+{
+	smp.t = t;
+	smp.seq = seq;
+	smp.pid = tgid;
+	smp.tid = tid;
+	smp.cpu = cpu;
+}
 
 START_TEST(test_parse_61)
 {
-	struct record_task_sched s;
 
-	record_parse_sched(sched_61, sizeof(sched_61) - 1, &s);
-	ck_assert_int_eq(s.pref, 1);
-	ck_assert_int_eq(s.node, 1);
-	ck_assert_int_eq(s.grp, 281);
-	ck_assert_int_eq(s.tf, 990);
-	ck_assert_int_eq(s.mig, 315);
-	ck_assert_int_eq(s.scan, 6);
-	ck_assert_int_eq(s.nmig, 17);
-	ck_assert_int_eq(s.forced, 1);
-	ck_assert_int_eq(s.fhot, 4);
-	ck_assert_int_eq(s.frun, 3);
-	ck_assert_int_eq(s.faff, 2);
-	ck_assert_str_eq(s.faults, "0:12/0/30/1,1:700/5/900/8");
+	record_parse_sched(sched_61, sizeof(sched_61) - 1, &smp);
+	ck_assert_int_eq(smp.pref, 1);
+	ck_assert_int_eq(smp.node, 1);
+	ck_assert_int_eq(smp.grp, 281);
+	ck_assert_int_eq(smp.tf, 990);
+	ck_assert_int_eq(smp.mig, 315);
+	ck_assert_int_eq(smp.scan, 6);
+	ck_assert_int_eq(smp.nmig, 17);
+	ck_assert_int_eq(smp.forced, 1);
+	ck_assert_int_eq(smp.fhot, 4);
+	ck_assert_int_eq(smp.frun, 3);
+	ck_assert_int_eq(smp.faff, 2);
+	ck_assert_int_eq(smp.nr_nodes, 2);
+	ck_assert_int_eq(smp.faults[0].task_private, 12);
+	ck_assert_int_eq(smp.faults[0].group_private, 30);
+	ck_assert_int_eq(smp.faults[1].task_shared, 5);
+	ck_assert_int_eq(smp.faults[1].group_shared, 8);
 }
 END_TEST
 
 START_TEST(test_parse_618_absent_fields)
 {
-	struct record_task_sched s;
 
-	record_parse_sched(sched_618, sizeof(sched_618) - 1, &s);
-	ck_assert_int_eq(s.pref, -1);
-	ck_assert_int_eq(s.nmig, 0);
-	ck_assert_int_eq(s.forced, -1);	/* not printed without schedstats */
-	ck_assert_int_eq(s.fhot, -1);
-	ck_assert_int_eq(s.frun, -1);
-	ck_assert_int_eq(s.faff, -1);
-	ck_assert_str_eq(s.faults, "");	/* no fault yet: empty f= */
+	record_parse_sched(sched_618, sizeof(sched_618) - 1, &smp);
+	ck_assert_int_eq(smp.pref, -1);
+	ck_assert_int_eq(smp.nmig, 0);
+	ck_assert_int_eq(smp.forced, -1);	/* not printed without schedstats */
+	ck_assert_int_eq(smp.fhot, -1);
+	ck_assert_int_eq(smp.frun, -1);
+	ck_assert_int_eq(smp.faff, -1);
+	ck_assert_int_eq(smp.nr_nodes, 0);	/* no fault yet: empty f= */
 }
 END_TEST
 
 START_TEST(test_parse_hostile)
 {
-	struct record_task_sched s;
 	static const char junk[] = "se.nr_migrations :\nnuma_faults node=x\n"
 				   "numa_preferred_nid:abc\ncurrent_node=";
 
-	record_parse_sched(junk, sizeof(junk) - 1, &s);
-	ck_assert_int_eq(s.nmig, -1);
-	ck_assert_int_eq(s.pref, -1);
-	ck_assert_int_eq(s.node, -1);
-	ck_assert_str_eq(s.faults, "");
-	record_parse_sched(sched_61, 40, &s);	/* cut short: bounded */
-	ck_assert_int_eq(s.tf, -1);
+	record_parse_sched(junk, sizeof(junk) - 1, &smp);
+	ck_assert_int_eq(smp.nmig, -1);
+	ck_assert_int_eq(smp.pref, -1);
+	ck_assert_int_eq(smp.node, -1);
+	ck_assert_int_eq(smp.nr_nodes, 0);
+	record_parse_sched(sched_61, 40, &smp);	/* cut short: bounded */
+	ck_assert_int_eq(smp.tf, -1);
 }
 END_TEST
 
 START_TEST(test_format_reads_back)
 {
-	struct record_task_sched s;
 	char line[1024];
 	size_t n;
 
-	record_parse_sched(sched_61, sizeof(sched_61) - 1, &s);
-	n = record_format_sample(line, sizeof(line), 7693267432ULL, 3, 281, 282, "nb shared\n0",
-				 5, &s);
+	record_parse_sched(sched_61, sizeof(sched_61) - 1, &smp);
+	who(7693267432LL, 3, 281, 282, 5);
+	n = record_format_sample(line, sizeof(line), "nb shared\n0", &smp);
 	ck_assert_uint_eq(n, strlen(line));
 	ck_assert_int_eq(marker_classify(line, n), SR_MARK_NUMA_SAMPLE);
 	ck_assert_int_eq(marker_parse_sample(line, n, &back), 0);
@@ -128,23 +141,263 @@ END_TEST
 
 START_TEST(test_format_short_buffer)
 {
-	struct record_task_sched s;
 	char line[1024];
 	size_t n;
 	size_t full;
 
-	record_parse_sched(sched_61, sizeof(sched_61) - 1, &s);
-	full = record_format_sample(line, sizeof(line), 1, 0, 1, 1, "a", 0, &s);
+	record_parse_sched(sched_61, sizeof(sched_61) - 1, &smp);
+	who(1, 0, 1, 1, 0);
+	full = record_format_sample(line, sizeof(line), "a", &smp);
 	/* room for the fixed fields and the first f= entry only */
-	n = record_format_sample(line, full - 10, 1, 0, 1, 1, "a", 0, &s);
+	n = record_format_sample(line, full - 10, "a", &smp);
 	ck_assert_uint_lt(n, full);
 	ck_assert_ptr_nonnull(strstr(line, "f=0:12/0/30/1"));
 	ck_assert_ptr_null(strstr(line, ",1:"));
 	ck_assert_int_eq(marker_parse_sample(line, n, &back), 0);
 	ck_assert_int_eq(back.nr_nodes, 1);
 	/* too short for the fixed fields: nothing rather than a broken line */
-	ck_assert_uint_eq(record_format_sample(line, 40, 1, 0, 1, 1, "a", 0, &s), 0);
+	ck_assert_uint_eq(record_format_sample(line, 40, "a", &smp), 0);
 	ck_assert_str_eq(line, "");
+}
+END_TEST
+
+/* ---- every kind of the marker table through the writer and the decoder - */
+
+static union {
+	struct marker_meta	meta;
+	struct marker_node	node;
+	struct marker_sysctl	sysctl;
+	struct marker_vmstat	vmstat;
+	struct marker_record	record;
+	struct marker_lost	lost;
+} dec;
+
+/* the decoder of @kind; @status set to its per-key statuses */
+static int decode(enum sr_marker_kind kind, const struct sr_event *ev, const uint8_t **status)
+{
+	switch (kind) {
+	case SR_MARK_META:
+		*status = dec.meta.status;
+		return marker_decode_meta(ev, &dec.meta);
+	case SR_MARK_NODE:
+		*status = dec.node.status;
+		return marker_decode_node(ev, &dec.node);
+	case SR_MARK_SYSCTL:
+		*status = dec.sysctl.status;
+		return marker_decode_sysctl(ev, &dec.sysctl);
+	case SR_MARK_VMSTAT:
+		*status = dec.vmstat.status;
+		return marker_decode_vmstat(ev, &dec.vmstat);
+	case SR_MARK_RECORD:
+		*status = dec.record.status;
+		return marker_decode_record(ev, &dec.record);
+	case SR_MARK_LOST:
+		*status = dec.lost.status;
+		return marker_decode_lost(ev, &dec.lost);
+	default:
+		ck_abort_msg("no decoder for kind %d", kind);
+		return -1;
+	}
+}
+
+/*
+ * A value for key @k: pass 0 the low end of its range, pass 1 the high
+ * end, pass 2 just outside it (NULL when the range has no outside).
+ */
+static const char *value_for(const struct marker_key *k, int i, int pass, char *buf, size_t len)
+{
+	int64_t lo = k->type == MARKER_T_INT && k->lo < INT_MIN ? INT_MIN : k->lo;
+	int64_t hi = k->type == MARKER_T_INT && k->hi > INT_MAX ? INT_MAX : k->hi;
+
+	switch (k->type) {
+	case MARKER_T_I64:
+	case MARKER_T_INT:
+		if (pass == 2) {
+			if (hi == INT64_MAX)
+				return NULL;
+			snprintf(buf, len, "%" PRId64, hi + 1);
+		} else {
+			snprintf(buf, len, "%" PRId64, pass ? hi : lo);
+		}
+		return buf;
+	case MARKER_T_STR:
+	case MARKER_T_COMM:
+		if (pass == 2)
+			return NULL;
+		snprintf(buf, len, "v%d-%d", i, pass);
+		return buf;
+	case MARKER_T_CPULIST:
+		snprintf(buf, len, pass == 2 ? "0-%" PRId64 : pass ? "0-2,%" PRId64 : "%" PRId64,
+			 pass == 2 ? hi + 1 : hi);
+		return buf;
+	case MARKER_T_INTLIST:
+		snprintf(buf, len, pass == 2 ? "10,%" PRId64 : pass ? "10,20,%" PRId64 : "%" PRId64,
+			 pass == 2 ? hi + 1 : pass ? hi : lo);
+		return buf;
+	default:
+		return NULL;	/* f= is the numa_sample's: test_round_trip_sample */
+	}
+}
+
+/* the decoded value of key @k in @out is what @val wrote */
+static void check_value(const struct marker_key *k, const void *out, const char *val)
+{
+	const char *p = (const char *)out + k->off;
+	const struct marker_str *str = (const void *)p;
+	int64_t x = strtoll(val, NULL, 10);
+	const uint64_t *cpus = (const void *)p;
+	const struct marker_node *nd = out;
+
+	switch (k->type) {
+	case MARKER_T_I64:
+		ck_assert_int_eq(*(const int64_t *)p, x);
+		break;
+	case MARKER_T_INT:
+		ck_assert_int_eq(*(const int *)p, x);
+		break;
+	case MARKER_T_STR:
+		ck_assert_uint_eq(str->len, strlen(val));
+		ck_assert(!memcmp(str->s, val, str->len));
+		break;
+	case MARKER_T_CPULIST:
+		ck_assert(cpus[k->hi / 64] & (1ull << (k->hi % 64)));
+		ck_assert_int_eq((int)(cpus[0] & 7), strchr(val, '-') ? 7 : 0);
+		break;
+	case MARKER_T_INTLIST:
+		ck_assert_int_eq(nd->nr_distance, strchr(val, ',') ? 3 : 1);
+		ck_assert_int_eq(nd->distance[nd->nr_distance - 1],
+				 nd->nr_distance == 3 ? k->hi : k->lo);
+		break;
+	default:
+		ck_abort_msg("key %s: no check", k->name);
+	}
+}
+
+START_TEST(test_round_trip_kinds)
+{
+	char bufs[MARKER_MAX_KEYS][64];
+	const char *vals[MARKER_MAX_KEYS];
+	const struct marker_format *f;
+	const uint8_t *status;
+	struct sr_event ev = { .kind = SR_EV_PRINT };
+	char line[4096];
+	int kinds = 0;
+	int pass;
+	int kind;
+	int i;
+
+	for (kind = SR_MARK_NONE + 1; kind < SR_MARK__COUNT; kind++) {
+		f = marker_format(kind);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(f->kind, kind);
+		if (kind == SR_MARK_NUMA_SAMPLE)
+			continue;	/* its own writer: test_round_trip_sample */
+		kinds++;
+		for (pass = 0; pass < 3; pass++) {
+			bool outside = false;
+
+			for (i = 0; i < f->nr_keys; i++) {
+				vals[i] = value_for(&f->keys[i], i, pass, bufs[i], sizeof(bufs[i]));
+				outside |= pass == 2 && vals[i];
+			}
+			ev.str = line;
+			ev.str_len = (uint32_t)record_marker_line(line, sizeof(line), kind, vals);
+			ck_assert_uint_gt(ev.str_len, 0);
+			ev.marker = marker_classify(line, ev.str_len);
+			ck_assert_msg((int)ev.marker == kind, "'%s' read back as kind %d", line, ev.marker);
+			if (!f->nr_keys)
+				continue;	/* schedreplay_events: names only */
+			if (pass < 2) {
+				ck_assert_msg(decode(kind, &ev, &status) == 0, "'%s' did not decode",
+					      line);
+				for (i = 0; i < f->nr_keys; i++) {
+					ck_assert_int_eq(status[i], MARKER_OK);
+					check_value(&f->keys[i], &dec, vals[i]);
+				}
+			} else if (outside) {
+				ck_assert_msg(decode(kind, &ev, &status) == -SR_EBADTEXT,
+					      "'%s' decoded", line);
+				for (i = 0; i < f->nr_keys; i++)
+					ck_assert_int_eq(status[i], vals[i] ? MARKER_RANGE :
+							 MARKER_ABSENT);
+			}
+		}
+		/* the same line without its keys: required ones are missed */
+		for (i = 0; i < f->nr_keys; i++)
+			vals[i] = NULL;
+		ev.str_len = (uint32_t)record_marker_line(line, sizeof(line), kind, vals);
+		if (f->nr_keys) {
+			bool required = false;
+
+			for (i = 0; i < f->nr_keys; i++)
+				required |= f->keys[i].required;
+			ck_assert_int_eq(decode(kind, &ev, &status), required ? -SR_EBADTEXT : 0);
+		}
+	}
+	ck_assert_int_eq(kinds, SR_MARK__COUNT - 2);
+	/* the names come from the table */
+	ck_assert_str_eq(record_key_name(SR_MARK_NODE, MK_NODE_DISTANCE), "distance");
+	ck_assert_ptr_null(record_key_name(SR_MARK_NODE, MK_NODE__COUNT));
+	ck_assert_ptr_null(record_key_name(SR_MARK_NONE, 0));
+	/* too small a buffer: nothing rather than a cut line */
+	ck_assert_uint_eq(record_marker_line(line, 10, SR_MARK_RECORD, vals), 0);
+	ck_assert_str_eq(line, "");
+}
+END_TEST
+
+START_TEST(test_round_trip_sample)
+{
+	struct sr_event ev = { .kind = SR_EV_PRINT };
+	char line[3072];
+	int i;
+
+	record_parse_sched("", 0, &smp);
+	who(INT64_MAX, 9, 100, INT_MAX, 4095);
+	smp.pref = 3;
+	smp.node = INT_MIN;
+	smp.grp = -1;
+	smp.tf = INT64_MIN;
+	smp.mig = 1;
+	smp.scan = 2;
+	smp.nmig = 3;
+	smp.forced = 4;
+	smp.fhot = 5;
+	smp.frun = 6;
+	smp.faff = 7;
+	smp.nr_nodes = 4;
+	for (i = 0; i < 4; i++) {
+		smp.faults[i].task_private = i * 10;
+		smp.faults[i].task_shared = i * 10 + 1;
+		smp.faults[i].group_private = INT64_MAX - i;
+		smp.faults[i].group_shared = i;
+	}
+	/* node 2 was not listed by /proc */
+	smp.faults[2].task_private = smp.faults[2].task_shared = -1;
+	smp.faults[2].group_private = smp.faults[2].group_shared = -1;
+	ev.str = line;
+	ev.str_len = (uint32_t)record_format_sample(line, sizeof(line), "kworker/0:1", &smp);
+	ev.marker = marker_classify(line, ev.str_len);
+	ck_assert_int_eq(ev.marker, SR_MARK_NUMA_SAMPLE);
+	ck_assert_msg(marker_decode_sample(&ev, &back) == 0, "%s", line);
+	ck_assert_int_eq(back.t, INT64_MAX);
+	ck_assert_int_eq(back.seq, 9);
+	ck_assert_int_eq(back.pid, 100);
+	ck_assert_int_eq(back.tid, INT_MAX);
+	ck_assert_str_eq(back.comm, "kworker/0:1");
+	ck_assert_int_eq(back.cpu, 4095);
+	ck_assert_int_eq(back.pref, 3);
+	ck_assert_int_eq(back.node, INT_MIN);
+	ck_assert_int_eq(back.grp, -1);
+	ck_assert_int_eq(back.tf, INT64_MIN);
+	ck_assert_int_eq(back.mig + back.scan + back.nmig + back.forced + back.fhot, 15);
+	ck_assert_int_eq(back.frun, 6);
+	ck_assert_int_eq(back.faff, 7);
+	ck_assert_int_eq(back.nr_nodes, 4);
+	ck_assert(!memcmp(back.faults, smp.faults, 4 * sizeof(smp.faults[0])));
+	/* a comm of 15 bytes, the kernel's longest, comes back whole */
+	ev.str_len = (uint32_t)record_format_sample(line, sizeof(line), "abcdefghijklmno", &smp);
+	ck_assert_int_eq(marker_decode_sample(&ev, &back), 0);
+	ck_assert_str_eq(back.comm, "abcdefghijklmno");
 }
 END_TEST
 
@@ -180,6 +433,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_parse_hostile);
 	tcase_add_test(tc, test_format_reads_back);
 	tcase_add_test(tc, test_format_short_buffer);
+	tcase_add_test(tc, test_round_trip_kinds);
+	tcase_add_test(tc, test_round_trip_sample);
 	tcase_add_test(tc, test_new_checks_options);
 	suite_add_tcase(s, tc);
 	return s;

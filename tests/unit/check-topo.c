@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check-common.h"
+#include "ingest/marker.h"
 #include "topo/topo.h"
 
 static char *slurp(const char *path, size_t *len)
@@ -511,6 +512,15 @@ END_TEST
 
 /* ---- marker lines ----------------------------------------------------- */
 
+/* a print event of @s as the readers hand it out, fed to the builder */
+static int feed(struct topo_builder *b, const char *s, size_t len, struct err *err)
+{
+	struct sr_event ev = { .kind = SR_EV_PRINT, .str = s, .str_len = (uint32_t)len };
+
+	ev.marker = marker_classify(s, len);
+	return topo_builder_feed(b, &ev, err);
+}
+
 static const char *const lines_4n[] = {
 	"schedreplay_meta release=6.1.0-57-amd64 machine=x86_64 nodes=4 cpus=8",
 	"schedreplay_sysctl kernel.numa_balancing=1 scan_delay_ms=200",
@@ -518,7 +528,7 @@ static const char *const lines_4n[] = {
 	"schedreplay_node node=1 cpus=2-3 distance=20,10,40,40",
 	"numa_sample t=1 seq=0 pid=281 tid=281 comm=x cpu=0 pref=-1 node=0 grp=0 f=",
 	"schedreplay_node node=2 cpus=4-5 distance=40,40,10,20",
-	"  schedreplay_node node=3 cpus=6-7 distance=40,40,20,10",
+	"schedreplay_node node=3 cpus=6-7 distance=40,40,20,10",
 };
 
 START_TEST(test_builder_4n)
@@ -540,12 +550,12 @@ START_TEST(test_builder_4n)
 	for (i = 0; i < sizeof(lines_4n) / sizeof(lines_4n[0]); i++) {
 		ck_assert(!topo_builder_complete(b));
 		/* not NUL-terminated where the length stops */
-		used += topo_builder_feed(b, lines_4n[i], strlen(lines_4n[i]), &err);
+		used += feed(b, lines_4n[i], strlen(lines_4n[i]), &err);
 	}
 	ck_assert_int_eq(used, 5);
 	ck_assert(topo_builder_complete(b));
 	/* the same node line again is harmless */
-	ck_assert_int_eq(topo_builder_feed(b, lines_4n[2], strlen(lines_4n[2]), &err), 1);
+	ck_assert_int_eq(feed(b, lines_4n[2], strlen(lines_4n[2]), &err), 1);
 	t = topo_builder_build(b, &err);
 	ck_assert_msg(t, "%s", err.msg);
 	ck_assert_int_eq(t->source, TOPO_SRC_TRACE);
@@ -587,16 +597,16 @@ START_TEST(test_builder_bad)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		memset(&err, 0, sizeof(err));
-		ck_assert_msg(topo_builder_feed(b, bad[i], strlen(bad[i]), &err) == -SR_EBADTOPO,
+		ck_assert_msg(feed(b, bad[i], strlen(bad[i]), &err) == -SR_EBADTOPO,
 			      "accepted '%s'", bad[i]);
 		ck_assert_msg(err.msg[0], "no message for '%s'", bad[i]);
 	}
 	/* not ours */
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_nodes node=0", 24, &err), 0);
-	ck_assert_int_eq(topo_builder_feed(b, "hello", 5, &err), 0);
-	ck_assert_int_eq(topo_builder_feed(b, "", 0, &err), 0);
+	ck_assert_int_eq(feed(b, "schedreplay_nodes node=0", 24, &err), 0);
+	ck_assert_int_eq(feed(b, "hello", 5, &err), 0);
+	ck_assert_int_eq(feed(b, "", 0, &err), 0);
 	/* a length that cuts the line: "node=1" is beyond it */
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=1", 21, &err), -SR_EBADTOPO);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=1", 21, &err), -SR_EBADTOPO);
 	topo_builder_free(b);
 }
 END_TEST
@@ -608,8 +618,8 @@ START_TEST(test_builder_contradictions)
 
 	/* a node line repeated with other CPUs */
 	b = topo_builder_new();
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=0 cpus=0-1 distance=10,20", 47, &err), 1);
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=1 cpus=1-2 distance=20,10", 47, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=0 cpus=0-1 distance=10,20", 47, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=1 cpus=1-2 distance=20,10", 47, &err), 1);
 	ck_assert_ptr_null(topo_builder_build(b, &err));
 	ck_assert_msg(strstr(err.msg, "cpu 1 is on node 0 and node 1"), "%s", err.msg);
 	topo_builder_free(b);
@@ -617,8 +627,8 @@ START_TEST(test_builder_contradictions)
 	/* meta says more nodes than were described */
 	memset(&err, 0, sizeof(err));
 	b = topo_builder_new();
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_meta nodes=2 cpus=2", 31, &err), 1);
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=0 cpus=0-1 distance=10,20", 47, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_meta nodes=2 cpus=2", 31, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=0 cpus=0-1 distance=10,20", 47, &err), 1);
 	ck_assert(!topo_builder_complete(b));
 	ck_assert_ptr_null(topo_builder_build(b, &err));
 	ck_assert_msg(strstr(err.msg, "says 2 nodes"), "%s", err.msg);
@@ -627,8 +637,8 @@ START_TEST(test_builder_contradictions)
 	/* same node, other distances */
 	memset(&err, 0, sizeof(err));
 	b = topo_builder_new();
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=0 cpus=0 distance=10", 42, &err), 1);
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=0 cpus=0 distance=11", 42, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=0 cpus=0 distance=10", 42, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=0 cpus=0 distance=11", 42, &err), 1);
 	ck_assert_ptr_null(topo_builder_build(b, &err));
 	ck_assert_msg(strstr(err.msg, "two different distance lists"), "%s", err.msg);
 	topo_builder_free(b);
@@ -636,8 +646,8 @@ START_TEST(test_builder_contradictions)
 	/* one node, no meta: fine; meta cpus= widens the map */
 	memset(&err, 0, sizeof(err));
 	b = topo_builder_new();
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_meta nodes=1 cpus=4", 31, &err), 1);
-	ck_assert_int_eq(topo_builder_feed(b, "schedreplay_node node=0 cpus=0-1 distance=10", 44, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_meta nodes=1 cpus=4", 31, &err), 1);
+	ck_assert_int_eq(feed(b, "schedreplay_node node=0 cpus=0-1 distance=10", 44, &err), 1);
 	{
 		struct topo *t = topo_builder_build(b, &err);
 
@@ -734,7 +744,7 @@ START_TEST(test_mutations_do_not_crash)
 		if (t)
 			ck_assert_int_eq(topo_validate(t, &err), 0);
 		topo_free(t);
-		topo_builder_feed(b, copy, n < 200 ? n : 200, &err);
+		feed(b, copy, n < 200 ? n : 200, &err);
 	}
 	free(copy);
 	free(text);

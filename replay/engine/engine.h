@@ -21,8 +21,8 @@
  *               move the kernel refused (numa-stick), with
  *               nr_balance_failed at its default (no failed attempts)
  */
-#ifndef SR_REPLAY_ENGINE_H
-#define SR_REPLAY_ENGINE_H
+#ifndef SR_REPLAY_ENGINE_ENGINE_H
+#define SR_REPLAY_ENGINE_ENGINE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * marker-format.c - the one table of the marker lines schedreplay writes
+ * into a trace: each kind's leading word and its keys, with their types,
+ * whether they are required and their ranges.  The recorder writes from it
+ * (src/record/record-meta.c, record-dat.c) and the decoder reads with it
+ * (marker.c); docs/formats.md describes the same lines in words.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "marker.h"
+
+#define I64(n, req, lo, hi, st, f) { n, MARKER_T_I64, req, lo, hi, offsetof(st, f) }
+#define INT(n, req, lo, hi, st, f) { n, MARKER_T_INT, req, lo, hi, offsetof(st, f) }
+#define STR(n, req, st, f) { n, MARKER_T_STR, req, 0, 0, offsetof(st, f) }
+
+static const struct marker_key meta_keys[MK_META__COUNT] = {
+	[MK_META_RELEASE]	= STR("release", false, struct marker_meta, release),
+	[MK_META_MACHINE]	= STR("machine", false, struct marker_meta, machine),
+	[MK_META_NODES]		= INT("nodes", true, 1, MARKER_MAX_NODES, struct marker_meta, nodes),
+	[MK_META_CPUS]		= INT("cpus", false, 0, MARKER_MAX_CPUS, struct marker_meta, cpus),
+	[MK_META_RECORDER]	= STR("recorder", false, struct marker_meta, recorder),
+	[MK_META_CLOCK]		= STR("clock", false, struct marker_meta, clock),
+	[MK_META_SAMPLE_MS]	= I64("sample_ms", false, 0, UINT32_MAX, struct marker_meta, sample_ms),
+	[MK_META_BUFFER_KB]	= I64("buffer_kb", false, 0, UINT32_MAX, struct marker_meta, buffer_kb),
+	[MK_META_KPROBE]	= STR("kprobe", false, struct marker_meta, kprobe),
+	[MK_META_PAGE_SIZE]	= I64("page_size", false, 0, INT_MAX, struct marker_meta, page_size),
+};
+
+static const struct marker_key node_keys[MK_NODE__COUNT] = {
+	[MK_NODE_NODE]		= INT("node", true, 0, MARKER_MAX_NODES - 1, struct marker_node, node),
+	[MK_NODE_CPUS]		= { "cpus", MARKER_T_CPULIST, false, 0, MARKER_MAX_CPUS - 1,
+				    offsetof(struct marker_node, cpus) },
+	[MK_NODE_DISTANCE]	= { "distance", MARKER_T_INTLIST, true, 0, MARKER_MAX_DISTANCE,
+				    offsetof(struct marker_node, distance) },
+};
+
+/* the knobs the model reads; the recorder adds every other one by its name */
+static const struct marker_key sysctl_keys[MK_SYSCTL__COUNT] = {
+	[MK_SYSCTL_SCAN_MIN]	= I64("numa_balancing.scan_period_min_ms", false, INT64_MIN,
+				      INT64_MAX, struct marker_sysctl, scan_period_min_ms),
+	[MK_SYSCTL_SCAN_MIN_OLD] = I64("scan_period_min_ms", false, INT64_MIN, INT64_MAX,
+				       struct marker_sysctl, scan_period_min_ms_old),
+	[MK_SYSCTL_SCHED_FEATURES] = STR("sched_features", false, struct marker_sysctl,
+					 sched_features),
+};
+
+/* the counters the cost ledger reads; the recorder adds the other NUMA ones */
+static const struct marker_key vmstat_keys[MK_VMSTAT__COUNT] = {
+	[MK_VMSTAT_PHASE]	= STR("phase", true, struct marker_vmstat, phase_word),
+	[MK_VMSTAT_HINT_FAULTS]	= I64("numa_hint_faults", false, INT64_MIN, INT64_MAX,
+				      struct marker_vmstat, numa_hint_faults),
+	[MK_VMSTAT_HINT_LOCAL]	= I64("numa_hint_faults_local", false, INT64_MIN, INT64_MAX,
+				      struct marker_vmstat, numa_hint_faults_local),
+};
+
+#define S64(n, f) I64(n, false, INT64_MIN, INT64_MAX, struct marker_sample, f)
+#define S32(n, f) INT(n, false, INT_MIN, INT_MAX, struct marker_sample, f)
+static const struct marker_key sample_keys[MK_SAMPLE__COUNT] = {
+	[MK_SAMPLE_T]		= S64("t", t),
+	[MK_SAMPLE_SEQ]		= S64("seq", seq),
+	[MK_SAMPLE_PID]		= S32("pid", pid),
+	[MK_SAMPLE_TID]		= INT("tid", true, 0, INT_MAX, struct marker_sample, tid),
+	[MK_SAMPLE_COMM]	= { "comm", MARKER_T_COMM, false, 0, SR_COMM_LEN - 1,
+				    offsetof(struct marker_sample, comm) },
+	[MK_SAMPLE_CPU]		= S32("cpu", cpu),
+	[MK_SAMPLE_PREF]	= S32("pref", pref),
+	[MK_SAMPLE_NODE]	= S32("node", node),
+	[MK_SAMPLE_GRP]		= S32("grp", grp),
+	[MK_SAMPLE_TF]		= S64("tf", tf),
+	[MK_SAMPLE_MIG]		= S64("mig", mig),
+	[MK_SAMPLE_SCAN]	= S64("scan", scan),
+	[MK_SAMPLE_NMIG]	= S64("nmig", nmig),
+	[MK_SAMPLE_FORCED]	= S64("forced", forced),
+	[MK_SAMPLE_FHOT]	= S64("fhot", fhot),
+	[MK_SAMPLE_FRUN]	= S64("frun", frun),
+	[MK_SAMPLE_FAFF]	= S64("faff", faff),
+	[MK_SAMPLE_F]		= { "f", MARKER_T_FAULTS, false, 0, MARKER_MAX_NODES - 1,
+				    offsetof(struct marker_sample, faults) },
+};
+
+static const struct marker_key record_keys[MK_RECORD__COUNT] = {
+	[MK_RECORD_OPTIONS]	= STR("options", false, struct marker_record, options),
+	[MK_RECORD_KPROBE]	= STR("kprobe", false, struct marker_record, kprobe),
+};
+
+#define L64(n, lo, f) I64(n, false, lo, INT64_MAX, struct marker_lost, f)
+static const struct marker_key lost_keys[MK_LOST__COUNT] = {
+	[MK_LOST_CPU]		= INT("cpu", true, 0, MARKER_MAX_CPUS - 1, struct marker_lost, cpu),
+	[MK_LOST_LOST]		= L64("lost", 0, lost),
+	[MK_LOST_LOST_PAGES]	= L64("lost_pages", 0, lost_pages),
+	[MK_LOST_OVERRUN]	= L64("overrun", INT64_MIN, overrun),
+	[MK_LOST_DROPPED]	= L64("dropped", INT64_MIN, dropped),
+	[MK_LOST_PAGES]		= L64("pages", 0, pages),
+};
+
+#define KEYS(k) k, (int)(sizeof(k) / sizeof(k[0]))
+static const struct marker_format formats[SR_MARK__COUNT] = {
+	[SR_MARK_META]		= { SR_MARK_META, "schedreplay_meta", KEYS(meta_keys), false },
+	[SR_MARK_NODE]		= { SR_MARK_NODE, "schedreplay_node", KEYS(node_keys), false },
+	[SR_MARK_SYSCTL]	= { SR_MARK_SYSCTL, "schedreplay_sysctl", KEYS(sysctl_keys), true },
+	[SR_MARK_VMSTAT]	= { SR_MARK_VMSTAT, "schedreplay_vmstat", KEYS(vmstat_keys), true },
+	[SR_MARK_NUMA_SAMPLE]	= { SR_MARK_NUMA_SAMPLE, "numa_sample", KEYS(sample_keys), false },
+	[SR_MARK_EVENTS]	= { SR_MARK_EVENTS, "schedreplay_events", NULL, 0, true },
+	[SR_MARK_RECORD]	= { SR_MARK_RECORD, "schedreplay_record", KEYS(record_keys), false },
+	[SR_MARK_LOST]		= { SR_MARK_LOST, "schedreplay_lost", KEYS(lost_keys), false },
+};
+
+_Static_assert(MK_META__COUNT <= MARKER_MAX_KEYS && MK_SAMPLE__COUNT <= MARKER_MAX_KEYS &&
+	       MK_LOST__COUNT <= MARKER_MAX_KEYS, "status[] too small");
+
+const struct marker_format *marker_format(enum sr_marker_kind kind)
+{
+	if (kind <= SR_MARK_NONE || kind >= SR_MARK__COUNT)
+		return NULL;
+	return &formats[kind];
+}
