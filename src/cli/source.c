@@ -299,7 +299,8 @@ static int find_topology(struct cli_source *src, struct topo *from_trace)
 	if (src->opts.topology) {
 		src->topo = topo_load(src->opts.topology, &e);
 		if (!src->topo) {
-			err_set_file(&e, e.file[0] ? e.file : src->opts.topology);
+			if (!e.file[0])
+				err_set_file(&e, src->opts.topology);
 			print_err(&e);
 			return CLI_EXIT_BADINPUT;
 		}

@@ -431,6 +431,7 @@ struct dat {
 	uint64_t		total;		/* sum of stream sizes */
 	uint64_t		done;		/* sum of stream progress */
 	uint64_t		real_size;	/* records at or past this are padding */
+	uint64_t		data_start;	/* first byte of cpu data (the header walk's) */
 	struct dat_strs		strs;
 	/* the fast reader (dat-fast.c) */
 	bool			fast;
