@@ -216,8 +216,12 @@ out_err:
 	return in->err.code;
 }
 
-/* report what the header walk found to read around; Return: 0, or the --strict error */
-static int report_damage(struct ingest *in, const struct dat_layout *lay)
+/*
+ * Report what the header walk found to read around (@told_short: the short
+ * file was reported already, by the fast reader's walk).
+ * Return: 0, or the --strict error.
+ */
+static int report_damage(struct ingest *in, const struct dat_layout *lay, bool told_short)
 {
 	const struct dat_bad_cpu *b;
 	int ret;
@@ -228,6 +232,15 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay)
 		ret = ingest_damage(in, -SR_ETRUNCATED, lay->first_cut,
 				    "file ends inside the event data of %d cpu(s); reading what is there",
 				    lay->nr_cut);
+		if (ret < 0)
+			return ret;
+	}
+	if (lay->short_sec && !told_short) {
+		in->info.truncated++;
+		ret = ingest_damage(in, -SR_ETRUNCATED, lay->file_size,
+				    "file cut short: the section at byte %llu says it ends at byte %llu",
+				    (unsigned long long)lay->short_sec,
+				    (unsigned long long)lay->short_end);
 		if (ret < 0)
 			return ret;
 	}
@@ -481,6 +494,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 static int dat_open(struct ingest *in)
 {
 	struct dat_layout lay;
+	bool told_short = false;
 	struct dat *d;
 	int fd;
 	int tfd;
@@ -501,6 +515,12 @@ static int dat_open(struct ingest *in)
 		return err_set(&in->err, -errno, "cannot open: %s", strerror(errno));
 	if (in->opts.reader != INGEST_READER_LIBTRACECMD) {
 		ret = dat_layout_check(fd, &d->lay, DAT_CHECK_HEADERS, &in->err);
+		if (ret < 0) {
+			dat_layout_release(&d->lay);
+			goto out_close;
+		}
+		told_short = d->lay.short_sec != 0;
+		ret = told_short ? report_damage(in, &d->lay, false) : 0;
 		if (ret < 0) {
 			dat_layout_release(&d->lay);
 			goto out_close;
@@ -536,7 +556,7 @@ static int dat_open(struct ingest *in)
 	snprintf(in->info.compression, sizeof(in->info.compression), "%s", lay.compression);
 	d->real_size = lay.file_size;
 	tfd = fd;
-	ret = report_damage(in, &lay);
+	ret = report_damage(in, &lay, told_short);
 	if (ret < 0)
 		goto out_close;
 	if (lay.nr_cut || lay.nr_bad) {
