@@ -376,9 +376,15 @@ int cli_source_open(struct cli_source *src, const char *arg, const struct cli_so
 		snprintf(src->path, sizeof(src->path), "%s", arg);
 	}
 
-	ret = prescan(src, &from_trace);
-	if (ret)
-		return ret;
+	if (is_file(src->path)) {
+		ret = prescan(src, &from_trace);
+		if (ret)
+			return ret;
+	} else if (!o->quiet && !src->opts.topology) {
+		/* a pipe or FIFO is read once: no pre-scan for the topology lines in it */
+		cli_warn("'%s' is not a regular file: read once, as a stream; topology lines in it are not used (give --topology)",
+			 src->path);
+	}
 	if ((!src->kernel_release[0] || !src->hostname[0]) && src->capture_dir[0])
 		read_uname(src);
 	ret = find_topology(src, from_trace);
