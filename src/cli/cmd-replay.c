@@ -53,6 +53,8 @@ struct replay_run {
 	size_t			nr_by_seq;
 	bool			json;
 	FILE			*nd;		/* where --ndjson lines go, or NULL */
+	const char		*nd_name;	/* its name for messages */
+	const struct report_out	*nd_out;	/* the output behind @nd, when this run's */
 	json_t			*row_header;	/* flat rows: the per-trace columns */
 	uint64_t		disagreements;
 };
@@ -131,10 +133,15 @@ static int cost_done(const struct cost_item *it, void *arg)
 		}
 		if (json_dumpf(line, run->nd, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) < 0 ||
 		    fputc('\n', run->nd) == EOF) {
+			int e = run->nd_out ? report_out_error(run->nd_out) : 0;
+
+			if (!e)
+				e = errno ? errno : EIO;
 			if (line != o)
 				json_decref(line);
 			json_decref(o);
-			return -EIO;
+			cli_error("cannot write '%s': %s", run->nd_name, strerror(e));
+			return -CLI_EXIT_INTERNAL;	/* said: replay_setup_run() exits 4 */
 		}
 		if (line != o)
 			json_decref(line);
@@ -451,6 +458,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		if (ret)
 			goto out;
 	}
+	run.nd_name = op->ndjson && strcmp(op->ndjson, "-") ? op->ndjson : "stdout";
 	if (batch) {
 		run.nd = rows;
 	} else if (op->ndjson) {
@@ -462,6 +470,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		}
 		nd_open = true;
 		run.nd = nd.f;
+		run.nd_out = &nd;
 	}
 	run.json = op->json != NULL;
 	ret = replay_setup_run(&setup, emit_decision, &run, cost_done, release_json);

@@ -65,6 +65,29 @@ check "record -- true: the recording is written" test -s "$T/o/f.dat"
 expect_exit 0 "record -d 1 -- a command still running: recording stopped, status 0" \
 	"$SR_BIN" record -q -d 1 -o "$T/o/g.dat" -- sleep 30
 
+# -o: a symlink stays a link, a FIFO and a device are written in place, never replaced
+echo old >"$T/o/target.dat"
+ln -s target.dat "$T/o/link.dat"
+expect_exit 0 "record -o a symlink" "$SR_BIN" record -q -d 1 -o "$T/o/link.dat"
+check "-o a symlink: still a symlink" test -L "$T/o/link.dat"
+expect_exit 0 "-o a symlink: its target is the recording" "$SR_BIN" info "$T/o/target.dat"
+mkfifo "$T/o/fifo"
+cat "$T/o/fifo" >"$T/fifo.dat" &
+reader=$!
+expect_exit 0 "record -o a FIFO" "$SR_BIN" record -q -d 1 -o "$T/o/fifo"
+wait "$reader"
+check "-o a FIFO: still a FIFO" test -p "$T/o/fifo"
+expect_exit 0 "-o a FIFO: the reader got a readable recording" "$SR_BIN" info "$T/fifo.dat"
+expect_exit 0 "record -o /dev/stdout" bash -c "'$SR_BIN' record -q -d 1 -o /dev/stdout | cat >'$T/stdout.dat'"
+expect_exit 0 "-o /dev/stdout: a readable recording" "$SR_BIN" info "$T/stdout.dat"
+if mknod "$T/full" c 1 7 2>/dev/null; then
+	expect_exit 4 "record -o a full device" "$SR_BIN" record -q -d 1 -o "$T/full"
+	check "-o a full device: says so" grep -q "disk full" "$T/err"
+	check "-o a full device: still a character device" test -c "$T/full"
+fi
+rm -f "$T/o/fifo" "$T/o/link.dat" "$T/o/target.dat"
+check "-o: no temporary left" test -z "$(ls -A "$T/o" | grep -E 'tmp|^\.schedreplay' || true)"
+
 tracing_state >"$T/state-after"
 check "tracing state unchanged" diff -u "$T/state-before" "$T/state-after"
 finish
