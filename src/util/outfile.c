@@ -271,6 +271,18 @@ int outfile_error(const struct outfile *o)
 	return o->sink ? o->sink->werr : 0;
 }
 
+/* after the stream is closed: the temporary removed when @drop, the registry entry freed */
+static void release(struct outfile *o, bool drop)
+{
+	if (drop && o->tmp[0])
+		unlink(o->tmp);
+	reg_del(o->slot);
+	o->slot = -1;
+	o->tmp[0] = '\0';
+	free(o->sink);
+	o->sink = NULL;
+}
+
 int outfile_commit(struct outfile *o, struct err *e)
 {
 	int ret = 0;
@@ -291,13 +303,7 @@ int outfile_commit(struct outfile *o, struct err *e)
 	o->f = NULL;
 	if (!ret && o->kind == OUTFILE_TEMP && rename(o->tmp, o->target) < 0)
 		ret = -errno;
-	if (ret && o->tmp[0])
-		unlink(o->tmp);
-	reg_del(o->slot);
-	o->slot = -1;
-	o->tmp[0] = '\0';
-	free(o->sink);
-	o->sink = NULL;
+	release(o, ret != 0);
 	if (ret)
 		return err_set(e, ret, "cannot write: %s", strerror(-ret));
 	return 0;
@@ -314,11 +320,5 @@ void outfile_abort(struct outfile *o)
 	}
 	fclose(o->f);
 	o->f = NULL;
-	if (o->tmp[0])
-		unlink(o->tmp);
-	reg_del(o->slot);
-	o->slot = -1;
-	o->tmp[0] = '\0';
-	free(o->sink);
-	o->sink = NULL;
+	release(o, true);
 }
