@@ -66,7 +66,9 @@ static void record_usage(FILE *out)
 		"Without -p, -c or COMMAND every user-space thread is sampled; with COMMAND,\n"
 		"the command and its descendants.  See docs/recording.md.\n"
 		"exit codes: 0 ok, 2 usage, 4 I/O error (disk full), 5 cannot trace here\n"
-		"(not root, no tracefs)\n",
+		"(not root, no tracefs); with COMMAND: 127 not found, 126 cannot run it\n"
+		"(no file written either way), else COMMAND's own failure status\n"
+		"(128+N for signal N) after a complete recording\n",
 		RECORD_DEFAULT_SAMPLE_MS, RECORD_DEFAULT_BUFFER_KB);
 }
 
