@@ -302,6 +302,7 @@ static int find_topology(struct cli_source *src, struct topo *from_trace)
 			if (!e.file[0])
 				err_set_file(&e, src->opts.topology);
 			print_err(&e);
+			topo_free(from_trace);
 			return CLI_EXIT_BADINPUT;
 		}
 		if (from_trace && !src->opts.quiet &&
