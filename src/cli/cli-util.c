@@ -11,7 +11,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <string.h>
+
+#include <jansson.h>
+
 #include "cli.h"
+#include "report/report.h"
 #include "util/escape.h"
 
 /* "schedreplay: KIND: " + the escaped message + newline, in one write */
@@ -58,4 +63,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 		*cmd ? " " : "", cmd, escape_text(esc, sizeof(esc), msg, SIZE_MAX),
 		*cmd ? " " : "", cmd);
 	return CLI_EXIT_USAGE;
+}
+
+int cli_write_json(const struct json_t *root, const char *path, size_t flags)
+{
+	int r = report_write_json_flags(root, path, flags);
+
+	if (r < 0) {
+		cli_error("cannot write '%s': %s", strcmp(path, "-") ? path : "stdout",
+			  strerror(-r));
+		return CLI_EXIT_INTERNAL;
+	}
+	return CLI_EXIT_OK;
 }

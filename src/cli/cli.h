@@ -9,6 +9,8 @@
 #ifndef SR_CLI_CLI_H
 #define SR_CLI_CLI_H
 
+#include <stddef.h>
+
 /* Exit codes (documented in docs/cli.md and the man page). */
 enum cli_exit {
 	CLI_EXIT_OK		= 0,
@@ -55,5 +57,15 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * Return: CLI_EXIT_USAGE.
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct json_t;
+
+/**
+ * cli_write_json() - write a JSON document to @path ("-" = stdout) through
+ * util/outfile.h, with json_dumpf() @flags and a final newline
+ * Return: CLI_EXIT_OK, or CLI_EXIT_INTERNAL after an error naming @path and
+ * the write error as it was (ENOSPC, EIO, ...).
+ */
+int cli_write_json(const struct json_t *root, const char *path, size_t flags);
 
 #endif

@@ -216,52 +216,6 @@ static int read_side(struct compare_side *s, char **files, int n,
 	return CLI_EXIT_OK;
 }
 
-/* Write @root to @path through a temporary file, so no half-written output. */
-static int write_json(json_t *root, const char *path)
-{
-	size_t flags = JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10);
-	char *tmp;
-	FILE *f;
-	int fd;
-
-	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, flags) || fputc('\n', stdout) == EOF ||
-		    fflush(stdout))
-			return fail_internal("cannot write JSON to stdout");
-		return CLI_EXIT_OK;
-	}
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return fail_internal("out of memory");
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		cli_error("cannot create '%s': %s", tmp, strerror(errno));
-		free(tmp);
-		return CLI_EXIT_INTERNAL;
-	}
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		goto out_unlink;
-	}
-	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF || fflush(f) ||
-	    fsync(fileno(f))) {
-		fclose(f);
-		goto out_unlink;
-	}
-	if (fclose(f))
-		goto out_unlink;
-	if (rename(tmp, path))
-		goto out_unlink;
-	free(tmp);
-	return CLI_EXIT_OK;
-
-out_unlink:
-	cli_error("cannot write '%s': %s", path, strerror(errno));
-	unlink(tmp);
-	free(tmp);
-	return CLI_EXIT_INTERNAL;
-}
-
 /*
  * Holm-Bonferroni over the metrics compared together: each is judged again
  * on its adjusted p (docs/compare.md, "Several metrics at once").
@@ -370,7 +324,7 @@ static int compare_sides(const struct compare_side *base, const struct compare_s
 			ret = fail_internal("out of memory");
 			goto out;
 		}
-		ret = write_json(root, a->json);
+		ret = cli_write_json(root, a->json, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 		json_decref(root);
 	}
 out:

@@ -66,7 +66,9 @@ static void record_usage(FILE *out)
 		"Without -p, -c or COMMAND every user-space thread is sampled; with COMMAND,\n"
 		"the command and its descendants.  See docs/recording.md.\n"
 		"exit codes: 0 ok, 2 usage, 4 I/O error (disk full), 5 cannot trace here\n"
-		"(not root, no tracefs)\n",
+		"(not root, no tracefs); with COMMAND: 127 not found, 126 cannot run it\n"
+		"(no file written either way), else COMMAND's own failure status\n"
+		"(128+N for signal N) after a complete recording\n",
 		RECORD_DEFAULT_SAMPLE_MS, RECORD_DEFAULT_BUFFER_KB);
 }
 
@@ -194,39 +196,81 @@ static int parse_args(int argc, char **argv, struct record_args *ra)
 	return 0;
 }
 
+/* record -- CMD: CMD could not be run (as a shell says; docs/cli.md) */
+#define RECORD_EXIT_CANNOT_EXEC	126	/* found but not executable */
+#define RECORD_EXIT_NOT_FOUND	127	/* no such command */
+
 /*
  * Fork the command; it waits on @go until recording runs, then execs.  A
  * closed pipe without the go byte means recording failed: it exits 127.
+ * When exec fails the child writes its errno to *@why (close-on-exec, so
+ * a successful exec closes it empty) and exits 127.
  */
-static pid_t start_command(char **command, const sigset_t *old, int *go)
+static pid_t start_command(char **command, const sigset_t *old, int *go, int *why)
 {
-	int p[2];
+	int p[2], w[2];
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
+	if (pipe2(w, O_CLOEXEC) < 0) {
+		pid = -errno;
 		close(p[0]);
 		close(p[1]);
-		return -errno;
+		return pid;
+	}
+	pid = fork();
+	if (pid < 0) {
+		pid = -errno;
+		close(p[0]);
+		close(p[1]);
+		close(w[0]);
+		close(w[1]);
+		return pid;
 	}
 	if (!pid) {
 		char c;
+		int e;
 
 		close(p[1]);
+		close(w[0]);
 		sigprocmask(SIG_SETMASK, old, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
 		execvp(command[0], command);
-		fprintf(stderr, "schedreplay: error: cannot run '%s': %s\n", command[0],
-			strerror(errno));
+		e = errno;
+		if (write(w[1], &e, sizeof(e)) != sizeof(e))
+			_exit(127);
 		_exit(127);
 	}
 	close(p[0]);
+	close(w[1]);
 	*go = p[1];
+	*why = w[0];
 	return pid;
+}
+
+/* after the go byte: 0 when the command's exec succeeded, else its errno */
+static int command_exec_errno(int why)
+{
+	ssize_t n;
+	int e = 0;
+
+	do
+		n = read(why, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	return n == sizeof(e) ? e : 0;
+}
+
+/* the exit status of a command that ended by itself, as a shell gives it */
+static int command_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return CLI_EXIT_INTERNAL;
 }
 
 /* end the command when recording stops before it does */
@@ -335,6 +379,7 @@ int cmd_record(int argc, char **argv)
 	pid_t child = 0;
 	int child_status = 0;
 	int go = -1;
+	int why = -1;
 	int sfd = -1;
 	int ret;
 	int code = CLI_EXIT_OK;
@@ -382,7 +427,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (ra.command) {
-		child = start_command(ra.command, &old, &go);
+		child = start_command(ra.command, &old, &go, &why);
 		if (child < 0) {
 			err_set(&e, child, "cannot start '%s': %s", ra.command[0], strerror(-child));
 			child = 0;
@@ -400,6 +445,13 @@ int cmd_record(int argc, char **argv)
 			cli_warn("the command did not start");
 		close(go);
 		go = -1;
+		ret = command_exec_errno(why);
+		if (ret) {
+			/* nothing to record: no file, the shell's status */
+			cli_error("cannot run '%s': %s", ra.command[0], strerror(ret));
+			code = ret == ENOENT ? RECORD_EXIT_NOT_FOUND : RECORD_EXIT_CANNOT_EXEC;
+			goto out;
+		}
 	}
 	ret = record_loop(rec, &ra, sfd, &child, &child_status);
 	if (!ret)
@@ -413,11 +465,18 @@ int cmd_record(int argc, char **argv)
 	record_destroy(rec);
 	if (!ra.quiet)
 		print_summary(&ra, record_summary(rec));
-	if (ra.command && WIFEXITED(child_status) && WEXITSTATUS(child_status) == 127)
-		cli_warn("the command exited with status 127 (not found?)");
+	if (ra.command && !child) {
+		/* the command ended by itself: its failure is the run's, as in perf and trace-cmd */
+		code = command_status(child_status);
+		if (code && !ra.quiet)
+			cli_warn("the command '%s' failed (exit status %d); the recording is complete",
+				 ra.command[0], code);
+	}
 out:
 	if (go >= 0)
 		close(go);	/* the command, if forked, exits without running */
+	if (why >= 0)
+		close(why);
 	if (child > 0)
 		end_command(child);
 	record_free(rec);

@@ -338,6 +338,8 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		}
 		nd_open = true;
 		nd.f = ndo.f;
+		nd.path = op->ndjson;
+		nd.out = &ndo;
 	}
 	if (nd.f) {
 		nd.row.host = c->host;

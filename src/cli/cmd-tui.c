@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "replay-setup.h"
+#include "report/report.h"
 
 #ifdef SR_HAVE_TUI
 #include "tui/tui.h"
@@ -213,7 +214,7 @@ int cmd_tui(int argc, char **argv)
 	size_t nr_keys = 0;
 	const char *trace = NULL, *nc = getenv("NO_COLOR");
 	char *script = NULL;
-	FILE *dump = NULL;
+	struct report_out dump = { 0 };
 	struct err e = { 0 };
 	char buf[1400];
 	int ret, r;
@@ -274,18 +275,32 @@ int cmd_tui(int argc, char **argv)
 	ro.color = ao.color;
 	if (t.headless) {
 		if (t.dump) {
-			dump = strcmp(t.dump, "-") ? fopen(t.dump, "w") : stdout;
-			if (!dump) {
+			r = report_out_open(&dump, t.dump);
+			if (r < 0) {
 				ret = CLI_EXIT_INTERNAL;
-				cli_error("cannot write '%s': %s", t.dump, strerror(errno));
+				cli_error("cannot write '%s': %s", t.dump, strerror(-r));
 				goto out;
 			}
-			ro.dump = dump;
+			ro.dump = dump.f;
 		}
 		r = tui_run_headless(app, &ro);
-		if (dump && dump != stdout && fclose(dump) == EOF && !r)
-			r = -EIO;
-		dump = NULL;
+		if (t.dump) {
+			int we = report_out_error(&dump);
+			int w = report_out_close(&dump, r >= 0);
+
+			if (r < 0 && we) {
+				/* the run failed writing the dump: say which file, and how */
+				ret = CLI_EXIT_INTERNAL;
+				cli_error("cannot write '%s': %s", t.dump, strerror(we));
+				goto out;
+			}
+
+			if (w < 0 && r >= 0) {
+				ret = CLI_EXIT_INTERNAL;
+				cli_error("cannot write '%s': %s", t.dump, strerror(-w));
+				goto out;
+			}
+		}
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
 			cli_error("headless run: %s", sr_strerror(r));

@@ -1039,10 +1039,15 @@ static int check_meta(struct rd *r)
  * libtracecmd finds the strings sections by walking section headers from
  * @first (right after the file header) by their sizes until one does not
  * fit; each compressed one it finds, it decompresses.  Walk the same way.
+ * trace-cmd writes the chain to the end of the file, so a last section
+ * that does not fit (or a piece of a header) means the file is shorter
+ * than its sections say: noted in lay->short_at for the decoder to warn
+ * about (fatal under --strict).
  */
-static int check_strings(struct rd *r, uint64_t first)
+static int check_chain(struct rd *r, uint64_t first)
 {
 	uint64_t pos = first, id = 0, flags = 0, sid = 0, size = 0;
+	struct dat_layout *lay = r->lay;
 	unsigned int n;
 	int64_t got;
 	int ret;
@@ -1058,14 +1063,23 @@ static int check_strings(struct rd *r, uint64_t first)
 			ret = rd_num(r, 8, &size, "truncated section header");
 		if (ret < 0)
 			return ret;
-		if (size > r->size - r->pos)
-			break;
+		if (size > r->size - r->pos) {
+			if (id <= OPT_BUFFER_TEXT) {
+				lay->short_sec = pos;
+				lay->short_end = size > UINT64_MAX - r->pos ? UINT64_MAX : r->pos + size;
+			}
+			return 0;
+		}
 		if (id == OPT_STRINGS && is_compressed(r, flags)) {
 			got = check_zsection(r, pos, size);
 			if (got < 0)
 				return (int)got;
 		}
 		pos += 16 + size;
+	}
+	if (pos < r->size && r->size - pos < 16) {
+		lay->short_sec = pos;
+		lay->short_end = pos + 16;
 	}
 	return 0;
 }
@@ -1128,8 +1142,8 @@ static int check_v7(struct rd *r)
 	if (n == DAT_MAX_SECTIONS)
 		return rd_fail(r, -SR_EBADTRACE, r->pos, "options sections form a loop");
 	ret = check_meta(r);
-	if (!ret && r->lay->compression[0])
-		ret = check_strings(r, first);
+	if (!ret)
+		ret = check_chain(r, first);
 	if (ret < 0)
 		return ret;
 	ret = check_ranges(r);

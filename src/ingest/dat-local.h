@@ -71,6 +71,10 @@ struct dat_lay_buf {
  * @cut:		for each cut range: where its size field is in the file
  *			and the size that ends it at the end of the file
  *			(rounded up to a page; 0 when it starts past the end)
+ * @short_sec:		v7: offset of the last section in the file's chain when
+ *			it runs past the end of the file (0: the chain fits);
+ *			the file is shorter than its sections say
+ * @short_end:		where that section says it ends
  * @nr_bad:		compressed CPU data ranges with a bad chunk
  * @bad:		those ranges (struct dat_bad_cpu)
  * @data_deferred:	the walk ran with DAT_CHECK_HEADERS: page headers and
@@ -105,6 +109,8 @@ struct dat_layout {
 		uint64_t	size_pos;
 		uint64_t	size;
 	}		cut[DAT_MAX_CUT];
+	uint64_t	short_sec;
+	uint64_t	short_end;
 	int		nr_bad;
 	struct dat_bad_cpu bad[DAT_MAX_BAD];
 	bool		data_deferred;
@@ -431,6 +437,7 @@ struct dat {
 	uint64_t		total;		/* sum of stream sizes */
 	uint64_t		done;		/* sum of stream progress */
 	uint64_t		real_size;	/* records at or past this are padding */
+	uint64_t		data_start;	/* first byte of cpu data (the header walk's) */
 	struct dat_strs		strs;
 	/* the fast reader (dat-fast.c) */
 	bool			fast;

@@ -169,6 +169,8 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 {
 	uint64_t end = (lay->data_end + lay->page_size - 1) & ~(uint64_t)(lay->page_size - 1);
 	char buf[65536];
+	const char *what = "copying the file";
+	uint64_t at = 0;
 	off_t off = 0;
 	ssize_t n;
 	int mfd;
@@ -176,20 +178,31 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 
 	mfd = memfd_create("schedreplay-dat", MFD_CLOEXEC);
 	if (mfd < 0)
-		return err_set(&in->err, -errno, "cannot make a patched copy: %s", strerror(errno));
+		return err_set(&in->err, -errno, "cannot make a patched copy (memfd_create): %s",
+			       strerror(errno));
+	errno = 0;
 	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
 		if (write(mfd, buf, n) != n)
 			goto out_err;
 		off += n;
 	}
+	at = (uint64_t)off;
 	if (n < 0)
 		goto out_err;
-	for (i = 0; i < lay->nr_cut; i++)
-		if (write_num(mfd, lay->cut[i].size_pos, lay->cut[i].size, 8, lay->big_endian) < 0)
+	what = "shortening a cut cpu's size field";
+	for (i = 0; i < lay->nr_cut; i++) {
+		at = lay->cut[i].size_pos;
+		if (write_num(mfd, at, lay->cut[i].size, 8, lay->big_endian) < 0)
 			goto out_err;
-	for (i = 0; i < lay->nr_bad; i++)
-		if (write_num(mfd, lay->bad[i].count_pos, lay->bad[i].good, 4, lay->big_endian) < 0)
+	}
+	what = "lowering a cpu's chunk count";
+	for (i = 0; i < lay->nr_bad; i++) {
+		at = lay->bad[i].count_pos;
+		if (write_num(mfd, at, lay->bad[i].good, 4, lay->big_endian) < 0)
 			goto out_err;
+	}
+	what = "padding the copy to a whole page";
+	at = end;
 	if (lay->nr_cut && ftruncate(mfd, (off_t)end) < 0)
 		goto out_err;
 	if (lseek(mfd, 0, SEEK_SET) < 0)
@@ -197,14 +210,18 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 	return mfd;
 
 out_err:
-	err_set(&in->err, -errno ? -errno : -EIO, "cannot make a patched copy: %s",
-		strerror(errno));
+	err_set(&in->err, errno ? -errno : -EIO, "cannot make a patched copy (%s, at byte %llu): %s",
+		what, (unsigned long long)at, errno ? strerror(errno) : "short write");
 	close(mfd);
 	return in->err.code;
 }
 
-/* report what the header walk found to read around; Return: 0, or the --strict error */
-static int report_damage(struct ingest *in, const struct dat_layout *lay)
+/*
+ * Report what the header walk found to read around (@told_short: the short
+ * file was reported already, by the fast reader's walk).
+ * Return: 0, or the --strict error.
+ */
+static int report_damage(struct ingest *in, const struct dat_layout *lay, bool told_short)
 {
 	const struct dat_bad_cpu *b;
 	int ret;
@@ -218,6 +235,15 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay)
 		if (ret < 0)
 			return ret;
 	}
+	if (lay->short_sec && !told_short) {
+		in->info.truncated++;
+		ret = ingest_damage(in, -SR_ETRUNCATED, lay->file_size,
+				    "file cut short: the section at byte %llu says it ends at byte %llu",
+				    (unsigned long long)lay->short_sec,
+				    (unsigned long long)lay->short_end);
+		if (ret < 0)
+			return ret;
+	}
 	for (i = 0; i < lay->nr_bad; i++) {
 		b = &lay->bad[i];
 		in->info.truncated++;
@@ -228,6 +254,41 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay)
 			return ret;
 	}
 	return 0;
+}
+
+/* the first byte of any cpu data the header walk found (the file size when none) */
+static uint64_t first_data_byte(const struct dat_layout *lay)
+{
+	uint64_t at = lay->file_size;
+	int i;
+
+	for (i = 0; i < lay->nr_ranges; i++)
+		if (lay->ranges[i].size && lay->ranges[i].off < at)
+			at = lay->ranges[i].off;
+	return at;
+}
+
+/*
+ * libtracecmd refused a file the header walk found sound: say which bytes
+ * it was reading (it does not say where it failed).
+ */
+static int libtracecmd_refused(struct ingest *in, const struct dat *d, bool with_data,
+			       int sig)
+{
+	char how[64];
+
+	if (sig)
+		snprintf(how, sizeof(how), "crashes (signal %d) reading", sig);
+	else
+		snprintf(how, sizeof(how), "cannot read");
+	if (!with_data)
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "libtracecmd %s the file's headers or event formats (bytes 0-%llu, before the cpu data, whose sizes are sound): damaged file",
+			       how, (unsigned long long)d->data_start);
+	return err_set(&in->err, -SR_EBADTRACE,
+		       "libtracecmd %s the file's headers, event formats (bytes 0-%llu) or cpu data (bytes %llu-%llu), whose sizes are sound: damaged file",
+		       how, (unsigned long long)d->data_start, (unsigned long long)d->data_start,
+		       (unsigned long long)d->real_size);
 }
 
 /*
@@ -317,12 +378,8 @@ static int probe_open(struct ingest *in, int fd)
 		return err_set(&in->err, -errno, "cannot rewind: %s", strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	if (WIFSIGNALED(status))
-		return err_set(&in->err, -SR_EBADTRACE,
-			       "libtracecmd crashes (signal %d) reading the file's headers, event formats or first pages: damaged file",
-			       WTERMSIG(status));
-	return err_set(&in->err, -SR_EBADTRACE,
-		       "libtracecmd cannot read the file's headers or cpu data");
+	return libtracecmd_refused(in, in->priv, fd >= 0,
+				   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 /* per-CPU arrays for the largest CPU count of the buffers read */
@@ -392,8 +449,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 		return ret;
 	d->top = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
-		return err_set(&in->err, -SR_EBADTRACE,
-			       "libtracecmd cannot read the file's headers or cpu data");
+		return libtracecmd_refused(in, d, false, 0);
 	if (tep_is_old_format(tracecmd_get_tep(d->top))) {
 		/* Linux 2.6.30 and older: the ring-buffer page format before today's */
 		tracecmd_close(d->top);
@@ -438,6 +494,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 static int dat_open(struct ingest *in)
 {
 	struct dat_layout lay;
+	bool told_short = false;
 	struct dat *d;
 	int fd;
 	int tfd;
@@ -462,11 +519,18 @@ static int dat_open(struct ingest *in)
 			dat_layout_release(&d->lay);
 			goto out_close;
 		}
+		told_short = d->lay.short_sec != 0;
+		ret = told_short ? report_damage(in, &d->lay, false) : 0;
+		if (ret < 0) {
+			dat_layout_release(&d->lay);
+			goto out_close;
+		}
 		if (d->lay.fast_ok) {
 			in->info.file_version = d->lay.version;
 			snprintf(in->info.compression, sizeof(in->info.compression), "%s",
 				 d->lay.compression);
 			d->real_size = d->lay.file_size;
+			d->data_start = first_data_byte(&d->lay);
 			d->fd = fd;
 			ret = fast_open(in, d);
 			if (ret != 1)
@@ -484,6 +548,7 @@ static int dat_open(struct ingest *in)
 	}
 	snprintf(in->info.reader, sizeof(in->info.reader), "libtracecmd");
 	ret = dat_layout_check(fd, &lay, DAT_CHECK_FULL, &in->err);
+	d->data_start = first_data_byte(&lay);
 	dat_layout_release(&lay);
 	if (ret < 0)
 		goto out_close;
@@ -491,7 +556,7 @@ static int dat_open(struct ingest *in)
 	snprintf(in->info.compression, sizeof(in->info.compression), "%s", lay.compression);
 	d->real_size = lay.file_size;
 	tfd = fd;
-	ret = report_damage(in, &lay);
+	ret = report_damage(in, &lay, told_short);
 	if (ret < 0)
 		goto out_close;
 	if (lay.nr_cut || lay.nr_bad) {
@@ -510,8 +575,7 @@ static int dat_open(struct ingest *in)
 	/* libtracecmd owns tfd from here (tracecmd_close() closes it) */
 	d->top = tracecmd_open_fd(tfd, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
-		return err_set(&in->err, -SR_EBADTRACE,
-			       "libtracecmd cannot read the file's headers or cpu data");
+		return libtracecmd_refused(in, d, true, 0);
 
 	set_release(in, tracecmd_get_uname(d->top));
 	set_clock(in, tracecmd_get_trace_clock(d->top));

@@ -46,6 +46,15 @@ struct ingest {
 	uint64_t		last_ts_ns;
 	bool			have_ts;
 	struct sr_event		ev;		/* ingest_next_borrowed()'s, without next_borrowed */
+	/*
+	 * A pipe, FIFO or device given as the trace (not seekable): opened
+	 * once, by ingest_open(), which read its first @stream_got bytes into
+	 * @stream_head; the text decoder reads on from @stream_fd (it takes
+	 * both over).  -1 for a regular file.
+	 */
+	int			stream_fd;
+	char			*stream_head;
+	size_t			stream_got;
 };
 
 /**
@@ -70,6 +79,13 @@ extern const struct ingest_ops ingest_text_ops;	/* tracefs, report and perf */
  */
 int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/**
+ * ingest_open_fd() - open a file to read without blocking on a FIFO that
+ * has no writer (the descriptor is blocking afterwards)
+ * Return: the descriptor, or -errno.
+ */
+int ingest_open_fd(const char *path);
 
 /**
  * ingest_note_cpu() - make sure per-CPU arrays cover @cpu

@@ -140,28 +140,43 @@ int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos)
 	return 0;
 }
 
-static int read_head(const char *path, char *buf, size_t len, size_t *got, struct err *err)
+/*
+ * Open @path for reading without waiting for a writer (a FIFO nobody
+ * writes to would block open() for ever): O_NONBLOCK for the open only.
+ */
+int ingest_open_fd(const char *path)
+{
+	int fd, fl;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		fl = -errno;
+		close(fd);
+		return fl;
+	}
+	return fd;
+}
+
+/* up to @len bytes from @fd's start; Return: 0 or negative (@err set) */
+static int read_head(int fd, char *buf, size_t len, size_t *got, struct err *err)
 {
 	ssize_t n;
 	size_t off = 0;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(err, -errno, "cannot open: %s", strerror(errno));
 	while (off < len) {
 		n = read(fd, buf + off, len - off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			close(fd);
 			return err_set(err, -errno, "cannot read: %s", strerror(errno));
 		}
 		if (n == 0)
 			break;
 		off += n;
 	}
-	close(fd);
 	*got = off;
 	return 0;
 }
@@ -174,6 +189,8 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
 	struct stat st;
 	char head[8192];
 	size_t got = 0;
+	bool stream;
+	int fd;
 	int ret;
 
 	err_set_file(err, path);
@@ -185,11 +202,20 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
 		err_set(err, -EISDIR, "is a folder, not a trace file");
 		return NULL;
 	}
-	if (read_head(path, head, sizeof(head), &got, err) < 0)
+	fd = ingest_open_fd(path);
+	if (fd < 0) {
+		err_set(err, fd, "cannot open: %s", strerror(-fd));
 		return NULL;
+	}
+	stream = !S_ISREG(st.st_mode);
+	if (read_head(fd, head, sizeof(head), &got, err) < 0)
+		goto out_close;
 	if (got == 0) {
-		err_set(err, -SR_EEMPTY, "empty file");
-		return NULL;
+		if (stream)
+			err_set(err, -SR_EEMPTY, "nothing to read (a pipe or FIFO nobody wrote to)");
+		else
+			err_set(err, -SR_EEMPTY, "empty file");
+		goto out_close;
 	}
 	if (!opts)
 		opts = &defaults;
@@ -207,12 +233,30 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
 		err_at_byte(err, 0);
 		err_set(err, -SR_EBADMAGIC,
 			"not a trace.dat file and not a known text trace (use --format to say which)");
-		return NULL;
+		goto out_close;
+	}
+	if (stream && fmt == INGEST_FMT_TRACE_DAT) {
+		/* a trace.dat is read by offset: its tables point forwards and back */
+		err_set(err, -SR_EUNSUPPORTED,
+			"a trace.dat file cannot be read from a pipe, FIFO or device (save it to a file first)");
+		goto out_close;
+	}
+	if (!stream) {
+		close(fd);
+		fd = -1;
 	}
 
 	in = calloc(1, sizeof(*in));
 	if (!in)
 		goto out_nomem;
+	in->stream_fd = fd;
+	if (stream) {
+		in->stream_head = malloc(got);
+		if (!in->stream_head)
+			goto out_free;
+		memcpy(in->stream_head, head, got);
+		in->stream_got = got;
+	}
 	in->path = strdup(path);
 	if (!in->path)
 		goto out_free;
@@ -231,9 +275,13 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
 	return in;
 
 out_free:
+	free(in->stream_head);
 	free(in);
 out_nomem:
 	err_set(err, -ENOMEM, "out of memory");
+out_close:
+	if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
@@ -325,5 +373,8 @@ void ingest_close(struct ingest *in)
 	free(in->info.lost_per_cpu);
 	free(in->info.lost_records_per_cpu);
 	free(in->path);
+	free(in->stream_head);
+	if (in->stream_fd >= 0)
+		close(in->stream_fd);
 	free(in);
 }

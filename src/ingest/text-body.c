@@ -548,10 +548,23 @@ bool text_parse_body(struct sr_event *ev, const char *body, size_t len, const ch
 			ok = plugin_wakeup(ev, body, end);
 		}
 		*why = "malformed wakeup fields";
+		/* -1 is "not in the line"; the kernel never prints a negative cpu */
+		if (ok && ev->u.wake.target_cpu < -1) {
+			ok = false;
+			*why = "negative target_cpu in a wakeup";
+		} else if (ok && ev->u.wake.target_cpu == -1 &&
+			   (has_key(body, len, "target_cpu") || memmem(body, len, "CPU:-", 5))) {
+			ok = false;
+			*why = "negative target_cpu in a wakeup";
+		}
 		break;
 	case SR_EV_MIGRATE:
 		ok = KV_RUN(ev, body, end, kv_migrate);
 		*why = "malformed sched_migrate_task fields";
+		if (ok && (ev->u.mig.orig_cpu < 0 || ev->u.mig.dest_cpu < 0)) {
+			ok = false;
+			*why = "negative cpu number in sched_migrate_task";
+		}
 		break;
 	case SR_EV_MOVE_NUMA:
 	case SR_EV_SWAP_NUMA:

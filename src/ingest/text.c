@@ -123,6 +123,14 @@ static int read_line(struct text_priv *p)
 			break;
 		}
 		if (p->eof) {
+			if (p->start == p->end && p->skipping) {
+				/* an overlong last line whose length is a multiple of the buffer's */
+				p->skipping = false;
+				p->line = p->buf;
+				p->line_len = 0;
+				p->line_no++;
+				return TEXT_LONG;
+			}
 			if (p->start == p->end)
 				return TEXT_EOF;
 			p->line = p->buf + p->start;
@@ -480,9 +488,18 @@ static int text_open(struct ingest *in)
 	p->buf = malloc(TEXT_MAX_LINE + 1);
 	if (!p->buf)
 		return err_set(&in->err, -ENOMEM, "out of memory");
-	p->fd = open(in->path, O_RDONLY | O_CLOEXEC);
-	if (p->fd < 0)
-		return err_set(&in->err, -errno, "cannot open: %s", strerror(errno));
+	if (in->stream_fd >= 0) {
+		/* a pipe or FIFO: read on from where ingest_open() stopped */
+		p->fd = in->stream_fd;
+		in->stream_fd = -1;
+		memcpy(p->buf, in->stream_head, in->stream_got);
+		p->end = in->stream_got;
+		p->bytes_in = in->stream_got;
+	} else {
+		p->fd = ingest_open_fd(in->path);
+		if (p->fd < 0)
+			return err_set(&in->err, p->fd, "cannot open: %s", strerror(-p->fd));
+	}
 	if (fstat(p->fd, &st) == 0 && S_ISREG(st.st_mode))
 		p->file_size = st.st_size;
 
@@ -615,7 +632,7 @@ static int text_next(struct ingest *in, struct sr_event *ev)
 		if (ret == TEXT_EOF)
 			break;
 		if (ret == TEXT_LONG) {
-			ret = bad_line(in, "line longer than 65536 bytes");
+			ret = bad_line(in, "line longer than 65535 bytes");
 			if (ret < 0)
 				return ret;
 			continue;

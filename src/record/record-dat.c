@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -315,6 +316,7 @@ static int copy_cpu(struct dat_out *o, int fd, uint64_t size, char *buf, size_t 
 int record_dat_write(struct record *r, int fd)
 {
 	struct dat_out o = { .fd = fd, .e = r->e };
+	struct stat st;
 	uint64_t *sizes;
 	uint64_t data;
 	uint64_t pad;
@@ -329,7 +331,9 @@ int record_dat_write(struct record *r, int fd)
 		free(buf);
 		return err_set(r->e, -ENOMEM, "out of memory");
 	}
-	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
+	/* a FIFO or a device (-o /dev/stdout) is written as it is, from where it is */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0))
 		o.ret = -errno;
 	out_bytes(&o, "\027\010\104tracing", 10);
 	out_bytes(&o, "6", 2);
@@ -370,6 +374,7 @@ int record_dat_write(struct record *r, int fd)
 	}
 	free(sizes);
 	free(buf);
+	r->sum.file_bytes = o.off;
 	if (o.ret < 0)
 		return err_set(r->e, o.ret, o.ret == -ENOSPC ? "disk full while writing it"
 				: "cannot write it: %s", strerror(-o.ret));

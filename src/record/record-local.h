@@ -99,6 +99,8 @@ struct record {
 	bool			out_tmpfile;	/* O_TMPFILE: no name until linked */
 	bool			out_deferred;	/* no O_TMPFILE: named at the end */
 	char			out_tmp[PATH_MAX + 32];
+	char			out_target[PATH_MAX];	/* -o with links followed (util/outfile.h) */
+	bool			out_direct;	/* -o is a FIFO, device or stdout: written in place */
 	int			stale_removed;
 	int			stale_probes;
 	struct record_summary	sum;

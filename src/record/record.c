@@ -27,6 +27,7 @@
 #include <tracefs.h>
 
 #include "record-local.h"
+#include "util/outfile.h"
 
 /* the events the replay reads (docs/recording.md) */
 static const struct record_event record_events[] = {
@@ -409,8 +410,20 @@ static int open_outputs(struct record *r)
 	int ret;
 	int i;
 
-	output_dir(r->opts.output, dir, sizeof(dir));
-	ret = open_anon(dir);
+	ret = outfile_resolve(r->opts.output, r->out_target, sizeof(r->out_target), r->e);
+	if (ret < 0)
+		return ret;
+	if (ret != OUTFILE_TEMP) {
+		/* a FIFO, a device or stdout: the CPU data waits in the temporary folder */
+		const char *tmpdir = getenv("TMPDIR");
+
+		r->out_direct = true;
+		snprintf(dir, sizeof(dir), "%s", tmpdir && *tmpdir ? tmpdir : "/tmp");
+		ret = -EOPNOTSUPP;
+	} else {
+		output_dir(r->out_target, dir, sizeof(dir));
+		ret = open_anon(dir);
+	}
 	if (ret < 0 && ret != -EOPNOTSUPP) {
 		err_set_file(r->e, r->opts.output);
 		return err_set(r->e, ret, "cannot write in the output folder '%s': %s", dir,
@@ -418,7 +431,7 @@ static int open_outputs(struct record *r)
 	}
 	r->out_fd = ret >= 0 ? ret : -1;
 	r->out_tmpfile = ret >= 0;
-	r->out_deferred = ret < 0;
+	r->out_deferred = ret < 0 && !r->out_direct;
 	for (i = 0; i < r->nr_cpus; i++) {
 		ret = open_cpu_tmp(dir);
 		if (ret < 0) {
@@ -708,6 +721,21 @@ int record_stop(struct record *r)
 	return ret;
 }
 
+/* -o a FIFO, a device or stdout: the file written straight into it, never replaced */
+static int finish_direct(struct record *r)
+{
+	bool out = !strcmp(r->out_target, "-") || !strcmp(r->out_target, "/dev/stdout");
+	int fd, ret;
+
+	fd = out ? STDOUT_FILENO : open(r->out_target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return err_set(r->e, -errno, "cannot open for writing: %s", strerror(errno));
+	ret = record_dat_write(r, fd);
+	if (!out && close(fd) < 0 && !ret)
+		ret = err_set(r->e, -errno, "cannot write it: %s", strerror(errno));
+	return ret;
+}
+
 int record_finish(struct record *r)
 {
 	char tmp[PATH_MAX + 32];
@@ -716,11 +744,13 @@ int record_finish(struct record *r)
 	int ret;
 
 	err_set_file(r->e, r->opts.output);
+	if (r->out_direct)
+		return finish_direct(r);
 	if (r->out_fd < 0 && r->out_deferred) {
 		/* no O_TMPFILE here: the named temporary, from now until the rename */
 		char dir[PATH_MAX];
 
-		output_dir(r->opts.output, dir, sizeof(dir));
+		output_dir(r->out_target, dir, sizeof(dir));
 		ret = open_named(dir, r->out_tmp, sizeof(r->out_tmp));
 		if (ret < 0)
 			return err_set(r->e, ret, "cannot write in the output folder '%s': %s", dir,
@@ -738,14 +768,14 @@ int record_finish(struct record *r)
 		r->sum.file_bytes = st.st_size;
 	if (r->out_tmpfile) {
 		/* give the anonymous file a temporary name, then rename it over */
-		snprintf(tmp, sizeof(tmp), "%s.tmp-%d", r->opts.output, (int)getpid());
+		snprintf(tmp, sizeof(tmp), "%s.tmp-%d", r->out_target, (int)getpid());
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", r->out_fd);
 		unlink(tmp);
 		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) < 0)
 			return err_set(r->e, -errno, "cannot name the output: %s", strerror(errno));
 		snprintf(r->out_tmp, sizeof(r->out_tmp), "%s", tmp);
 	}
-	if (rename(r->out_tmp, r->opts.output) < 0) {
+	if (rename(r->out_tmp, r->out_target) < 0) {
 		ret = -errno;
 		unlink(r->out_tmp);
 		r->out_tmp[0] = '\0';

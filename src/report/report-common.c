@@ -84,64 +84,36 @@ out_free:
 
 int report_out_open(struct report_out *o, const char *path)
 {
-	struct stat st;
-	mode_t mask;
-	int fd, ret;
+	struct err e = { 0 };
+	int ret;
 
 	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	o->path = path;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* a device or a FIFO (/dev/null): written in place, never renamed over */
-		o->f = fopen(path, "w");
-		return o->f ? 0 : -errno;
-	}
-	if (snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(o->tmp))
-		return -ENAMETOOLONG;
-	fd = mkstemp(o->tmp);
-	if (fd < 0)
-		return -errno;
-	mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		ret = -errno;
-		close(fd);
-		unlink(o->tmp);
-		return ret;
-	}
-	return 0;
+	ret = outfile_open(&o->of, path, &e);
+	o->f = o->of.f;
+	return ret;
 }
 
 int report_out_close(struct report_out *o, bool ok)
 {
+	struct err e = { 0 };
 	int ret = 0;
 
 	if (!o->f)
 		return 0;
-	if (fflush(o->f) == EOF || ferror(o->f))
-		ret = errno ? -errno : -EIO;
-	if (o->f == stdout) {
-		o->f = NULL;
-		return ret;
-	}
-	if (fclose(o->f) == EOF && !ret)
-		ret = errno ? -errno : -EIO;
+	if (ok)
+		ret = outfile_commit(&o->of, &e);
+	else
+		outfile_abort(&o->of);
 	o->f = NULL;
-	if (!o->tmp[0])
-		return ret;	/* written in place */
-	if (ok && !ret && rename(o->tmp, o->path) < 0)
-		ret = -errno;
-	if (!ok || ret)
-		unlink(o->tmp);
 	return ret;
 }
 
-int report_write_json(const json_t *root, const char *path)
+int report_out_error(const struct report_out *o)
+{
+	return outfile_error(&o->of);
+}
+
+int report_write_json_flags(const json_t *root, const char *path, size_t flags)
 {
 	struct report_out o;
 	int ret;
@@ -149,11 +121,16 @@ int report_write_json(const json_t *root, const char *path)
 	ret = report_out_open(&o, path);
 	if (ret < 0)
 		return ret;
-	ret = json_dumpf(root, o.f, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12)) < 0 ||
-	      fputc('\n', o.f) == EOF ? -EIO : 0;
-	if (ret < 0) {
+	if (json_dumpf(root, o.f, flags) < 0 || fputc('\n', o.f) == EOF) {
+		ret = report_out_error(&o) ? -report_out_error(&o) : -EIO;
 		report_out_close(&o, false);
 		return ret;
 	}
 	return report_out_close(&o, true);
+}
+
+int report_write_json(const json_t *root, const char *path)
+{
+	return report_write_json_flags(root, path,
+				       JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 }

@@ -195,12 +195,22 @@ const struct session_sink_ops report_json_sink_ops = {
 
 /* ---- ndjson and flat rows --------------------------------------------------- */
 
-static int write_line(struct report_sink *k, const json_t *line)
+/*
+ * One line; a failed write names the output and the first real error
+ * (ENOSPC for a full disk) that @k->out saw, when the sink has it.
+ */
+static int write_line(struct report_sink *k, const json_t *line, struct err *err)
 {
-	if (json_dumpf(line, k->f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) < 0 ||
-	    fputc('\n', k->f) == EOF)
-		return -EIO;
-	return 0;
+	int e;
+
+	if (json_dumpf(line, k->f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) >= 0 &&
+	    fputc('\n', k->f) != EOF)
+		return 0;
+	e = k->out ? report_out_error(k->out) : 0;
+	if (!e)
+		e = errno ? errno : EIO;
+	return err_set(err, -e, "cannot write '%s': %s",
+		       k->path && strcmp(k->path, "-") ? k->path : "stdout", strerror(e));
 }
 
 static int ndjson_decision(void *priv, const struct engine_result *r,
@@ -217,7 +227,7 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 		json_decref(o);
 		return -ENOMEM;
 	}
-	ret = write_line(k, line);
+	ret = write_line(k, line, err);
 	if (line != o)
 		json_decref(line);
 	json_decref(o);

@@ -65,6 +65,7 @@ json_t *report_replay_doc(const struct session *s, size_t top);
 struct report_sink {
 	FILE			*f;
 	const char		*path;
+	const struct report_out	*out;
 	size_t			top;
 	bool			json;
 	struct report_row_in	row;

@@ -17,6 +17,7 @@
 #include "ingest/ingest.h"
 #include "model/model.h"
 #include "topo/topo.h"
+#include "util/outfile.h"
 #include "util/strcount.h"
 
 #define REPORT_INFO_SCHEMA 1
@@ -70,21 +71,20 @@ char *report_cpulist(char *buf, size_t len, const struct topo *t, int node);
 json_t *report_topology(const struct topo *t);
 
 /**
- * struct report_out - an output that appears whole or not at all
- * @f:    where to write
- * @path: the final name, NULL for stdout
- * @tmp:  the temporary name in the same folder, "" when written in place
+ * struct report_out - an output that appears whole or not at all, written
+ * through util/outfile.h (devices, pipes and stdout in place, symbolic
+ * links kept)
+ * @f:  where to write
+ * @of: the output file behind it
  */
 struct report_out {
 	FILE		*f;
-	const char	*path;
-	char		tmp[PATH_MAX];
+	struct outfile	of;
 };
 
 /**
- * report_out_open() - start writing @path ("-" or NULL = stdout) under a
- * temporary name in the same folder (a @path that exists and is not a
- * regular file, such as /dev/null or a FIFO, is written in place)
+ * report_out_open() - start writing @path ("-" or NULL = stdout) as
+ * outfile_open() does
  * Return: 0, or a negative errno.
  */
 int report_out_open(struct report_out *o, const char *path);
@@ -92,9 +92,15 @@ int report_out_open(struct report_out *o, const char *path);
 /**
  * report_out_close() - finish: rename into place when @ok and every write
  * succeeded, otherwise remove the temporary file
- * Return: 0, or a negative errno (nothing was left behind).
+ * Return: 0, or a negative errno: the first write error as it was
+ * (ENOSPC for a full disk), nothing left behind.
  */
 int report_out_close(struct report_out *o, bool ok);
+
+/**
+ * report_out_error() - the first write error on @o so far (an errno), or 0
+ */
+int report_out_error(const struct report_out *o);
 
 /**
  * report_write_json() - dump @root to @path ("-" = stdout), sorted keys,
@@ -103,6 +109,12 @@ int report_out_close(struct report_out *o, bool ok);
  * Return: 0, or a negative errno.
  */
 int report_write_json(const json_t *root, const char *path);
+
+/**
+ * report_write_json_flags() - report_write_json() with json_dumpf() @flags
+ * Return: 0, or a negative errno (the first write error as it was).
+ */
+int report_write_json_flags(const json_t *root, const char *path, size_t flags);
 
 /**
  * report_json_str() - a JSON string from untrusted bytes (invalid UTF-8

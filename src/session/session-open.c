@@ -51,16 +51,42 @@ static bool needs_spool(const char *p)
 	return stat(p, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+/*
+ * Open a path to spool: a pipe or FIFO without waiting for a writer (one
+ * that nobody writes to reads as empty at once, it never hangs); a device
+ * is refused, since it may never end.
+ */
+static int spool_open(const char *path, struct err *e)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return STDIN_FILENO;
+	if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		return err_set(e, -SR_EUNSUPPORTED,
+			       "'%s': a device, not a trace (give a file, a pipe or '-')", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return err_set(e, -errno, "'%s': cannot open: %s", path, strerror(errno));
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		err_set(e, -errno, "'%s': cannot open: %s", path, strerror(errno));
+		close(fd);
+		return e->code;
+	}
+	return fd;
+}
+
 /* Copy @path ("-": standard input) into an in-memory file s->spool_fd. */
 static int spool(struct session *s, const char *path, struct err *e)
 {
 	char buf[65536];
-	int in = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	int in = spool_open(path, e);
 	ssize_t n;
 	int ret = 0;
 
 	if (in < 0)
-		return err_set(e, -errno, "'%s': cannot open: %s", path, strerror(errno));
+		return in;
 	s->spool_fd = memfd_create("schedreplay-stdin", MFD_CLOEXEC);
 	if (s->spool_fd < 0) {
 		ret = err_set(e, -errno, "'%s': cannot copy: %s", path, strerror(errno));
@@ -194,7 +220,8 @@ static int find_topology(struct session *s, struct topo *from_trace, int max_cpu
 	if (s->opts.topology) {
 		s->topo = topo_load(s->opts.topology, e);
 		if (!s->topo) {
-			err_set_file(e, e->file[0] ? e->file : s->opts.topology);
+			if (!e->file[0])	/* never onto itself: err_set_file() copies */
+				err_set_file(e, s->opts.topology);
 			topo_free(from_trace);
 			return e->code ? e->code : -SR_EBADTOPO;
 		}

@@ -35,6 +35,9 @@ enum session_fail session_fail(int code)
 		return SESSION_FAIL_USAGE;
 	if (code == -ENOMEM || code == -EIO || code == -ECANCELED)
 		return SESSION_FAIL_INTERNAL;
+	/* a sink's output could not be written: not the trace's fault */
+	if (code == -ENOSPC || code == -EDQUOT || code == -EFBIG || code == -EPIPE || code == -EROFS)
+		return SESSION_FAIL_INTERNAL;
 	return SESSION_FAIL_INPUT;
 }
 

@@ -81,7 +81,11 @@ static int parse_available(struct numactl *nc, const char *p, const char *end)
 	if (nc->have_avail)
 		return bad(nc, "second 'available:' line");
 	skip_blanks(&p, end);
-	if (topo_parse_uint(&p, end, TOPO_MAX_NODES, &count))
+	n = topo_parse_uint(&p, end, TOPO_MAX_NODES, &count);
+	if (n == -SR_ERANGE)
+		return err_set(nc->err, -SR_EBADTOPO, "'available:' node count over %d (the most read)",
+			       TOPO_MAX_NODES);
+	if (n)
 		return bad(nc, "'available:' without a node count");
 	skip_blanks(&p, end);
 	if (!take(&p, end, "nodes") && !take(&p, end, "node"))

@@ -10,9 +10,11 @@
  * id when the list is exactly max id + 1 long.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "topo-local.h"
 #include "../util/lists.h"
@@ -258,14 +260,19 @@ struct topo *topo_draft_build(const struct topo_draft *d, enum topo_source src,
 
 char *topo_read_file(const char *path, size_t max, size_t *len, struct err *err)
 {
-	FILE *f;
+	FILE *f = NULL;
+	int fd, fl;
 	char *buf;
 	size_t n;
 
 	err_set_file(err, path);
-	f = fopen(path, "rb");
-	if (!f) {
+	/* O_NONBLOCK for the open only: a FIFO nobody writes to reads as empty, not for ever */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fl = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))) {
 		err_set(err, -errno, "cannot open: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	buf = malloc(max + 1);

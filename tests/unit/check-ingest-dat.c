@@ -599,9 +599,12 @@ START_TEST(test_truncated)
 			/* a cut in trailing options that lost no event */
 			ck_assert_msg(r->n == 8000, "cut at %ld lost events unnoticed", (long)off);
 		} else {
-			/* read around: the damage is counted */
-			ck_assert_uint_lt(r->n, 8000);
-			read_around++;
+			/*
+			 * read around: the damage is counted (every event, when
+			 * the cut took only a v7 file's trailing strings section)
+			 */
+			ck_assert_uint_le(r->n, 8000);
+			read_around += r->n < 8000;
 			run_file(tmp, &strict, UINT64_MAX, r, true);
 			ck_assert_int_eq(r->ret, -SR_ETRUNCATED);
 			ck_assert_ptr_nonnull(strstr(r->err.where, "byte"));

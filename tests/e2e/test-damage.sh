@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Damaged and odd inputs made from the bundled traces (docs/robustness.md):
+# trace.dat files cut short (v6 and v7, both readers), negative CPU numbers
+# in text traces, an overlong last line without a newline, pipes and FIFOs
+# as trace and topology, and the messages of --topology and libtracecmd
+# failures.  Each case: the exit code, and the error naming file and place.
+. "$(dirname "$0")/lib.sh"
+
+S=$SR_BIN
+V6=$FIX/dat/numa02-head-v6.dat
+V7=$FIX/dat/numa02-head-v7.dat
+TOPO2=$FIX/numa02-2n/numactl-H.txt
+TXT=$FIX/text/tracefs-host.txt
+PERF=$FIX/text/perf-host.txt
+
+# grep_err DESC PATTERN: $T/err (of the last expect_exit) matches
+grep_err() {
+	if grep -q -- "$2" "$T/err"; then ok "$1"; else fail "$1: stderr: $(head -c 600 "$T/err")"; fi
+}
+
+# cut FILE BYTES OUT: the first BYTES bytes of FILE
+cut_to() { head -c "$2" "$1" >"$3"; }
+
+# ---- trace.dat files shorter than their sections say ----
+v7size=$(stat -c %s "$V7")
+for c in 100 16 1; do
+	cut_to "$V7" $((v7size - c)) "$T/v7-short.dat"
+	for r in auto libtracecmd; do
+		expect_exit 3 "v7 cut $c bytes short refused by info --strict --reader=$r" \
+			"$S" info --strict --reader=$r "$T/v7-short.dat"
+		grep_err "v7 cut $c bytes short: names the end" \
+			"v7-short.dat' at byte $((v7size - c)): file cut short: the section at byte 376971"
+		expect_exit 0 "v7 cut $c bytes short read without --strict (--reader=$r)" \
+			"$S" info --reader=$r "$T/v7-short.dat"
+		grep_err "v7 cut $c bytes short: one warning" "file cut short.*(read around)"
+		if grep -q "1 truncated" "$T/out"; then ok "v7 cut $c: counted truncated"
+		else fail "v7 cut $c: not counted: $(grep damage "$T/out")"; fi
+	done
+done
+cut_to "$V6" $((376832 - 100)) "$T/v6-short.dat"
+expect_exit 3 "v6 cut 100 bytes short refused by info --strict" \
+	"$S" info --strict --topology "$TOPO2" "$T/v6-short.dat"
+grep_err "v6 cut short: names the byte" "at byte 376732: file ends inside the event data"
+expect_exit 0 "the whole v7 file passes info --strict" "$S" info --strict "$V7"
+expect_exit 0 "the whole v7 zstd file passes info --strict" "$S" info --strict "$FIX/dat/numa02-head-v7-zstd.dat"
+
+# ---- negative CPU numbers in text traces: bad lines, fatal under --strict ----
+sed '0,/orig_cpu=0 dest_cpu=1/s//orig_cpu=0 dest_cpu=-1/' "$TXT" >"$T/neg-dest.txt"
+sed '0,/orig_cpu=0 dest_cpu=1/s//orig_cpu=-5 dest_cpu=1/' "$PERF" >"$T/neg-orig.txt"
+sed '0,/target_cpu=000/s//target_cpu=-01/' "$TXT" >"$T/neg-target.txt"
+for f in neg-dest neg-orig neg-target; do
+	expect_exit 0 "$f: read around" "$S" info "$T/$f.txt"
+	if grep -q "^damage: *1 bad lines" "$T/out"; then ok "$f: one bad line counted"
+	else fail "$f: $(grep damage "$T/out")"; fi
+	grep_err "$f: the warning names the line" "$f.txt' at line [0-9]*: negative"
+	expect_exit 3 "$f: fatal under --strict" "$S" info --strict "$T/$f.txt"
+	grep_err "$f: the error names the line" "$f.txt' at line [0-9]*: negative"
+done
+expect_exit 0 "the unmodified text trace is clean under --strict" "$S" info --strict "$TXT"
+
+# ---- an overlong last line without a newline never vanishes ----
+lines=$(wc -l <"$TXT")
+for n in 65536 131072 65537; do
+	{ cat "$TXT"; head -c $n /dev/zero | tr '\0' x; } >"$T/long.txt"
+	expect_exit 0 "last line of $n bytes without a newline: read around" "$S" info "$T/long.txt"
+	grep_err "last line of $n bytes: warned about at its line" \
+		"long.txt' at line $((lines + 1)): line longer than 65535 bytes"
+	expect_exit 3 "last line of $n bytes: fatal under --strict" "$S" info --strict "$T/long.txt"
+done
+
+# ---- pipes and FIFOs: text is read as a stream, trace.dat refused, never a hang ----
+expect_exit 0 "a text trace through a pipe" bash -c "cat '$TXT' | '$S' info /dev/stdin"
+if grep -q "^format: *tracefs" "$T/out" && grep -q "^events:" "$T/out"; then
+	ok "a text trace through a pipe: its events read"
+else
+	fail "a text trace through a pipe: $(head -c 300 "$T/out")"
+fi
+"$S" info --json "$TXT" 2>/dev/null | jq -S .events >"$T/file-events"
+cat "$TXT" | "$S" info --json /dev/stdin 2>/dev/null | jq -S .events >"$T/pipe-events"
+check "a text trace through a pipe: the same event counts as from the file" \
+	cmp -s "$T/file-events" "$T/pipe-events"
+expect_exit 3 "a trace.dat through a pipe is refused" bash -c "cat '$V6' | '$S' info /dev/stdin"
+grep_err "a trace.dat through a pipe: says why" "cannot be read from a pipe, FIFO or device"
+mkfifo "$T/fifo"
+expect_exit 3 "a FIFO nobody writes to, as trace: refused at once" timeout 20 "$S" info "$T/fifo"
+grep_err "a FIFO as trace: says so" "fifo': nothing to read (a pipe or FIFO"
+expect_exit 3 "a FIFO nobody writes to, as --topology: refused at once" \
+	timeout 20 "$S" info --topology "$T/fifo" "$TXT"
+grep_err "a FIFO as --topology: names it" "fifo'"
+expect_exit 0 "a topology through a pipe" bash -c "cat '$TOPO2' | '$S' info --topology /dev/stdin '$TXT'"
+if grep -q "^nodes: *2 " "$T/out"; then ok "a topology through a pipe: its 2 nodes used"
+else fail "a topology through a pipe: $(grep nodes "$T/out")"; fi
+
+# ---- messages ----
+{ head -n 3 "$TOPO2"; echo "garbage here"; } >"$T/bad-topo.txt"
+expect_exit 3 "a bad --topology file" "$S" info --topology "$T/bad-topo.txt" "$V6"
+grep_err "a bad --topology file: its name and line" "bad-topo.txt' at line 4: "
+{ echo '{"nodes": ['; } >"$T/bad-topo.json"
+expect_exit 3 "a bad --topology JSON" "$S" info --topology "$T/bad-topo.json" "$V6"
+grep_err "a bad --topology JSON: its name and line" "bad-topo.json' at line [0-9]*: "
+sed '1s/available: [0-9]* nodes/available: 2000 nodes/' "$TOPO2" >"$T/many-topo.txt"
+expect_exit 3 "an 'available:' count over 1024" "$S" info --topology "$T/many-topo.txt" "$V6"
+grep_err "an 'available:' count over 1024: says so" \
+	"many-topo.txt' at line 1: 'available:' node count over 1024"
+# one flipped byte in the event formats that libtracecmd's parser dies on
+python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); d[16874]^=0xff; open(sys.argv[2],'wb').write(d)" \
+	"$V6" "$T/fmt.dat"
+for r in auto libtracecmd; do
+	expect_exit 3 "a damaged event format (--reader=$r)" \
+		"$S" info --reader=$r --topology "$TOPO2" "$T/fmt.dat"
+	grep_err "a damaged event format: names the bytes (--reader=$r)" \
+		"fmt.dat': libtracecmd crashes (signal [0-9]*) reading the file's headers.* (bytes 0-32768"
+done
+
+finish
