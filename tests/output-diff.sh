@@ -26,6 +26,8 @@ mode=${1:?usage: output-diff.sh write|compare|both|sums|check BIN DIR|BIN|FILE}
 bin=${2:?}
 arg=${3:?}
 cd "$(dirname "$0")/.." || exit 4
+# under the sanitizer build, LeakSanitizer would add its suppression list to stderr
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0"
 
 traces=(fixtures/host-baseline-1n fixtures/numa01-4n fixtures/numa02-2n fixtures/numa01-shm-4n
 	fixtures/mixed-2n fixtures/host-2cpu-mixed.dat fixtures/dat/*.dat
