@@ -93,6 +93,17 @@ static void local_busy(struct sr_snapshot *s) { s->node_nr_running[0] = 3; }
 static void local_overloaded(struct sr_snapshot *s) { s->node_nr_running[0] = 4; }
 static void node1_overloaded(struct sr_snapshot *s) { s->node_nr_running[1] = 3; }
 static void node1_idle(struct sr_snapshot *s) { s->node_nr_running[1] = 0; s->node_nr_idle[1] = 2; }
+/* exec-v6.1 imb_numa_nr: one other task on node 0 (one CPU idle), or the task alone */
+static void node0_one_other(struct sr_snapshot *s) { s->node_nr_idle[0] = 1; }
+static void node0_alone(struct sr_snapshot *s) { s->node_nr_running[0] = 1; s->node_nr_idle[0] = 1; }
+static void node1_two_tasks(struct sr_snapshot *s) { s->node_nr_running[1] = 2; s->node_nr_idle[1] = 0; }
+/* nodes 2 and 3 idle, and no preferred node (the base one is node 2) */
+static void far_nodes_idle(struct sr_snapshot *s)
+{
+	s->node_nr_running[2] = s->node_nr_running[3] = 0;
+	s->node_nr_idle[2] = s->node_nr_idle[3] = 2;
+	s->pref_node = -1;
+}
 static void unk_node_idle(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_NR_IDLE; }
 static void no_pelt(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_PELT; }
 /* early in a trace: only nodes 0 and 1 (the exec domain of node 0) have every CPU known */
@@ -592,8 +603,25 @@ static const struct policy_case cases[] = {
 	  R, RS(EXEC_OUTSIDE_DOMAIN), RS(EXEC_IDLER_ELSEWHERE), 0, 0 },
 	{ "exec-v6.1/domain/reclaim-distance-40", "exec-v6.1", { exec, dst_node3 },
 	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
-	{ "exec-v6.1/spare/small-imbalance-stays", "exec-v6.1", { exec, dst_node0 }, NULL,
+	{ "exec-v6.1/spare/equal-idle-stays", "exec-v6.1", { exec, dst_node0 }, NULL,
 	  A, RS(EXEC_IDLEST), 0, 0, 0 },
+	/*
+	 * imb_numa_nr, one LLC per 2-CPU node: max(1, 2 / 8) = 1, so only a
+	 * task alone on its node stays for an idle-CPU difference of 1
+	 */
+	{ "exec-v6.1/imb_numa_nr/one-llc-eighth-of-node", "exec-v6.1",
+	  { exec, node0_one_other, node1_idle }, NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/imb_numa_nr/alone-stays", "exec-v6.1", { exec, node0_alone, node1_idle }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/imb_numa_nr/llcs-per-node", "exec-v6.1", { exec, node0_one_other, node1_idle },
+	  "llcs_per_node=2", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	/* 4 LLCs per node would allow 4; the task's allowed CPUs in node 0 (2) cap it */
+	{ "exec-v6.1/imb_numa_nr/capped-by-local-group", "exec-v6.1", { exec, local_busy, node1_idle },
+	  "llcs_per_node=4", A, RS(EXEC_IDLEST), 0, 0, 1 },
+	/* the distance-40 level spans 8 CPUs, twice the first NUMA level: 2 there, 1 below */
+	{ "exec-v6.1/imb_numa_nr/level-factor", "exec-v6.1",
+	  { exec, node0_one_other, node1_two_tasks, far_nodes_idle, dst_far },
+	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
 	{ "exec-v6.1/spare/small-imbalance-no-move", "exec-v6.1", { exec }, NULL,
 	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
 	{ "exec-v6.1/spare/preferred-idlest", "exec-v6.1", { exec, pref_dst }, NULL,
