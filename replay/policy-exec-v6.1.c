@@ -32,7 +32,10 @@
  *   the node went to, or src's node when every level stays
  *
  * Verdict: allow when the task went to that node, resist (target_node =
- * the node) when elsewhere; the CPU inside the node is not judged.
+ * the node) when elsewhere; the CPU inside the node is not judged;
+ * exec-pelt-estimate second when a group type from the util/runnable
+ * estimates (as many tasks as CPUs or more) or a busy load comparison was
+ * on the way.
  *
  * Approximations (docs/policies.md): loads are runnable counts of nice-0
  * tasks (PELT load and utilisation are not traced), so fully_busy vs
@@ -82,6 +85,7 @@ struct sg_stats {
 	int	cpus;
 	int64_t	avg_load;
 	int64_t	util;		/* group_util, -1 when not known */
+	bool	est;		/* the type came from the util/runnable estimates */
 };
 
 /*
@@ -116,6 +120,8 @@ static struct sg_stats node_stats(const struct replay_eval *ev, int n, bool pelt
 			g.type = GROUP_HAS_SPARE;
 		else
 			g.type = GROUP_FULLY_BUSY;
+		/* with fewer tasks than CPUs the count alone makes it has_spare */
+		g.est = g.sum_nr_running >= g.cpus;
 		/*
 		 * nice-0 tasks: load_avg is runnable_avg; cpu_load_without()
 		 * takes the task's own load away, which a new task starts with
@@ -205,9 +211,11 @@ static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int lvl, 
 
 /*
  * find_idlest_group() at the level spanning @dist: the node to go to, or
- * -1 to stay (go down a level); -2 when an input it needs is unknown
+ * -1 to stay (go down a level); -2 when an input it needs is unknown.
+ * *@est is set when the answer rests on an estimate of what PELT holds (a
+ * group type from the util/runnable estimates, or an avg_load comparison)
  */
-static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
+static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt, bool *est)
 {
 	const struct sr_snapshot *s = ev->snap;
 	struct sg_stats local = node_stats(ev, s->src_node, pelt);
@@ -222,6 +230,7 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
 		if (n == s->src_node || s->distance[s->src_node][n] > dist || s->node_nr_cpus[n] <= 0)
 			continue;
 		g = node_stats(ev, n, pelt);
+		*est |= g.est;
 		if (pick_idlest(&idlest, &g)) {
 			idlest = g;
 			best = n;
@@ -229,11 +238,13 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
 	}
 	if (best < 0)
 		return -1;
+	*est |= local.est;
 	if (local.type < idlest.type)
 		return -1;
 	if (local.type > idlest.type)
 		return best;
 	if (local.type != GROUP_HAS_SPARE) {
+		*est = true;
 		imbalance = 1024 * (ev->param[P_IMBALANCE_PCT] - 100) / 100;
 		/* SD_NUMA: the remote node gets the imbalance added */
 		if (idlest.avg_load + imbalance >= local.avg_load)
@@ -264,7 +275,7 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	struct replay_eval ev;
 	int levels[SR_MAX_NODES];
 	uint64_t span;
-	bool pelt;
+	bool pelt, est = false;
 	int nr_levels = 0, top = -1;
 	int src, n, i, lvl, node;
 	int ret;
@@ -323,7 +334,8 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	node = src;
 	for (lvl = top; lvl >= 0; lvl--) {
 		int g = idlest_group(&ev, levels[lvl],
-				     imb_numa_nr(snap, levels, lvl, ev.param[P_LLCS_PER_NODE]), pelt);
+				     imb_numa_nr(snap, levels, lvl, ev.param[P_LLCS_PER_NODE]), pelt,
+				     &est);
 
 		if (g == -2) {
 			replay_verdict_unknown(out, &ev);
@@ -336,12 +348,15 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	}
 	out->target_node = node;
 	if (node == snap->dst_node)
-		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_IDLEST, 0, 0);
+		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_IDLEST,
+				   est ? SR_REASON_EXEC_PELT_ESTIMATE : 0, 0);
 	else if (snap->distance[src][snap->dst_node] > ev.param[P_RECLAIM_DISTANCE])
+		/* no estimate brings dst into an exec domain */
 		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_EXEC_OUTSIDE_DOMAIN,
 				   SR_REASON_EXEC_IDLER_ELSEWHERE, 0);
 	else
-		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_EXEC_IDLER_ELSEWHERE, 0, 0);
+		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_EXEC_IDLER_ELSEWHERE,
+				   est ? SR_REASON_EXEC_PELT_ESTIMATE : 0, 0);
 	return 0;
 }
 
