@@ -384,10 +384,10 @@ static void counters_text(FILE *out, const json_t *sum)
 			     "  (se.nr_migrations; sched_migrate_task, same span)\n",
 			     gi(kn, "nr_migrations"), gi(r, "migrations"));
 		report_wrapf(out, 4, "  forced      kernel %6" PRId64 "  replay %6" PRId64
-			     "  (nr_forced_migrations; hot moves the kernel model let through)\n",
+			     "  (nr_forced_migrations; kernel model: hot, let through)\n",
 			     gi(kn, "forced"), gi(r, "forced"));
 		report_wrapf(out, 4, "  hot         kernel %6" PRId64 "  replay %6" PRId64
-			     "  (nr_failed_migrations_hot; moves the kernel model refuses as hot)\n",
+			     "  (nr_failed_migrations_hot; kernel model: refused as hot)\n",
 			     gi(kn, "failed_hot"), gi(r, "resisted_hot"));
 	}
 }
