@@ -328,8 +328,11 @@ static void disagreement_text(FILE *out, const json_t *sum, bool verbose)
 	}
 }
 
-static void fidelity_text(FILE *out, const json_t *sum)
+static void fidelity_text(FILE *out, const json_t *doc)
 {
+	const json_t *sum = json_object_get(doc, "summary");
+	bool release = json_is_string(json_object_get(json_object_get(doc, "trace"),
+						      "kernel_release"));
 	const json_t *o, *v;
 	const char *k;
 
@@ -341,7 +344,8 @@ static void fidelity_text(FILE *out, const json_t *sum)
 
 	fprintf(out, "\nfidelity (the kernel model against what the kernel did):\n");
 	if (!json_object_size(json_object_get(sum, "fidelity")))
-		fprintf(out, "  none: the kernel release is unknown (use --kernel-policy)\n");
+		fprintf(out, "  none: %s (--kernel-policy names a model)\n", release ?
+			"no model of the recording kernel was chosen" : "the kernel release is unknown");
 	else
 		fprintf(out, "  one-sided: every migration in a trace is one the kernel allowed, so \"reproduced\"\n"
 			     "  counts only the model's wrong refusals (a model that allows everything scores\n"
@@ -403,7 +407,7 @@ int report_replay_text(FILE *out, const json_t *doc, bool verbose)
 		left_out_text(out, sum);
 	class_table(out, sum, verbose);
 	disagreement_text(out, sum, verbose);
-	fidelity_text(out, sum);
+	fidelity_text(out, doc);
 	counters_text(out, sum);
 	if (json_object_get(sum, "cost") && (verbose || have_faults(sum)))
 		report_cost_text(out, json_object_get(sum, "cost"), verbose);
