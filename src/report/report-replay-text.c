@@ -273,8 +273,8 @@ static void left_out_text(FILE *out, const json_t *sum)
 		fprintf(out, "no disagreements: the reason and task sections left out\n");
 	if (json_object_get(sum, "cost") && !have_faults(sum))
 		fprintf(out, "no NUMA fault events: cost, node x node and calibration sections left out\n");
-	report_wrapf(out, 4, "-v: every section and class, the old and new node x node matrices, the "
-		     "policies' parameters and the assumptions\n");
+	fprintf(out, "-v: every section and class, the old and new matrices, policy parameters, "
+		"assumptions\n");
 }
 
 static void class_table(FILE *out, const json_t *sum, bool verbose)
