@@ -34,6 +34,7 @@ struct replay_cmd {
 	struct cli_replay_opts	o;
 	struct cli_source_opts	so;
 	bool			flat;		/* --ndjson-format flat */
+	bool			verbose;	/* -v: the whole text summary */
 	const char		*host;		/* --host */
 	const char		*label_keys[CLI_REPLAY_MAX_LABELS];
 	const char		*label_values[CLI_REPLAY_MAX_LABELS];
@@ -72,6 +73,7 @@ static void replay_usage(FILE *out)
 		"  -j, --jobs N        traces replayed at once (default: the CPUs available)\n"
 		"  --top N             tasks listed with most disagreements (default 10)\n"
 		"  --fail-on-disagree  exit 1 when the policies disagree on any decision\n"
+		"  -v, --verbose       the text summary with every section, class and parameter\n"
 		"%s"
 		"  -h, --help          this help\n",
 		cli_replay_opts_help(), cli_source_opts_help());
@@ -223,6 +225,10 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 			o->fail_on_disagree = true;
 			continue;
 		}
+		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			c->verbose = true;
+			continue;
+		}
 		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "replay");
 		if (r < 0)
 			return -r;
@@ -368,6 +374,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	}
 	if (tx.f) {
 		tx.top = op->top;
+		tx.verbose = c->verbose;
 		sinks[n].ops = &report_text_sink_ops;
 		sinks[n++].priv = &tx;
 	}
