@@ -317,6 +317,19 @@ static const char *gs(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
+const char *report_replay_no_fidelity(const json_t *doc)
+{
+	const char *rel = gs(json_object_get(doc, "trace"), "kernel_release");
+	int major, minor;
+
+	if (!json_is_string(json_object_get(json_object_get(doc, "trace"), "kernel_release")))
+		return "the kernel release is unknown (use --kernel-policy)";
+	/* every release a built-in models has a lb model: none chosen is --kernel-policy none */
+	if (sscanf(rel, "%d.%d", &major, &minor) == 2)
+		return "the model of the recording kernel was turned off (--kernel-policy none)";
+	return "no built-in policy models this kernel release (use --kernel-policy)";
+}
+
 static void policies_text(FILE *out, const json_t *doc, const char *side, const char *label)
 {
 	const json_t *a = json_object_get(json_object_get(doc, "policies"), side), *p, *v;
@@ -409,7 +422,7 @@ int report_replay_text(FILE *out, const json_t *doc)
 
 	fprintf(out, "\nfidelity (the model of the recording kernel against what it did):\n");
 	if (!json_object_size(json_object_get(sum, "fidelity")))
-		fprintf(out, "  none: the kernel release is unknown (use --kernel-policy)\n");
+		fprintf(out, "  none: %s\n", report_replay_no_fidelity(doc));
 	else
 		fprintf(out, "  one-sided: every migration in a trace is one the kernel allowed, so \"reproduced\"\n"
 			     "  counts only the model's wrong refusals (a model that allows everything scores\n"

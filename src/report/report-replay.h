@@ -75,6 +75,15 @@ json_t *report_decision_json(const struct engine_result *r);
  */
 json_t *report_replay_build(const struct report_replay_in *in);
 
+/**
+ * report_replay_no_fidelity() - why a report has no fidelity (no model of
+ * the recording kernel): its release is unknown, unmodelled, or the model
+ * was turned off with --kernel-policy none
+ * @doc: report_replay_build()'s object
+ * Return: a static phrase for the text summary.
+ */
+const char *report_replay_no_fidelity(const json_t *doc);
+
 /** report_replay_text() - the text summary of report_replay_build()'s object. */
 int report_replay_text(FILE *out, const json_t *doc);
 
