@@ -249,6 +249,27 @@ static const char *typed(char **argv, char *buf, size_t len)
 	return buf;
 }
 
+/* "--pre[=v]" starts two or more of @lo's names: they go into @buf */
+static bool ambiguous(const struct option *lo, const char *a, char *buf, size_t len)
+{
+	size_t n, k = 0;
+	int hits = 0;
+
+	if (strncmp(a, "--", 2))
+		return false;
+	a += 2;
+	n = strcspn(a, "=");
+	buf[0] = '\0';
+	for (; lo->name; lo++) {
+		if (strncmp(lo->name, a, n))
+			continue;
+		if (k < len)
+			k += (size_t)snprintf(buf + k, len - k, "%s--%s", hits ? ", " : "", lo->name);
+		hits++;
+	}
+	return hits > 1;
+}
+
 int cli_opt_parse(const struct cli_opt_cmd *cmd, int argc, char **argv, cli_opt_fn fn,
 		  void *ctx, int *rest)
 {
@@ -287,13 +308,16 @@ int cli_opt_parse(const struct cli_opt_cmd *cmd, int argc, char **argv, cli_opt_
 			return cli_usage_error(cmd->name, "option '%s' needs a value",
 					       typed(argv, what, sizeof(what)));
 		case '?':
-			if (optopt >= 128 || (optopt > 0 && strchr(so + 2, optopt))) {
+			if (optopt >= 128 || (optopt > 0 && optopt != ':' && strchr(so + 2, optopt))) {
 				/* --flag=value for a flag */
 				snprintf(what, sizeof(what), "%s", argv[optind - 1]);
 				*strchrnul(what, '=') = '\0';
 				return cli_usage_error(cmd->name, "option '%s' takes no value",
 						       what);
 			}
+			if (!optopt && ambiguous(lo, argv[optind - 1], what, sizeof(what)))
+				return cli_usage_error(cmd->name, "option '%s' is ambiguous (%s)",
+						       argv[optind - 1], what);
 			return cli_usage_error(cmd->name, "unknown option '%s'",
 					       typed(argv, what, sizeof(what)));
 		case CLI_OPT_HELP:

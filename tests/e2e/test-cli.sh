@@ -23,6 +23,11 @@ expect_exit 0 "replay -j 1 TRACE" "$SR_BIN" replay -q -j 1 "$TR"
 check "-j1 and -j 1 give the same text" cmp -s "$T/out" "$T/j1.txt"
 expect_exit 0 "options after the TRACE" "$SR_BIN" replay "$TR" -q --top=3
 check "--top=3 after the TRACE is read" test "$(grep -c '^  .* of .*\[' "$T/out")" -le 3
+expect_exit 1 "a long option shortened to an unambiguous prefix (--fail-on: exit 1 on disagreements)" "$SR_BIN" replay -q --fail-on --kernel-pol=none "$TR"
+usage_prefix_err=$("$SR_BIN" replay --n "$TR" 2>&1 >/dev/null)
+check "an ambiguous prefix is a usage error" test "$("$SR_BIN" replay --n "$TR" >/dev/null 2>&1; echo $?)" = 2
+check "... in one line and the hint" test "$(printf '%s\n' "$usage_prefix_err" | wc -l)" = 2
+check "... naming the options it could be" grep -qF "schedreplay replay: option '--n' is ambiguous (--new, --ndjson, --ndjson-format)" <<<"$usage_prefix_err"
 # after "--" an argument that looks like an option is a file name
 expect_exit 3 "replay -- --not-an-option: a file that does not exist" \
 	"$SR_BIN" replay -- --not-an-option
@@ -128,6 +133,17 @@ for cmd in $cmds; do
 	done
 done
 ok "every --help option checked against the man page and docs/cli.md"
+
+# --- make install puts the completion where bash-completion looks ------------------
+BUILD=$(dirname "$SR_BIN")
+if command -v cmake >/dev/null && [ -f "$BUILD/cmake_install.cmake" ]; then
+	expect_exit 0 "cmake --install" cmake --install "$BUILD" --prefix "$T/inst"
+	check "installed: share/bash-completion/completions/schedreplay" \
+		cmp -s "$T/inst/share/bash-completion/completions/schedreplay" "$SR_SOURCE_DIR/completion/schedreplay.bash"
+	check "installed: the man page" test -f "$T/inst/share/man/man1/schedreplay.1"
+else
+	echo "# SKIP: no cmake or no cmake_install.cmake beside $SR_BIN; install rule not checked"
+fi
 
 # --- bash completion --------------------------------------------------------------
 COMP=$SR_SOURCE_DIR/completion/schedreplay.bash
