@@ -160,7 +160,7 @@ static int load_trace(struct tui_store *store, const struct cli_replay_opts *o, 
 
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char *buf = NULL;
 	size_t len = 0, n;
 
@@ -171,7 +171,8 @@ static char *read_file(const char *path)
 
 		if (!nb) {
 			free(buf);
-			fclose(f);
+			if (f != stdin)
+				fclose(f);
 			return NULL;
 		}
 		buf = nb;
@@ -185,7 +186,8 @@ static char *read_file(const char *path)
 		free(buf);
 		buf = NULL;
 	}
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	return buf;
 }
 
@@ -234,7 +236,8 @@ int cmd_tui(int argc, char **argv)
 		goto out;
 	}
 	if (t.report) {
-		r = tui_store_load_json(store, t.report, &e);
+		/* "-": a report on standard input, which the store opens by name */
+		r = tui_store_load_json(store, strcmp(t.report, "-") ? t.report : "/dev/stdin", &e);
 		if (r < 0) {
 			ret = r == -ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_BADINPUT;
 			cli_error("%s", err_format(&e, buf, sizeof(buf)));

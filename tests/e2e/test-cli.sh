@@ -48,6 +48,19 @@ printf '5\n6\n7\n8\n' >"$T/b"
 check "compare - reads its base on stdin" grep -q 'better' "$T/cmp-stdin.txt"
 expect_exit 2 "compare - - (stdin twice)" "$SR_BIN" compare - --vs -
 
+"$SR_BIN" replay -q --json "$T/rep.json" -o /dev/null "$TR"
+"$SR_BIN" compare "$T/rep.json" --vs "$T/rep.json" --json - >"$T/cmp-file.json" 2>/dev/null
+"$SR_BIN" compare - --vs "$T/rep.json" --json - <"$T/rep.json" >"$T/cmp-stdin.json" 2>"$T/err"
+check "compare - reads a replay JSON report on stdin" \
+	test "$(jq -c '[.metrics[].name]' "$T/cmp-stdin.json")" = "$(jq -c '[.metrics[].name]' "$T/cmp-file.json")"
+if "$SR_BIN" tui --help >/dev/null 2>&1; then
+	"$SR_BIN" tui --headless --frames 1 --dump - --report "$T/rep.json" >"$T/tui-file.txt" 2>&1
+	"$SR_BIN" tui --headless --frames 1 --dump - --report - <"$T/rep.json" >"$T/tui-stdin.txt" 2>&1
+	check "tui --report - reads the report on stdin" cmp -s "$T/tui-file.txt" "$T/tui-stdin.txt"
+	echo q | "$SR_BIN" tui --headless --keys-file - --dump - --report "$T/rep.json" >"$T/out" 2>"$T/err"
+	check "tui --keys-file - reads the keys on stdin" test -s "$T/out"
+fi
+
 # --- -o FILE writes what stdout would have ---------------------------------------
 for c in "info $TR" "replay $TR" "policies" "compare $T/a --vs $T/b"; do
 	name=${c%% *}
