@@ -279,7 +279,8 @@ int cli_opt_parse(const struct cli_opt_cmd *cmd, int argc, char **argv, cli_opt_
 	size_t i, n = 0, k = 0;
 	int c, r;
 
-	so[k++] = '-';	/* arguments come back in order, as CLI_OPT_ARG */
+	/* arguments come back in order, as CLI_OPT_ARG; or the first one ends the options */
+	so[k++] = cmd->command_follows ? '+' : '-';
 	so[k++] = ':';	/* a missing value is ':', not '?' */
 	for (i = 0; i < NR_OPTS; i++) {
 		if (!(opts[i].cmds & cmd->bit))

@@ -10,6 +10,7 @@
 #ifndef SR_CLI_CLI_OPT_H
 #define SR_CLI_CLI_OPT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Which commands take an option (struct cli_opt.cmds). */
@@ -85,12 +86,15 @@ enum cli_opt_id {
  * @bit:    its enum cli_cmd_bit
  * @usage:  the text before "options:" (usage lines and a description)
  * @footer: the text after the options, or NULL
+ * @command_follows: the first argument that is not an option starts a
+ *          COMMAND to run, as after "--" (record, like perf record)
  */
 struct cli_opt_cmd {
 	const char	*name;
 	unsigned int	bit;
 	const char	*usage;
 	const char	*footer;
+	bool		command_follows;
 };
 
 /*
@@ -106,8 +110,9 @@ typedef int (*cli_opt_fn)(void *ctx, int id, const char *arg);
  * @fn:   called for each option and each argument, in the order given
  * @ctx:  passed to @fn
  * @rest: NULL: the arguments after "--" go to @fn as CLI_OPT_ARG; else
- *        *@rest is set to the index of the first argument after "--", or
- *        to 0 when there was no "--"
+ *        *@rest is set to the index of the first argument after "--" (or,
+ *        with @cmd->command_follows, of the first that is not an option),
+ *        or to 0 when there was none
  *
  * -h/--help prints cli_opt_help() on stdout.  An unknown option, a missing
  * value or a value given to an option that takes none is one usage line

@@ -47,7 +47,7 @@ struct record_args {
 static const struct cli_opt_cmd record_cmd = {
 	.name = "record",
 	.bit = CLI_RECORD,
-	.usage = "usage: schedreplay record [OPTIONS] [-- COMMAND [ARGS]]\n"
+	.usage = "usage: schedreplay record [OPTIONS] [[--] COMMAND [ARGS]]\n"
 		 "\n"
 		 "Record the scheduler events the replay reads, system-wide, into a trace.dat\n"
 		 "(version 6, readable by trace-cmd and KernelShark) through a private tracefs\n"
@@ -59,6 +59,7 @@ static const struct cli_opt_cmd record_cmd = {
 		  "(not root, no tracefs); with COMMAND: 127 not found, 126 cannot run it\n"
 		  "(no file written either way), else COMMAND's own failure status\n"
 		  "(128+N for signal N) after a complete recording\n",
+	.command_follows = true,
 };
 
 static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
@@ -97,8 +98,6 @@ static int record_opt(void *ctx, int id, const char *v)
 	unsigned long u;
 	char *end;
 
-	if (id == CLI_OPT_ARG)
-		return cli_usage_error("record", "unknown argument '%s' (a COMMAND follows '--')", v);
 	if (id == CLI_OPT_QUIET) {
 		ra->quiet = true;
 		return 0;

@@ -105,7 +105,13 @@ usage_error "replay --strict=yes" "option '--strict' takes no value" "$SR_BIN" r
 usage_error "replay -j0" "--jobs takes 1..1024, not '0'" "$SR_BIN" replay -j0 "$TR"
 usage_error "record -d (no value)" "option '-d' needs a value" "$SR_BIN" record -d
 usage_error "record -- (no COMMAND)" "'--' needs a COMMAND" "$SR_BIN" record --
-usage_error "record a stray argument" "unknown argument 'x'" "$SR_BIN" record x
+# (-o FOLDER is refused right after the arguments are read, before any recording)
+expect_exit 2 "record -o FOLDER sleep 1 -x: COMMAND without '--'" "$SR_BIN" record -o "$T" sleep 1 -x
+check "... read as COMMAND (its -x not record's)" grep -q "is a folder; -o names a file" "$T/err"
+expect_exit 2 "record -o FOLDER -- -cmd" "$SR_BIN" record -o "$T" -- -cmd
+check "... read as COMMAND" grep -q "is a folder; -o names a file" "$T/err"
+expect_exit 0 "record --help" "$SR_BIN" record --help
+check "record: a COMMAND without '--', as perf record takes it" grep -q '^usage: schedreplay record \[OPTIONS\] \[\[--\] COMMAND \[ARGS\]\]' "$T/out"
 usage_error "info two TRACEs" "one TRACE at a time" "$SR_BIN" info "$TR" "$TR"
 usage_error "replay no TRACE" "no TRACE given" "$SR_BIN" replay -q
 
