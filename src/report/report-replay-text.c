@@ -344,8 +344,7 @@ static void fidelity_text(FILE *out, const json_t *doc)
 
 	fprintf(out, "\nfidelity (the kernel model against what the kernel did):\n");
 	if (!json_object_size(json_object_get(sum, "fidelity")))
-		fprintf(out, "  none: %s (--kernel-policy names a model)\n", release ?
-			"no model of the recording kernel was chosen" : "the kernel release is unknown");
+		fprintf(out, "  none: %s\n", report_replay_no_fidelity(doc));
 	else
 		fprintf(out, "  one-sided: every migration in a trace is one the kernel allowed, so \"reproduced\"\n"
 			     "  counts only the model's wrong refusals (a model that allows everything scores\n"

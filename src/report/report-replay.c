@@ -302,3 +302,23 @@ json_t *report_replay_build(const struct report_replay_in *in)
 	json_object_set_new(doc, "summary", summary_json(in));
 	return doc;
 }
+
+static const char *gs(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+const char *report_replay_no_fidelity(const json_t *doc)
+{
+	const char *rel = gs(json_object_get(doc, "trace"), "kernel_release");
+	int major, minor;
+
+	if (!json_is_string(json_object_get(json_object_get(doc, "trace"), "kernel_release")))
+		return "the kernel release is unknown (use --kernel-policy)";
+	/* every release a built-in models has a lb model: none chosen is --kernel-policy none */
+	if (sscanf(rel, "%d.%d", &major, &minor) == 2)
+		return "the model of the recording kernel was turned off (--kernel-policy none)";
+	return "no built-in policy models this kernel release (use --kernel-policy)";
+}

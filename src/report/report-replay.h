@@ -92,6 +92,15 @@ json_t *report_replay_build(const struct report_replay_in *in);
 int report_replay_text(FILE *out, const json_t *doc, bool verbose);
 
 /**
+ * report_replay_no_fidelity() - why a report has no fidelity (no model of
+ * the recording kernel): its release is unknown, unmodelled, or the model
+ * was turned off with --kernel-policy none
+ * @doc: report_replay_build()'s object
+ * Return: a static phrase for the text summary.
+ */
+const char *report_replay_no_fidelity(const json_t *doc);
+
+/**
  * report_policy_json() - a policy instance: name, provenance, classes and
  * parameter values
  */
