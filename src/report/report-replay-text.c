@@ -331,8 +331,6 @@ static void disagreement_text(FILE *out, const json_t *sum, bool verbose)
 static void fidelity_text(FILE *out, const json_t *doc)
 {
 	const json_t *sum = json_object_get(doc, "summary");
-	bool release = json_is_string(json_object_get(json_object_get(doc, "trace"),
-						      "kernel_release"));
 	const json_t *o, *v;
 	const char *k;
 
