@@ -25,18 +25,24 @@
  *     busy: stay unless idlest + 1024 * (117 - 100) / 100 < local;
  *     has_spare at SD_NUMA: stay if src is the preferred node, go if the
  *       idlest is; stay if |idle difference| <= 2 and local + 1 <=
- *       imb_numa_nr; finally stay if local idle_cpus >= idlest's
+ *       imb_numa_nr (llcs_per_node > 1: that many, else node CPUs / 8, at
+ *       least 1; times the level's span over the first NUMA level's;
+ *       at most the local group's CPUs); finally stay if local idle_cpus
+ *       >= idlest's
  *   the node went to, or src's node when every level stays
  *
  * Verdict: allow when the task went to that node, resist (target_node =
- * the node) when elsewhere; the CPU inside the node is not judged.
+ * the node) when elsewhere; the CPU inside the node is not judged;
+ * exec-pelt-estimate second when a group type from the util/runnable
+ * estimates (as many tasks as CPUs or more) or a busy load comparison was
+ * on the way.
  *
  * Approximations (docs/policies.md): loads are runnable counts of nice-0
  * tasks (PELT load and utilisation are not traced), so fully_busy vs
- * overloaded and has_spare at exactly full use follow nr_running; one LLC
- * per node (imb_numa_nr = nodes in the level, times the level's share of
- * the first NUMA level's parent); every group is one node (exact for the
- * first NUMA level, which is the exec domain on 10/20/40 machines); ties
+ * overloaded and has_spare at exactly full use follow nr_running; the LLCs
+ * per node are a parameter (1, as on the qemu machines of the bundled
+ * traces, where each node is one socket); every group is one node (exact
+ * for the first NUMA level, which is the exec domain on 10/20/40 machines); ties
  * between equally idle nodes (group_util decides) go to the lowest node.
  */
 #include <stdint.h>
@@ -48,6 +54,7 @@ enum {
 	P_RECLAIM_DISTANCE = 0,
 	P_IMBALANCE_PCT,
 	P_NUMA_BALANCING,
+	P_LLCS_PER_NODE,
 	P__COUNT
 };
 
@@ -59,6 +66,9 @@ static const struct sr_param_desc exec_v61_params[] = {
 	  .description = "sd->imbalance_pct of the NUMA levels" },
 	{ .name = "numa_balancing", .type = SR_PARAM_BOOL, .def = 1, .min = 0, .max = 1,
 	  .description = "kernel.numa_balancing: the preferred-node tests of the spare-capacity case" },
+	{ .name = "llcs_per_node", .type = SR_PARAM_INT, .def = 1, .min = 1, .max = 4096,
+	  .description = "last-level caches per node: sets sd->imb_numa_nr (1: 1/8 of the "
+		"node's CPUs, at least 1; more: that many)" },
 	{ .name = NULL },
 };
 
@@ -75,6 +85,7 @@ struct sg_stats {
 	int	cpus;
 	int64_t	avg_load;
 	int64_t	util;		/* group_util, -1 when not known */
+	bool	est;		/* the type came from the util/runnable estimates */
 };
 
 /*
@@ -109,6 +120,8 @@ static struct sg_stats node_stats(const struct replay_eval *ev, int n, bool pelt
 			g.type = GROUP_HAS_SPARE;
 		else
 			g.type = GROUP_FULLY_BUSY;
+		/* with fewer tasks than CPUs the count alone makes it has_spare */
+		g.est = g.sum_nr_running >= g.cpus;
 		/*
 		 * nice-0 tasks: load_avg is runnable_avg; cpu_load_without()
 		 * takes the task's own load away, which a new task starts with
@@ -171,32 +184,38 @@ static int span_cpus(const struct sr_snapshot *s, int src, int dist)
 }
 
 /*
- * sd->imb_numa_nr of the level spanning @dist, one LLC per node: the first
- * NUMA level allows as many as it has LLCs (nodes), higher ones that many
- * times their span over the first level's parent's
+ * The imbalance find_idlest_group() allows at NUMA level @lvl: 6.1's
+ * sd->imb_numa_nr from build_sched_domains(), set first on the domain just
+ * above the LLC (with @llcs LLCs per node that is the one spanning the
+ * node: the NUMA levels are all above it) to the number of LLCs it spans,
+ * or to 1/8 of its CPUs (at least 1) when it spans one; every level above
+ * multiplies that by its span over the first NUMA level's.  Then, because
+ * p->nr_cpus_allowed is never NR_CPUS (the configured maximum, 8192 on
+ * Debian), the task's allowed CPUs in the local group cap it: the local
+ * group is the level's child domain (the node at the first NUMA level).
  */
-static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int nr_levels, int lvl)
+static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int lvl, int64_t llcs)
 {
 	int src = s->src_node;
 	int node_cpus = s->node_nr_cpus[src] > 0 ? s->node_nr_cpus[src] : 1;
 	int first = span_cpus(s, src, levels[0]);
-	int imb = first / node_cpus;
-	int imb_span = nr_levels > 1 ? span_cpus(s, src, levels[1]) : first;
-	int factor;
+	int local = lvl > 0 ? span_cpus(s, src, levels[lvl - 1]) : node_cpus;
+	int imb = llcs > 1 ? (int)llcs : node_cpus >> 3;
+	int factor = first > 0 ? span_cpus(s, src, levels[lvl]) / first : 1;
 
 	if (imb < 1)
 		imb = 1;
-	if (lvl == 0)
-		return imb;
-	factor = imb_span > 0 ? span_cpus(s, src, levels[lvl]) / imb_span : 1;
-	return imb * (factor > 1 ? factor : 1);
+	imb *= factor > 1 ? factor : 1;
+	return imb < local ? imb : local;
 }
 
 /*
  * find_idlest_group() at the level spanning @dist: the node to go to, or
- * -1 to stay (go down a level); -2 when an input it needs is unknown
+ * -1 to stay (go down a level); -2 when an input it needs is unknown.
+ * *@est is set when the answer rests on an estimate of what PELT holds (a
+ * group type from the util/runnable estimates, or an avg_load comparison)
  */
-static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
+static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt, bool *est)
 {
 	const struct sr_snapshot *s = ev->snap;
 	struct sg_stats local = node_stats(ev, s->src_node, pelt);
@@ -211,6 +230,7 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
 		if (n == s->src_node || s->distance[s->src_node][n] > dist || s->node_nr_cpus[n] <= 0)
 			continue;
 		g = node_stats(ev, n, pelt);
+		*est |= g.est;
 		if (pick_idlest(&idlest, &g)) {
 			idlest = g;
 			best = n;
@@ -218,11 +238,13 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt)
 	}
 	if (best < 0)
 		return -1;
+	*est |= local.est;
 	if (local.type < idlest.type)
 		return -1;
 	if (local.type > idlest.type)
 		return best;
 	if (local.type != GROUP_HAS_SPARE) {
+		*est = true;
 		imbalance = 1024 * (ev->param[P_IMBALANCE_PCT] - 100) / 100;
 		/* SD_NUMA: the remote node gets the imbalance added */
 		if (idlest.avg_load + imbalance >= local.avg_load)
@@ -253,7 +275,7 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	struct replay_eval ev;
 	int levels[SR_MAX_NODES];
 	uint64_t span;
-	bool pelt;
+	bool pelt, est = false;
 	int nr_levels = 0, top = -1;
 	int src, n, i, lvl, node;
 	int ret;
@@ -311,8 +333,9 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	/* find_idlest_cpu(): from that level down, until a group is picked */
 	node = src;
 	for (lvl = top; lvl >= 0; lvl--) {
-		int g = idlest_group(&ev, levels[lvl], imb_numa_nr(snap, levels, nr_levels, lvl),
-				 pelt);
+		int g = idlest_group(&ev, levels[lvl],
+				     imb_numa_nr(snap, levels, lvl, ev.param[P_LLCS_PER_NODE]), pelt,
+				     &est);
 
 		if (g == -2) {
 			replay_verdict_unknown(out, &ev);
@@ -325,12 +348,15 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	}
 	out->target_node = node;
 	if (node == snap->dst_node)
-		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_IDLEST, 0, 0);
+		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_IDLEST,
+				   est ? SR_REASON_EXEC_PELT_ESTIMATE : 0, 0);
 	else if (snap->distance[src][snap->dst_node] > ev.param[P_RECLAIM_DISTANCE])
+		/* no estimate brings dst into an exec domain */
 		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_EXEC_OUTSIDE_DOMAIN,
 				   SR_REASON_EXEC_IDLER_ELSEWHERE, 0);
 	else
-		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_EXEC_IDLER_ELSEWHERE, 0, 0);
+		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_EXEC_IDLER_ELSEWHERE,
+				   est ? SR_REASON_EXEC_PELT_ESTIMATE : 0, 0);
 	return 0;
 }
 

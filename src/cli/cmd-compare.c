@@ -14,40 +14,27 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli-opt.h"
+#include "report/report.h"
 #include "compare/compare.h"
 #include "stats/stats.h"
 
-static const char compare_usage[] =
-	"usage: schedreplay compare BASE... --vs NEW... [options]\n"
-	"       schedreplay compare TABLE... [options]   (tables holding before/after rows)\n"
-	"\n"
-	"Compare repeated runs and say, per metric, whether the change is real or noise.\n"
-	"Inputs: replay JSON reports (one run each), plain numbers (one run per line,\n"
-	"or columns under a header line), or summary tables (count Min Max Avg\n"
-	"StdDev/Variance, as benchmark mails paste them).\n"
-	"\n"
-	"Also benchmark output: perf bench sched messaging/pipe, perf stat (-r N),\n"
-	"hackbench, dbench, schbench, mmtests compare-kernels, and tables of kernels\n"
-	"as columns or rows; whole mails with prose around them.\n"
-	"\n"
-	"  --vs NEW...           the inputs after --vs are the new side\n"
-	"  --base NAME           without --vs: compare every kernel with NAME (default:\n"
-	"                        the first row or file of each metric)\n"
-	"  --json FILE|-         write every figure as JSON to FILE (- for stdout, no table)\n"
-	"  --alpha A             significance level, 0 < A < 0.5 (default 0.05)\n"
-	"  --higher-is-better[=NAME]  higher is better for metrics whose name holds\n"
-	"                        NAME (repeatable); without =NAME for every metric\n"
-	"  --lower-is-better[=NAME]   the same, lower is better (times, costs)\n"
-	"                        (default: from the metric's name, the input, or higher)\n"
-	"  --metric NAME         replay reports: compare NAME (a dotted summary name or\n"
-	"                        prefix; repeatable) instead of the headline figures\n"
-	"  --uncorrected         judge each metric on its own p (default: Holm-Bonferroni\n"
-	"                        over the metrics compared together)\n"
-	"  --harmonic            harmonic means (for rates), where raw runs exist\n"
-	"  --count N             runs behind each row of a table without a count column\n"
-	"  -h, --help            this text\n"
-	"\n"
-	"Exit status: 0 compared, 2 usage error, 3 bad input, 4 internal or output error.\n";
+static const struct cli_opt_cmd compare_cmd = {
+	.name = "compare",
+	.bit = CLI_COMPARE,
+	.usage = "usage: schedreplay compare BASE... --vs NEW... [options]\n"
+		 "       schedreplay compare TABLE... [options]   (tables holding before/after rows)\n"
+		 "\n"
+		 "Compare repeated runs and say, per metric, whether the change is real or noise.\n"
+		 "Inputs: replay JSON reports (one run each), plain numbers (one run per line,\n"
+		 "or columns under a header line), or summary tables (count Min Max Avg\n"
+		 "StdDev/Variance, as benchmark mails paste them); - reads one from standard input.\n"
+		 "\n"
+		 "Also benchmark output: perf bench sched messaging/pipe, perf stat (-r N),\n"
+		 "hackbench, dbench, schbench, mmtests compare-kernels, and tables of kernels\n"
+		 "as columns or rows; whole mails with prose around them.\n",
+	.footer = "Exit status: 0 compared, 2 usage error, 3 bad input, 4 internal or output error.\n",
+};
 
 /**
  * struct compare_args - the parsed command line
@@ -57,6 +44,8 @@ static const char compare_usage[] =
  * @nnew:      how many
  * @vs:        --vs was given
  * @json:      --json target or NULL
+ * @output:    -o target of the table, or NULL for stdout
+ * @stdin_used: an input is "-"
  * @base_label: --base NAME, or NULL
  * @uncorrected: --uncorrected: no Holm-Bonferroni over the metrics
  * @opts:      judging options
@@ -69,6 +58,8 @@ struct compare_args {
 	int			nnew;
 	bool			vs;
 	const char		*json;
+	const char		*output;
+	bool			stdin_used;
 	const char		*base_label;
 	bool			uncorrected;
 	struct compare_opts	opts;
@@ -82,25 +73,6 @@ static int fail_internal(const char *what)
 	return CLI_EXIT_INTERNAL;
 }
 
-/* The value of an option: "--opt=V" or the next argument. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt)
-{
-	size_t len = strlen(opt);
-
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
-static bool opt_is(const char *arg, const char *opt, bool takes_value)
-{
-	size_t len = strlen(opt);
-
-	return !strncmp(arg, opt, len) && (!arg[len] || (takes_value && arg[len] == '='));
-}
-
 static bool parse_double(const char *s, double *out)
 {
 	char *end;
@@ -110,84 +82,98 @@ static bool parse_double(const char *s, double *out)
 	return s[0] && !*end && !errno;
 }
 
+static int compare_opt(void *ctx, int id, const char *v)
+{
+	struct compare_args *a = ctx;
+
+	switch (id) {
+	case CLI_OPT_ARG:
+		if (!strcmp(v, "-")) {
+			if (a->stdin_used)
+				return cli_usage_error("compare", "standard input (-) is one input, given twice");
+			a->stdin_used = true;
+		}
+		if (a->vs)
+			a->new[a->nnew++] = (char *)v;
+		else
+			a->base[a->nbase++] = (char *)v;
+		return 0;
+	case CLI_OPT_VS:
+		if (a->vs)
+			return cli_usage_error("compare", "--vs given twice");
+		a->vs = true;
+		return 0;
+	case CLI_OPT_JSON:
+		if (!*v)
+			return cli_usage_error("compare", "--json needs a file name or -");
+		a->json = v;
+		return 0;
+	case CLI_OPT_OUTPUT:
+		if (!*v)
+			return cli_usage_error("compare", "-o needs a file name or -");
+		a->output = v;
+		return 0;
+	case CLI_OPT_ALPHA:
+		if (!parse_double(v, &a->opts.alpha) || !(a->opts.alpha > 0) ||
+		    !(a->opts.alpha < 0.5))
+			return cli_usage_error("compare", "--alpha needs a number in (0, 0.5)");
+		return 0;
+	case CLI_OPT_COUNT:
+		if (!parse_double(v, &a->read.count) || !(a->read.count >= 1) ||
+		    a->read.count > 1e9 || a->read.count != (double)(long)a->read.count)
+			return cli_usage_error("compare", "--count needs a whole number >= 1");
+		return 0;
+	case CLI_OPT_BASE:
+		if (!*v)
+			return cli_usage_error("compare", "--base needs a kernel (label) name");
+		a->base_label = v;
+		return 0;
+	case CLI_OPT_METRIC:
+		if (!*v)
+			return cli_usage_error("compare", "--metric needs a metric name");
+		a->read.metrics[a->read.nmetrics++] = v;
+		return 0;
+	case CLI_OPT_HIGHER:
+	case CLI_OPT_LOWER:
+		if (v && !*v)
+			return cli_usage_error("compare", "--%s-is-better= needs a name",
+					       id == CLI_OPT_HIGHER ? "higher" : "lower");
+		if (!v) {
+			a->opts.higher_is_better = id == CLI_OPT_HIGHER;
+			a->opts.dir_given = true;
+		} else if (id == CLI_OPT_HIGHER) {
+			a->opts.higher[a->opts.nhigher++] = v;
+		} else {
+			a->opts.lower[a->opts.nlower++] = v;
+		}
+		return 0;
+	case CLI_OPT_UNCORRECTED:
+		a->uncorrected = true;
+		return 0;
+	case CLI_OPT_HARMONIC:
+		a->opts.harmonic = true;
+		return 0;
+	}
+	return 0;
+}
+
 /* Return: -1 to go on, or an exit code. */
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	bool only_files = false;
-	int i;
+	int r;
 
 	a->opts.alpha = 0.05;
 	a->opts.higher_is_better = true;
 	a->opts.family_p = NAN;
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		const char *v;
-
-		if (only_files || arg[0] != '-' || !arg[1]) {
-			if (a->vs)
-				a->new[a->nnew++] = argv[i];
-			else
-				a->base[a->nbase++] = argv[i];
-		} else if (!strcmp(arg, "--")) {
-			only_files = true;
-		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			fputs(compare_usage, stdout);
-			return CLI_EXIT_OK;
-		} else if (!strcmp(arg, "--vs")) {
-			if (a->vs)
-				return cli_usage_error("compare", "--vs given twice");
-			a->vs = true;
-		} else if (opt_is(arg, "--json", true)) {
-			v = opt_value(argc, argv, &i, "--json");
-			if (!v || !*v)
-				return cli_usage_error("compare", "--json needs a file name or -");
-			a->json = v;
-		} else if (opt_is(arg, "--alpha", true)) {
-			v = opt_value(argc, argv, &i, "--alpha");
-			if (!v || !parse_double(v, &a->opts.alpha) || !(a->opts.alpha > 0) ||
-			    !(a->opts.alpha < 0.5))
-				return cli_usage_error("compare", "--alpha needs a number in (0, 0.5)");
-		} else if (opt_is(arg, "--count", true)) {
-			v = opt_value(argc, argv, &i, "--count");
-			if (!v || !parse_double(v, &a->read.count) || !(a->read.count >= 1) ||
-			    a->read.count > 1e9 || a->read.count != (double)(long)a->read.count)
-				return cli_usage_error("compare", "--count needs a whole number >= 1");
-		} else if (opt_is(arg, "--base", true)) {
-			v = opt_value(argc, argv, &i, "--base");
-			if (!v || !*v)
-				return cli_usage_error("compare", "--base needs a kernel (label) name");
-			a->base_label = v;
-		} else if (opt_is(arg, "--metric", true)) {
-			v = opt_value(argc, argv, &i, "--metric");
-			if (!v || !*v)
-				return cli_usage_error("compare", "--metric needs a metric name");
-			a->read.metrics[a->read.nmetrics++] = v;
-		} else if (!strcmp(arg, "--higher-is-better")) {
-			a->opts.higher_is_better = true;
-			a->opts.dir_given = true;
-		} else if (!strcmp(arg, "--lower-is-better")) {
-			a->opts.higher_is_better = false;
-			a->opts.dir_given = true;
-		} else if (!strncmp(arg, "--higher-is-better=", 19)) {
-			if (!arg[19])
-				return cli_usage_error("compare", "--higher-is-better= needs a name");
-			a->opts.higher[a->opts.nhigher++] = arg + 19;
-		} else if (!strncmp(arg, "--lower-is-better=", 18)) {
-			if (!arg[18])
-				return cli_usage_error("compare", "--lower-is-better= needs a name");
-			a->opts.lower[a->opts.nlower++] = arg + 18;
-		} else if (!strcmp(arg, "--uncorrected")) {
-			a->uncorrected = true;
-		} else if (!strcmp(arg, "--harmonic")) {
-			a->opts.harmonic = true;
-		} else {
-			return cli_usage_error("compare", "unknown option '%s'", arg);
-		}
-	}
+	r = cli_opt_parse(&compare_cmd, argc, argv, compare_opt, a, NULL);
+	if (r)
+		return r < 0 ? CLI_EXIT_OK : r;
 	if (!a->nbase)
 		return cli_usage_error("compare", "no BASE input");
 	if (a->vs && !a->nnew)
 		return cli_usage_error("compare", "no NEW input after --vs");
+	if (a->output && a->json && !strcmp(a->output, "-") && !strcmp(a->json, "-"))
+		return cli_usage_error("compare", "-o - and --json - cannot both go to stdout");
 	if (a->vs && a->base_label)
 		return cli_usage_error("compare", "--base is for inputs without --vs");
 	return -1;
@@ -206,7 +192,8 @@ static int read_side(struct compare_side *s, char **files, int n,
 
 		ro.pool = vs;
 		ro.label = vs ? NULL : files[i];
-		ret = compare_read_file(s, files[i], &ro, &e);
+		/* "-": standard input, which the reader opens by name */
+		ret = compare_read_file(s, strcmp(files[i], "-") ? files[i] : "/dev/stdin", &ro, &e);
 
 		if (ret == -ENOMEM)
 			return fail_internal("out of memory");
@@ -311,9 +298,22 @@ static int compare_sides(const struct compare_side *base, const struct compare_s
 		ret = fail_internal("out of memory");
 		goto out;
 	}
-	if (!a->json || strcmp(a->json, "-")) {
-		if (compare_print_table(stdout, res, nres, &a->opts)) {
-			ret = fail_internal("cannot write to stdout");
+	if (a->output || !a->json || strcmp(a->json, "-")) {
+		struct report_out out;
+		int r = report_out_open(&out, a->output);
+
+		if (r >= 0) {
+			int pr = compare_print_table(out.f, res, nres, &a->opts);
+			int we = report_out_error(&out);
+
+			r = report_out_close(&out, !pr && !we);
+			if (!r && (pr || we))
+				r = -(we ? we : EIO);
+		}
+		if (r < 0) {
+			cli_error("cannot write '%s': %s", a->output ? a->output : "stdout",
+				  strerror(-r));
+			ret = CLI_EXIT_INTERNAL;
 			goto out;
 		}
 	}

@@ -12,79 +12,75 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "source.h"
 #include "report/report.h"
 #include "report/report-sink.h"
 
-static void info_usage(FILE *out)
+static const struct cli_opt_cmd info_cmd = {
+	.name = "info",
+	.bit = CLI_INFO,
+	.usage = "usage: schedreplay info [OPTIONS] TRACE\n"
+		 "\n"
+		 "Describe a trace: format and version, kernel release, CPUs, nodes and\n"
+		 "where the topology came from, time span, events by name, lost events per\n"
+		 "CPU, tasks and migrations seen, and any damage read around.\n"
+		 "TRACE is a trace.dat, a text trace (tracefs 'trace', 'trace-cmd report'\n"
+		 "or 'perf script' output), a capture folder holding trace.dat, or - for a\n"
+		 "text trace on standard input.\n",
+};
+
+struct info_args {
+	struct cli_source_opts	so;
+	const char		*trace;
+	const char		*output;
+	bool			json;
+};
+
+static int info_opt(void *ctx, int id, const char *arg)
 {
-	fprintf(out,
-		"usage: schedreplay info [OPTIONS] TRACE\n"
-		"\n"
-		"Describe a trace: format and version, kernel release, CPUs, nodes and\n"
-		"where the topology came from, time span, events by name, lost events per\n"
-		"CPU, tasks and migrations seen, and any damage read around.\n"
-		"TRACE is a trace.dat, a text trace (tracefs 'trace', 'trace-cmd report'\n"
-		"or 'perf script' output), or a capture folder holding trace.dat.\n"
-		"\n"
-		"options:\n"
-		"  --json            print one JSON object instead of text (docs/info.md)\n"
-		"  -o, --output FILE write to FILE (replaced whole, never half-written)\n"
-		"%s"
-		"  -h, --help        this help\n",
-		cli_source_opts_help());
+	struct info_args *a = ctx;
+	int r;
+
+	switch (id) {
+	case CLI_OPT_JSON:
+		a->json = true;
+		return 0;
+	case CLI_OPT_OUTPUT:
+		a->output = arg;
+		return 0;
+	case CLI_OPT_ARG:
+		if (a->trace)
+			return cli_usage_error("info", "one TRACE at a time ('%s' and '%s')", a->trace,
+					       arg);
+		a->trace = arg;
+		return 0;
+	}
+	r = cli_source_take(&a->so, id, arg, "info");
+	return r < 0 ? -r : 0;
 }
 
 int cmd_info(int argc, char **argv)
 {
-	struct cli_source_opts so = { 0 };
+	struct info_args a = { 0 };
 	struct session_opts sopt;
 	struct cli_source src = { 0 };
 	struct report_sink k = { 0 };
 	struct session_sink sink = { .ops = &report_info_sink_ops, .priv = &k };
 	struct report_out out;
-	const char *trace = NULL, *output = NULL;
-	bool json = false;
-	int i, r, ret;
+	const char *output;
+	int r, ret;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			info_usage(stdout);
-			return CLI_EXIT_OK;
-		}
-		if (!strcmp(a, "--json")) {
-			json = true;
-			continue;
-		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (++i >= argc)
-				return cli_usage_error("info", "option '%s' needs a value", a);
-			output = argv[i];
-			continue;
-		}
-		if (!strncmp(a, "--output=", 9)) {
-			output = a + 9;
-			continue;
-		}
-		r = cli_source_parse_opt(&so, argc, argv, &i, "info");
-		if (r < 0)
-			return -r;
-		if (r)
-			continue;
-		if (a[0] == '-' && a[1])
-			return cli_usage_error("info", "unknown option '%s'", a);
-		if (trace)
-			return cli_usage_error("info", "one TRACE at a time ('%s' and '%s')", trace, a);
-		trace = a;
-	}
-	if (!trace)
+	ret = cli_opt_parse(&info_cmd, argc, argv, info_opt, &a, NULL);
+	if (ret)
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	if (!a.trace)
 		return cli_usage_error("info", "no TRACE given");
+	output = a.output;
 
 	session_opts_init(&sopt);
 	sopt.mode = SESSION_INFO;
-	ret = cli_source_open(&src, trace, &so, &sopt, "info");
+	ret = cli_source_open(&src, a.trace, &a.so, &sopt, "info");
 	if (ret)
 		return ret;
 	r = report_out_open(&out, output);
@@ -94,7 +90,7 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	k.f = out.f;
-	k.json = json;
+	k.json = a.json;
 	k.path = output ? output : "stdout";
 	ret = cli_source_run(&src, &sink, 1);
 	if (ret) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "replay/replay.h"
 #include "report/report.h"
 #include "report/report-replay.h"
@@ -43,64 +44,110 @@ static void show(FILE *out, const struct sr_policy_ops *ops, const char *origin)
 	fputc('\n', out);
 }
 
+static const struct cli_opt_cmd policies_cmd = {
+	.name = "policies",
+	.bit = CLI_POLICIES,
+	.usage = "usage: schedreplay policies [--json] [--plugin FILE.so]... [-o FILE]\n"
+		 "\n"
+		 "List the policies: the classes each decides, its parameters with\n"
+		 "their defaults, and the kernel code it models.\n",
+};
+
+struct policies_args {
+	const char	*plugins[8];
+	int		nr_plugins;
+	const char	*output;
+	bool		json;
+};
+
+static int policies_opt(void *ctx, int id, const char *arg)
+{
+	struct policies_args *a = ctx;
+
+	switch (id) {
+	case CLI_OPT_JSON:
+		a->json = true;
+		return 0;
+	case CLI_OPT_OUTPUT:
+		a->output = arg;
+		return 0;
+	case CLI_OPT_PLUGIN:
+		if (a->nr_plugins == 8)
+			return cli_usage_error("policies", "at most 8 --plugin");
+		a->plugins[a->nr_plugins++] = arg;
+		return 0;
+	}
+	return cli_usage_error("policies", "unknown argument '%s'", arg);
+}
+
 int cmd_policies(int argc, char **argv)
 {
+	struct policies_args a = { 0 };
 	struct replay_plugin *pl[8] = { 0 };
-	int nr = 0, i, ret = CLI_EXIT_OK;
-	bool json = false;
+	struct report_out out = { 0 };
+	bool out_open = false;
+	int nr = 0, i, r, ret;
 	size_t k;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: schedreplay policies [--json] [--plugin FILE.so]...\n\n"
-			       "List the policies: the classes each decides, its parameters with\n"
-			       "their defaults, and the kernel code it models.\n");
-			return CLI_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--plugin") && i + 1 < argc && nr < 8) {
-			struct err e = { 0 };
-			char buf[1400];
+	ret = cli_opt_parse(&policies_cmd, argc, argv, policies_opt, &a, NULL);
+	if (ret)
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	for (nr = 0; nr < a.nr_plugins; nr++) {
+		struct err e = { 0 };
+		char buf[1400];
 
-			pl[nr] = replay_plugin_open(argv[++i], &e);
-			if (!pl[nr]) {
-				ret = cli_error("%s", err_format(&e, buf, sizeof(buf)));
-				goto out;
-			}
-			nr++;
-		} else {
-			ret = cli_usage_error("policies", "unknown argument '%s'", argv[i]);
+		pl[nr] = replay_plugin_open(a.plugins[nr], &e);
+		if (!pl[nr]) {
+			ret = cli_error("%s", err_format(&e, buf, sizeof(buf)));
 			goto out;
 		}
 	}
-	if (json) {
-		json_t *a = json_array();
+	if (a.json) {
+		json_t *arr = json_array();
 
 		for (k = 0; k < replay_registry_count(); k++) {
 			struct replay_policy *p = replay_policy_new(replay_registry_get(k));
 
 			if (p)
-				json_array_append_new(a, report_policy_json(p));
+				json_array_append_new(arr, report_policy_json(p));
 			replay_policy_free(p);
 		}
 		for (i = 0; i < nr; i++) {
 			struct replay_policy *p = replay_policy_new(replay_plugin_ops(pl[i]));
 
 			if (p)
-				json_array_append_new(a, report_policy_json(p));
+				json_array_append_new(arr, report_policy_json(p));
 			replay_policy_free(p);
 		}
-		if (report_write_json(a, "-") < 0)
-			ret = CLI_EXIT_INTERNAL;
-		json_decref(a);
+		ret = cli_write_json(arr, a.output ? a.output : "-",
+				     JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		json_decref(arr);
 		goto out;
 	}
+	r = report_out_open(&out, a.output);
+	if (r < 0) {
+		ret = CLI_EXIT_INTERNAL;
+		cli_error("cannot write '%s': %s", a.output, strerror(-r));
+		goto out;
+	}
+	out_open = true;
 	for (k = 0; k < replay_registry_count(); k++)
-		show(stdout, replay_registry_get(k), NULL);
+		show(out.f, replay_registry_get(k), NULL);
 	for (i = 0; i < nr; i++)
-		show(stdout, replay_plugin_ops(pl[i]), replay_plugin_path(pl[i]));
+		show(out.f, replay_plugin_ops(pl[i]), replay_plugin_path(pl[i]));
+	out_open = false;
+	r = report_out_error(&out) ? -report_out_error(&out) : 0;
+	if (!r)
+		r = report_out_close(&out, true);
+	else
+		report_out_close(&out, false);
+	if (r < 0) {
+		ret = CLI_EXIT_INTERNAL;
+		cli_error("cannot write '%s': %s", a.output ? a.output : "stdout", strerror(-r));
+	}
 out:
+	if (out_open)
+		report_out_close(&out, false);
 	for (i = 0; i < nr; i++)
 		replay_plugin_close(pl[i]);
 	return ret;

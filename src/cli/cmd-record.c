@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "record/record.h"
 
 #define RECORD_MAX_TARGETS	256
@@ -43,34 +44,23 @@ struct record_args {
 	char		cmdline[1024];	/* the options, for the metadata */
 };
 
-static void record_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: schedreplay record [OPTIONS] [-- COMMAND [ARGS]]\n"
-		"\n"
-		"Record the scheduler events the replay reads, system-wide, into a trace.dat\n"
-		"(version 6, readable by trace-cmd and KernelShark) through a private tracefs\n"
-		"instance, with numa_sample lines for the traced tasks.  Needs root.\n"
-		"Stops when COMMAND exits, after -d SECONDS, or on SIGINT/SIGTERM.\n"
-		"\n"
-		"options:\n"
-		"  -o, --output FILE  the trace.dat to write (default: trace.dat)\n"
-		"  -d, --duration S   stop after S seconds\n"
-		"  -p, --pid PID      sample this process's threads (repeatable)\n"
-		"  -c, --comm NAME    sample the threads of processes named NAME (repeatable)\n"
-		"  --sample-ms N      numa_sample period in ms (default %d; 0: none)\n"
-		"  --buffer-kb N      ring buffer per CPU in KiB (default %d)\n"
-		"  -q, --quiet        no summary on stderr\n"
-		"  -h, --help         this help\n"
-		"\n"
-		"Without -p, -c or COMMAND every user-space thread is sampled; with COMMAND,\n"
-		"the command and its descendants.  See docs/recording.md.\n"
-		"exit codes: 0 ok, 2 usage, 4 I/O error (disk full), 5 cannot trace here\n"
-		"(not root, no tracefs); with COMMAND: 127 not found, 126 cannot run it\n"
-		"(no file written either way), else COMMAND's own failure status\n"
-		"(128+N for signal N) after a complete recording\n",
-		RECORD_DEFAULT_SAMPLE_MS, RECORD_DEFAULT_BUFFER_KB);
-}
+static const struct cli_opt_cmd record_cmd = {
+	.name = "record",
+	.bit = CLI_RECORD,
+	.usage = "usage: schedreplay record [OPTIONS] [[--] COMMAND [ARGS]]\n"
+		 "\n"
+		 "Record the scheduler events the replay reads, system-wide, into a trace.dat\n"
+		 "(version 6, readable by trace-cmd and KernelShark) through a private tracefs\n"
+		 "instance, with numa_sample lines for the traced tasks.  Needs root.\n"
+		 "Stops when COMMAND exits, after -d SECONDS, or on SIGINT/SIGTERM.\n",
+	.footer = "Without -p, -c or COMMAND every user-space thread is sampled; with COMMAND,\n"
+		  "the command and its descendants.  See docs/recording.md.\n"
+		  "exit codes: 0 ok, 2 usage, 4 I/O error (disk full), 5 cannot trace here\n"
+		  "(not root, no tracefs); with COMMAND: 127 not found, 126 cannot run it\n"
+		  "(no file written either way), else COMMAND's own failure status\n"
+		  "(128+N for signal N) after a complete recording\n",
+	.command_follows = true,
+};
 
 static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -85,24 +75,6 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 		return false;
 	*out = v;
 	return true;
-}
-
-/* the value of option @a: "--opt=V" or the next argument */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *bad)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	*bad = false;
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (strcmp(a, name))
-		return NULL;
-	if (++*i >= argc) {
-		*bad = true;
-		return NULL;
-	}
-	return argv[*i];
 }
 
 static void add_cmdline(struct record_args *ra, const char *a)
@@ -120,78 +92,71 @@ static void add_cmdline(struct record_args *ra, const char *a)
 	ra->cmdline[len] = '\0';
 }
 
+static int record_opt(void *ctx, int id, const char *v)
+{
+	struct record_args *ra = ctx;
+	unsigned long u;
+	char *end;
+
+	if (id == CLI_OPT_QUIET) {
+		ra->quiet = true;
+		return 0;
+	}
+	add_cmdline(ra, cli_opt_name(id));
+	add_cmdline(ra, v);
+	switch (id) {
+	case CLI_OPT_OUTPUT:
+		if (!*v)
+			return cli_usage_error("record", "empty output name");
+		ra->output = v;
+		break;
+	case CLI_OPT_DURATION:
+		ra->duration_s = strtod(v, &end);
+		if (*end || end == v || !(ra->duration_s > 0) || ra->duration_s > 1e7)
+			return cli_usage_error("record", "bad duration '%s'", v);
+		break;
+	case CLI_OPT_PID:
+		if (!parse_uint(v, INT_MAX, &u) || !u)
+			return cli_usage_error("record", "bad pid '%s'", v);
+		if (ra->nr_pids == RECORD_MAX_TARGETS)
+			return cli_usage_error("record", "at most %d -p", RECORD_MAX_TARGETS);
+		ra->pids[ra->nr_pids++] = (pid_t)u;
+		break;
+	case CLI_OPT_COMM:
+		if (!*v || strlen(v) > 15)
+			return cli_usage_error("record", "bad process name '%s' (1-15 bytes)", v);
+		if (ra->nr_comms == RECORD_MAX_TARGETS)
+			return cli_usage_error("record", "at most %d -c", RECORD_MAX_TARGETS);
+		ra->comms[ra->nr_comms++] = v;
+		break;
+	case CLI_OPT_SAMPLE_MS:
+		if (!parse_uint(v, 3600000, &u) || (u && u < 10))
+			return cli_usage_error("record", "bad --sample-ms '%s' (0 or 10..3600000)", v);
+		ra->sample_ms = (unsigned int)u;
+		break;
+	case CLI_OPT_BUFFER_KB:
+		if (!parse_uint(v, 4u * 1024 * 1024, &u) || u < 64)
+			return cli_usage_error("record", "bad --buffer-kb '%s' (64..4194304)", v);
+		ra->buffer_kb = (unsigned int)u;
+		break;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct record_args *ra)
 {
-	int i;
+	int rest, r;
 
 	ra->output = "trace.dat";
 	ra->sample_ms = RECORD_DEFAULT_SAMPLE_MS;
 	ra->buffer_kb = RECORD_DEFAULT_BUFFER_KB;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v;
-		unsigned long u;
-		bool bad;
-
-		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("record", "'--' needs a COMMAND");
-			ra->command = argv + i + 1;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			record_usage(stdout);
-			return -1;
-		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			ra->quiet = true;
-			continue;
-		}
-		add_cmdline(ra, a);
-		if ((v = opt_value(argc, argv, &i, "-o", &bad)) ||
-		    (!bad && (v = opt_value(argc, argv, &i, "--output", &bad)))) {
-			if (!*v)
-				return cli_usage_error("record", "empty output name");
-			ra->output = v;
-		} else if (!bad && ((v = opt_value(argc, argv, &i, "-d", &bad)) ||
-			   (!bad && (v = opt_value(argc, argv, &i, "--duration", &bad))))) {
-			char *end;
-
-			ra->duration_s = strtod(v, &end);
-			if (*end || end == v || !(ra->duration_s > 0) || ra->duration_s > 1e7)
-				return cli_usage_error("record", "bad duration '%s'", v);
-		} else if (!bad && ((v = opt_value(argc, argv, &i, "-p", &bad)) ||
-			   (!bad && (v = opt_value(argc, argv, &i, "--pid", &bad))))) {
-			if (!parse_uint(v, INT_MAX, &u) || !u)
-				return cli_usage_error("record", "bad pid '%s'", v);
-			if (ra->nr_pids == RECORD_MAX_TARGETS)
-				return cli_usage_error("record", "at most %d -p", RECORD_MAX_TARGETS);
-			ra->pids[ra->nr_pids++] = (pid_t)u;
-		} else if (!bad && ((v = opt_value(argc, argv, &i, "-c", &bad)) ||
-			   (!bad && (v = opt_value(argc, argv, &i, "--comm", &bad))))) {
-			if (!*v || strlen(v) > 15)
-				return cli_usage_error("record", "bad process name '%s' (1-15 bytes)",
-						       v);
-			if (ra->nr_comms == RECORD_MAX_TARGETS)
-				return cli_usage_error("record", "at most %d -c", RECORD_MAX_TARGETS);
-			ra->comms[ra->nr_comms++] = v;
-		} else if (!bad && (v = opt_value(argc, argv, &i, "--sample-ms", &bad))) {
-			if (!parse_uint(v, 3600000, &u) || (u && u < 10))
-				return cli_usage_error("record", "bad --sample-ms '%s' (0 or 10..3600000)",
-						       v);
-			ra->sample_ms = (unsigned int)u;
-		} else if (!bad && (v = opt_value(argc, argv, &i, "--buffer-kb", &bad))) {
-			if (!parse_uint(v, 4u * 1024 * 1024, &u) || u < 64)
-				return cli_usage_error("record", "bad --buffer-kb '%s' (64..4194304)",
-						       v);
-			ra->buffer_kb = (unsigned int)u;
-		} else if (bad) {
-			return cli_usage_error("record", "option '%s' needs a value", a);
-		} else {
-			return cli_usage_error("record", "unknown argument '%s'", a);
-		}
-		if (v != a)
-			add_cmdline(ra, v);
+	r = cli_opt_parse(&record_cmd, argc, argv, record_opt, ra, &rest);
+	if (r)
+		return r;
+	if (rest) {
+		if (rest >= argc)
+			return cli_usage_error("record", "'--' needs a COMMAND");
+		ra->command = argv + rest;
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "replay-batch.h"
 #include "replay-setup.h"
 #include "report/report.h"
@@ -34,6 +35,10 @@ struct replay_cmd {
 	struct cli_replay_opts	o;
 	struct cli_source_opts	so;
 	bool			flat;		/* --ndjson-format flat */
+	bool			verbose;	/* -v: the whole text summary */
+	const char		*format;	/* --ndjson-format */
+	const char		*list;		/* --trace-list */
+	const char		*output;	/* -o: the text summary */
 	const char		*host;		/* --host */
 	const char		*label_keys[CLI_REPLAY_MAX_LABELS];
 	const char		*label_values[CLI_REPLAY_MAX_LABELS];
@@ -48,34 +53,16 @@ struct replay_cmd {
 	char			*list_text;	/* owned: the --trace-list file's bytes */
 };
 
-static void replay_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: schedreplay replay [OPTIONS] TRACE [TRACE...]\n"
-		"\n"
-		"Re-run every migration decision in TRACE (each sched_migrate_task and\n"
-		"sched_stick_numa) through an old and a new policy, and report where they\n"
-		"disagree and why, with the fidelity of the recording kernel's model.\n"
-		"\n"
-		"options:\n"
-		"%s"
-		"  --json FILE|-       write the report as one JSON document (docs/json-schema.md)\n"
-		"  --ndjson FILE|-     stream one JSON object per decision, a line each\n"
-		"  --ndjson-format nested|flat  nested decision objects (default), or flat rows\n"
-		"                      for a column store such as ClickHouse (docs/fleet.md)\n"
-		"  --host NAME         flat rows: the host name (default: the trace's uname, else\n"
-		"                      the capture's uname.txt, else 'unknown')\n"
-		"  --label K=V         flat rows: a label (e.g. group=db); repeatable\n"
-		"  --recorded-at T     flat rows: when the trace was recorded, seconds since the\n"
-		"                      epoch or YYYY-MM-DD[THH:MM:SS] UTC (default: the file's mtime)\n"
-		"  --trace-list FILE|- more TRACEs, one per line ('#' starts a comment)\n"
-		"  -j, --jobs N        traces replayed at once (default: the CPUs available)\n"
-		"  --top N             tasks listed with most disagreements (default 10)\n"
-		"  --fail-on-disagree  exit 1 when the policies disagree on any decision\n"
-		"%s"
-		"  -h, --help          this help\n",
-		cli_replay_opts_help(), cli_source_opts_help());
-}
+static const struct cli_opt_cmd replay_cmd_help = {
+	.name = "replay",
+	.bit = CLI_REPLAY,
+	.usage = "usage: schedreplay replay [OPTIONS] TRACE [TRACE...]\n"
+		 "\n"
+		 "Re-run every migration decision in TRACE (each sched_migrate_task and\n"
+		 "sched_stick_numa) through an old and a new policy, and report where they\n"
+		 "disagree and why, with the fidelity of the recording kernel's model.\n"
+		 "TRACE - is a text trace on standard input.\n",
+};
 
 static int add_trace(struct replay_cmd *c, const char *t)
 {
@@ -205,85 +192,87 @@ static int parse_time(const char *a, int64_t *out)
 	return *out < 0 || *out > 4294967295LL ? -1 : 0;
 }
 
+static int parse_number(const char *opt, const char *arg, long min, long max, long *v)
+{
+	char *end;
+
+	*v = strtol(arg, &end, 10);
+	if (end == arg || *end || *v < min || *v > max)
+		return cli_usage_error("replay", "%s takes %ld..%ld, not '%s'", opt, min, max, arg);
+	return 0;
+}
+
+static int replay_opt(void *ctx, int id, const char *arg)
+{
+	struct replay_cmd *c = ctx;
+	struct cli_replay_opts *o = &c->o;
+	long v;
+	int r;
+
+	switch (id) {
+	case CLI_OPT_ARG:
+		return add_trace(c, arg);
+	case CLI_OPT_FAIL_ON_DISAGREE:
+		o->fail_on_disagree = true;
+		return 0;
+	case CLI_OPT_VERBOSE:
+		c->verbose = true;
+		return 0;
+	case CLI_OPT_JSON:
+		o->json = arg;
+		return 0;
+	case CLI_OPT_NDJSON:
+		o->ndjson = arg;
+		return 0;
+	case CLI_OPT_OUTPUT:
+		c->output = arg;
+		return 0;
+	case CLI_OPT_NDJSON_FORMAT:
+		c->format = arg;
+		return 0;
+	case CLI_OPT_HOST:
+		c->host = arg;
+		return 0;
+	case CLI_OPT_TRACE_LIST:
+		c->list = arg;
+		return 0;
+	case CLI_OPT_LABEL:
+		return parse_label(c, arg);
+	case CLI_OPT_RECORDED_AT:
+		if (parse_time(arg, &c->recorded_at) < 0)
+			return cli_usage_error("replay", "--recorded-at takes seconds since the epoch or YYYY-MM-DD[THH:MM:SS], not '%s'",
+					       arg);
+		c->have_recorded_at = true;
+		return 0;
+	case CLI_OPT_TOP:
+		if (parse_number("--top", arg, 0, 100000, &v))
+			return CLI_EXIT_USAGE;
+		o->top = (size_t)v;
+		return 0;
+	case CLI_OPT_JOBS:
+		if (parse_number("--jobs", arg, 1, 1024, &v))
+			return CLI_EXIT_USAGE;
+		c->jobs = (int)v;
+		return 0;
+	}
+	r = cli_replay_opts_take(o, id, arg, "replay");
+	if (!r)
+		r = cli_source_take(&c->so, id, arg, "replay");
+	return r < 0 ? -r : 0;
+}
+
 static int parse_args(int argc, char **argv, struct replay_cmd *c)
 {
 	struct cli_replay_opts *o = &c->o;
-	const char *format = NULL, *list = NULL;
-	int i, r;
+	const char *format;
+	int r;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			replay_usage(stdout);
-			return -1;
-		}
-		if (!strcmp(a, "--fail-on-disagree")) {
-			o->fail_on_disagree = true;
-			continue;
-		}
-		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "replay");
-		if (r < 0)
-			return -r;
-		if (r)
-			continue;
-		if (!strcmp(a, "--json"))
-			slot = &o->json;
-		else if (!strcmp(a, "--ndjson"))
-			slot = &o->ndjson;
-		else if (!strcmp(a, "--ndjson-format"))
-			slot = &format;
-		else if (!strcmp(a, "--host"))
-			slot = &c->host;
-		else if (!strcmp(a, "--trace-list"))
-			slot = &list;
-		if (slot || !strcmp(a, "--top") || !strcmp(a, "--label") ||
-		    !strcmp(a, "--recorded-at") || !strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("replay", "option '%s' needs a value", a);
-			if (slot) {
-				*slot = argv[++i];
-			} else if (!strcmp(a, "--label")) {
-				r = parse_label(c, argv[++i]);
-				if (r)
-					return r;
-			} else if (!strcmp(a, "--recorded-at")) {
-				if (parse_time(argv[++i], &c->recorded_at) < 0)
-					return cli_usage_error("replay", "--recorded-at takes seconds since the epoch or YYYY-MM-DD[THH:MM:SS], not '%s'",
-							       argv[i]);
-				c->have_recorded_at = true;
-			} else {
-				char *end;
-				long v = strtol(argv[++i], &end, 10);
-				bool top = !strcmp(a, "--top");
-
-				if (top && (*end || v < 0 || v > 100000))
-					return cli_usage_error("replay", "--top takes a number, not '%s'",
-							       argv[i]);
-				if (!top && (*end || v < 1 || v > 1024))
-					return cli_usage_error("replay", "%s takes 1..1024, not '%s'", a,
-							       argv[i]);
-				if (top)
-					o->top = (size_t)v;
-				else
-					c->jobs = (int)v;
-			}
-			continue;
-		}
-		r = cli_source_parse_opt(&c->so, argc, argv, &i, "replay");
-		if (r < 0)
-			return -r;
-		if (r)
-			continue;
-		if (a[0] == '-' && a[1])
-			return cli_usage_error("replay", "unknown option '%s'", a);
-		r = add_trace(c, a);
-		if (r)
-			return r;
-	}
-	if (list) {
-		r = read_trace_list(c, list);
+	r = cli_opt_parse(&replay_cmd_help, argc, argv, replay_opt, c, NULL);
+	if (r)
+		return r;
+	format = c->format;
+	if (c->list) {
+		r = read_trace_list(c, c->list);
 		if (r)
 			return r;
 	}
@@ -300,6 +289,11 @@ static int parse_args(int argc, char **argv, struct replay_cmd *c)
 		return cli_usage_error("replay", "several traces stream flat rows only, which say their trace: add --ndjson-format flat");
 	if (o->json && o->ndjson && !strcmp(o->json, "-") && !strcmp(o->ndjson, "-"))
 		return cli_usage_error("replay", "--json and --ndjson cannot both go to stdout");
+	if (c->output && !strcmp(c->output, "-") &&
+	    ((o->json && !strcmp(o->json, "-")) || (o->ndjson && !strcmp(o->ndjson, "-"))))
+		return cli_usage_error("replay", "-o - and a JSON stream cannot both go to stdout");
+	if (c->output && c->nr_traces > 1)
+		return cli_usage_error("replay", "-o takes one TRACE: several print their summaries on stdout");
 	return 0;
 }
 
@@ -359,15 +353,21 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 	}
 	if (batch) {
 		tx.f = summary;
-	} else if (!(op->json && !strcmp(op->json, "-")) &&
-		   !(op->ndjson && !strcmp(op->ndjson, "-"))) {
-		/* the text summary, unless a JSON stream has stdout */
-		report_out_open(&out, "-");
+	} else if (c->output || (!(op->json && !strcmp(op->json, "-")) &&
+				 !(op->ndjson && !strcmp(op->ndjson, "-")))) {
+		/* the text summary to -o, else to stdout unless a JSON stream has it */
+		r = report_out_open(&out, c->output);
+		if (r < 0) {
+			ret = CLI_EXIT_INTERNAL;
+			cli_error("cannot write '%s': %s", c->output, strerror(-r));
+			goto out;
+		}
 		out_open = true;
 		tx.f = out.f;
 	}
 	if (tx.f) {
 		tx.top = op->top;
+		tx.verbose = c->verbose;
 		sinks[n].ops = &report_text_sink_ops;
 		sinks[n++].priv = &tx;
 	}
@@ -388,7 +388,10 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		r = report_out_close(&out, true);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
-			cli_error("cannot write the summary: %s", strerror(-r));
+			if (c->output)
+				cli_error("cannot write '%s': %s", c->output, strerror(-r));
+			else
+				cli_error("cannot write the summary: %s", strerror(-r));
 			goto out;
 		}
 	}

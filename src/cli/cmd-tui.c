@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "replay-setup.h"
 #include "report/report.h"
 
@@ -35,105 +36,92 @@ struct tui_opts {
 	bool		ascii;
 };
 
-static void tui_usage(FILE *out)
+static const struct cli_opt_cmd tui_cmd = {
+	.name = "tui",
+	.bit = CLI_TUI,
+	.usage = "usage: schedreplay tui [OPTIONS] TRACE\n"
+		 "       schedreplay tui [OPTIONS] REPORT.json\n"
+		 "\n"
+		 "Browse the decisions of a replay in the terminal: the list (disagreements\n"
+		 "highlighted), the detail of one decision with the policies' reasons, the\n"
+		 "node matrix and the timeline.  TRACE is replayed with the same options as\n"
+		 "'schedreplay replay'; a report written by 'replay --json' is opened as it is.\n"
+		 "Press ? in the browser for the keys (docs/tui.md).\n",
+};
+
+struct tui_args {
+	struct cli_replay_opts	*o;
+	struct cli_source_opts	*so;
+	struct tui_opts		*t;
+	const char		**trace;
+};
+
+static int tui_opt(void *ctx, int id, const char *arg)
 {
-	fprintf(out,
-		"usage: schedreplay tui [OPTIONS] TRACE\n"
-		"       schedreplay tui [OPTIONS] REPORT.json\n"
-		"\n"
-		"Browse the decisions of a replay in the terminal: the list (disagreements\n"
-		"highlighted), the detail of one decision with the policies' reasons, the\n"
-		"node matrix and the timeline.  TRACE is replayed with the same options as\n"
-		"'schedreplay replay'; a report written by 'replay --json' is opened as it is.\n"
-		"Press ? in the browser for the keys (docs/tui.md).\n"
-		"\n"
-		"options:\n"
-		"%s"
-		"  --report FILE       open a saved 'replay --json' report (also implied by\n"
-		"                      a TRACE argument ending in .json)\n"
-		"  --keys SCRIPT       type these keys first: names (Down, Enter, Esc, Tab,\n"
-		"                      PgDn, End, Resize:WxH, ...) or characters, space separated\n"
-		"  --keys-file FILE    the same, read from FILE\n"
-		"  --frames N          stop after drawing N frames\n"
-		"  --headless          draw into memory only, no terminal (tests, sanitizers)\n"
-		"  --size WxH          screen size with --headless (default 80x24)\n"
-		"  --dump FILE|-       with --headless, write the last screen as text\n"
-		"  --dump-styles       add the style of each cell to the dump\n"
-		"  --no-color          no colors (also when NO_COLOR is set)\n"
-		"  --ascii             ASCII bars and arrows only\n"
-		"%s"
-		"  -h, --help          this help\n",
-		cli_replay_opts_help(), cli_source_opts_help());
+	struct tui_args *a = ctx;
+	struct tui_opts *t = a->t;
+	char *end, tail;
+	long v;
+	int r;
+
+	switch (id) {
+	case CLI_OPT_ARG:
+		if (*a->trace)
+			return cli_usage_error("tui", "one TRACE at a time ('%s' and '%s')", *a->trace,
+					       arg);
+		*a->trace = arg;
+		return 0;
+	case CLI_OPT_HEADLESS:
+		t->headless = true;
+		return 0;
+	case CLI_OPT_DUMP_STYLES:
+		t->styles = true;
+		return 0;
+	case CLI_OPT_NO_COLOR:
+		t->no_color = true;
+		return 0;
+	case CLI_OPT_ASCII:
+		t->ascii = true;
+		return 0;
+	case CLI_OPT_REPORT:
+		t->report = arg;
+		return 0;
+	case CLI_OPT_KEYS:
+		t->keys = arg;
+		return 0;
+	case CLI_OPT_KEYS_FILE:
+		t->keys_file = arg;
+		return 0;
+	case CLI_OPT_DUMP:
+		t->dump = arg;
+		return 0;
+	case CLI_OPT_FRAMES:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > 100000000)
+			return cli_usage_error("tui", "--frames takes a number, not '%s'", arg);
+		t->frames = (unsigned long)v;
+		return 0;
+	case CLI_OPT_SIZE:
+		if (sscanf(arg, "%dx%d%c", &t->w, &t->h, &tail) != 2 || t->w < 1 || t->h < 1 ||
+		    t->w > 1000 || t->h > 1000)
+			return cli_usage_error("tui", "--size takes WxH, not '%s'", arg);
+		return 0;
+	}
+	r = cli_replay_opts_take(a->o, id, arg, "tui");
+	if (!r)
+		r = cli_source_take(a->so, id, arg, "tui");
+	return r < 0 ? -r : 0;
 }
 
 static int parse_args(int argc, char **argv, struct cli_replay_opts *o, struct cli_source_opts *so,
 		      struct tui_opts *t, const char **trace)
 {
-	int i, r;
+	struct tui_args a = { .o = o, .so = so, .t = t, .trace = trace };
+	int r;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **slot = NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			tui_usage(stdout);
-			return -1;
-		}
-		if (!strcmp(a, "--headless") || !strcmp(a, "--dump-styles") ||
-		    !strcmp(a, "--no-color") || !strcmp(a, "--ascii")) {
-			t->headless |= !strcmp(a, "--headless");
-			t->styles |= !strcmp(a, "--dump-styles");
-			t->no_color |= !strcmp(a, "--no-color");
-			t->ascii |= !strcmp(a, "--ascii");
-			continue;
-		}
-		r = cli_replay_opts_parse_policy(o, argc, argv, &i, "tui");
-		if (r < 0)
-			return -r;
-		if (r)
-			continue;
-		if (!strcmp(a, "--report"))
-			slot = &t->report;
-		else if (!strcmp(a, "--keys"))
-			slot = &t->keys;
-		else if (!strcmp(a, "--keys-file"))
-			slot = &t->keys_file;
-		else if (!strcmp(a, "--dump"))
-			slot = &t->dump;
-		if (slot || !strcmp(a, "--frames") || !strcmp(a, "--size")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("tui", "option '%s' needs a value", a);
-			if (slot) {
-				*slot = argv[++i];
-			} else if (!strcmp(a, "--frames")) {
-				char *end;
-				long v = strtol(argv[++i], &end, 10);
-
-				if (*end || v < 1 || v > 100000000)
-					return cli_usage_error("tui", "--frames takes a number, not '%s'",
-							       argv[i]);
-				t->frames = (unsigned long)v;
-			} else {
-				char tail;
-
-				if (sscanf(argv[++i], "%dx%d%c", &t->w, &t->h, &tail) != 2 ||
-				    t->w < 1 || t->h < 1 || t->w > 1000 || t->h > 1000)
-					return cli_usage_error("tui", "--size takes WxH, not '%s'",
-							       argv[i]);
-			}
-			continue;
-		}
-		r = cli_source_parse_opt(so, argc, argv, &i, "tui");
-		if (r < 0)
-			return -r;
-		if (r)
-			continue;
-		if (a[0] == '-' && a[1])
-			return cli_usage_error("tui", "unknown option '%s'", a);
-		if (*trace)
-			return cli_usage_error("tui", "one TRACE at a time ('%s' and '%s')", *trace, a);
-		*trace = a;
-	}
+	r = cli_opt_parse(&tui_cmd, argc, argv, tui_opt, &a, NULL);
+	if (r)
+		return r;
 	if (*trace && !t->report) {
 		size_t n = strlen(*trace);
 
@@ -172,7 +160,7 @@ static int load_trace(struct tui_store *store, const struct cli_replay_opts *o, 
 
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	char *buf = NULL;
 	size_t len = 0, n;
 
@@ -183,7 +171,8 @@ static char *read_file(const char *path)
 
 		if (!nb) {
 			free(buf);
-			fclose(f);
+			if (f != stdin)
+				fclose(f);
 			return NULL;
 		}
 		buf = nb;
@@ -197,7 +186,8 @@ static char *read_file(const char *path)
 		free(buf);
 		buf = NULL;
 	}
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	return buf;
 }
 
@@ -246,7 +236,8 @@ int cmd_tui(int argc, char **argv)
 		goto out;
 	}
 	if (t.report) {
-		r = tui_store_load_json(store, t.report, &e);
+		/* "-": a report on standard input, which the store opens by name */
+		r = tui_store_load_json(store, strcmp(t.report, "-") ? t.report : "/dev/stdin", &e);
 		if (r < 0) {
 			ret = r == -ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_BADINPUT;
 			cli_error("%s", err_format(&e, buf, sizeof(buf)));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "replay-setup.h"
 
 void cli_replay_opts_init(struct cli_replay_opts *o)
@@ -21,59 +22,41 @@ void cli_replay_opts_init(struct cli_replay_opts *o)
 	o->top = 10;
 }
 
-const char *cli_replay_opts_help(void)
+int cli_replay_opts_take(struct cli_replay_opts *o, int id, const char *arg, const char *cmd)
 {
-	return "  --old P[,P...]      old policies (default lb-v4.1,numa-v4.18,exec-least-loaded)\n"
-	       "  --new P[,P...]      new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
-	       "                      exec-round-robin); the first policy of a side that decides a\n"
-	       "                      class decides it ('schedreplay policies' lists them)\n"
-	       "  --param [P:]K=V     set parameter K (of policy P, or of every chosen policy\n"
-	       "                      that has K); repeatable\n"
-	       "  --plugin FILE.so    load a policy plugin (docs/plugin-abi.md); repeatable\n"
-	       "  --kernel-policy P[,P...]  model of the recording kernel for fidelity (default:\n"
-	       "                      from the kernel release; 'none' for no fidelity)\n"
-	       "  --scan-period-ms N  decay period of the NUMA fault model (default: the trace's\n"
-	       "                      scan_period_min_ms, else 1000; docs/cost-model.md)\n";
-}
+	char *end;
+	long v;
 
-int cli_replay_opts_parse_policy(struct cli_replay_opts *o, int argc, char **argv, int *i,
-			     const char *cmd)
-{
-	const char *a = argv[*i];
-	const char **slot = NULL;
-
-	if (!strcmp(a, "--old"))
-		slot = &o->old_list;
-	else if (!strcmp(a, "--new"))
-		slot = &o->new_list;
-	else if (!strcmp(a, "--kernel-policy"))
-		slot = &o->kernel_policy;
-	else if (strcmp(a, "--param") && strcmp(a, "--plugin") && strcmp(a, "--scan-period-ms"))
-		return 0;
-	if (*i + 1 >= argc)
-		return -cli_usage_error(cmd, "option '%s' needs a value", a);
-	if (!strcmp(a, "--scan-period-ms")) {
-		char *end;
-		long v = strtol(argv[++*i], &end, 10);
-
-		if (*end || v < 1 || v > 3600 * 1000)
+	switch (id) {
+	case CLI_OPT_OLD:
+		o->old_list = arg;
+		return 1;
+	case CLI_OPT_NEW:
+		o->new_list = arg;
+		return 1;
+	case CLI_OPT_KERNEL_POLICY:
+		o->kernel_policy = arg;
+		return 1;
+	case CLI_OPT_SCAN_PERIOD:
+		v = strtol(arg, &end, 10);
+		if (end == arg || *end || v < 1 || v > 3600 * 1000)
 			return -cli_usage_error(cmd, "--scan-period-ms takes milliseconds (1..3600000), not '%s'",
-						argv[*i]);
+						arg);
 		o->scan_period_ns = (uint64_t)v * 1000 * 1000;
 		return 1;
-	}
-	if (slot) {
-		*slot = argv[++*i];
-	} else if (!strcmp(a, "--param")) {
+	case CLI_OPT_PARAM:
 		if (o->nr_params == CLI_REPLAY_MAX_PARAMS)
 			return -cli_usage_error(cmd, "at most %d --param", CLI_REPLAY_MAX_PARAMS);
-		o->params[o->nr_params++] = argv[++*i];
-	} else {
+		o->params[o->nr_params++] = arg;
+		return 1;
+	case CLI_OPT_PLUGIN:
 		if (o->nr_plugins == CLI_REPLAY_MAX_PLUGINS)
 			return -cli_usage_error(cmd, "at most %d --plugin", CLI_REPLAY_MAX_PLUGINS);
-		o->plugins[o->nr_plugins++] = argv[++*i];
+		o->plugins[o->nr_plugins++] = arg;
+		return 1;
+	default:
+		return 0;
 	}
-	return 1;
 }
 
 void cli_replay_opts_session(const struct cli_replay_opts *o, struct session_opts *so)

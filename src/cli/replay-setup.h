@@ -50,21 +50,18 @@ struct cli_replay_opts {
 void cli_replay_opts_init(struct cli_replay_opts *o);
 
 /**
- * cli_replay_opts_parse_policy() - take one policy option from argv
- * @o:    options to fill
- * @argc, @argv, @i: the argument list and the option's index; *@i moves past
- *        its value
- * @cmd:  the command name, for messages
+ * cli_replay_opts_take() - take one policy option (cli-opt.h)
+ * @o:   options to fill
+ * @id:  the option (enum cli_opt_id)
+ * @arg: its value
+ * @cmd: the command name, for messages
  *
- * Takes --old, --new, --kernel-policy, --param and --plugin.
- * Return: 1 when taken, 0 when @argv[*@i] is not one of them, or
+ * Takes --old, --new, --kernel-policy, --param, --plugin and
+ * --scan-period-ms.
+ * Return: 1 when taken, 0 when @id is not one of them, or
  * -CLI_EXIT_USAGE after a usage message.
  */
-int cli_replay_opts_parse_policy(struct cli_replay_opts *o, int argc, char **argv, int *i,
-			     const char *cmd);
-
-/** cli_replay_opts_help() - the help lines of those options */
-const char *cli_replay_opts_help(void);
+int cli_replay_opts_take(struct cli_replay_opts *o, int id, const char *arg, const char *cmd);
 
 /**
  * cli_replay_opts_session() - the session options of a replay with these

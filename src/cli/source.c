@@ -14,46 +14,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli-opt.h"
 #include "source.h"
-
-static const char source_help[] =
-	"  --format FMT      input format: auto (default), dat, trace, report, perf\n"
-	"  --topology PATH   CPU->node map and distances: a copy of /sys/devices/system/node,\n"
-	"                    the text of 'numactl -H', or topology JSON (docs/topology.md)\n"
-	"  --buffer NAME     read only this trace.dat buffer (instance); 'top' for the top one\n"
-	"  --reader R        trace.dat reader: auto (default: fast when it can), fast, libtracecmd\n"
-	"  --threads N       threads of the fast reader, this one included (default: one per CPU\n"
-	"                    this process may use, one per trace when replay runs several at\n"
-	"                    once; 1: decode on this thread only)\n"
-	"  --strict          any damage in the trace is fatal, not read around\n"
-	"  --quiet           no warnings and no progress on stderr\n";
-
-const char *cli_source_opts_help(void)
-{
-	return source_help;
-}
-
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val,
-		     const char *cmd)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		cli_usage_error(cmd, "option '%s' needs a value", name);
-		return -CLI_EXIT_USAGE;
-	}
-	*val = argv[++*i];
-	return 1;
-}
 
 /*
  * --format, --reader and --threads into @io.  Checked as each is parsed
@@ -80,28 +42,36 @@ static int parse_values(const struct cli_source_opts *o, struct ingest_opts *io,
 	return 0;
 }
 
-int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *i,
-			 const char *cmd)
+int cli_source_take(struct cli_source_opts *o, int id, const char *arg, const char *cmd)
 {
 	struct ingest_opts io = { 0 };
-	const char *a = argv[*i];
-	int r;
 
-	if (!strcmp(a, "--strict")) {
+	switch (id) {
+	case CLI_OPT_STRICT:
 		o->strict = true;
 		return 1;
-	}
-	if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+	case CLI_OPT_QUIET:
 		o->quiet = true;
 		return 1;
+	case CLI_OPT_FORMAT:
+		o->format = arg;
+		break;
+	case CLI_OPT_READER:
+		o->reader = arg;
+		break;
+	case CLI_OPT_THREADS:
+		o->threads = arg;
+		break;
+	case CLI_OPT_TOPOLOGY:
+		o->topology = arg;
+		return 1;
+	case CLI_OPT_BUFFER:
+		o->buffer = arg;
+		return 1;
+	default:
+		return 0;
 	}
-	if ((r = opt_value(argc, argv, i, "--format", &o->format, cmd)) != 0 ||
-	    (r = opt_value(argc, argv, i, "--reader", &o->reader, cmd)) != 0 ||
-	    (r = opt_value(argc, argv, i, "--threads", &o->threads, cmd)) != 0)
-		return r > 0 && parse_values(o, &io, cmd) ? -CLI_EXIT_USAGE : r;
-	if ((r = opt_value(argc, argv, i, "--topology", &o->topology, cmd)) != 0)
-		return r;
-	return opt_value(argc, argv, i, "--buffer", &o->buffer, cmd);
+	return parse_values(o, &io, cmd) ? -CLI_EXIT_USAGE : 1;
 }
 
 static void clear_progress(struct cli_source *src)

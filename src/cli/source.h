@@ -15,7 +15,7 @@
 #include "ingest/ingest.h"
 #include "session/session.h"
 
-/* Options every trace-reading command accepts (see cli_source_parse_opt()). */
+/* Options every trace-reading command accepts (see cli_source_take()). */
 struct cli_source_opts {
 	const char	*format;	/* --format */
 	const char	*topology;	/* --topology */
@@ -43,23 +43,18 @@ struct cli_source {
 };
 
 /**
- * cli_source_parse_opt() - take one of the shared options from argv
- * @o:    options to fill
- * @argc, @argv, @i: the argument list and the index of the option; *@i is
- *        advanced past a separate value argument
- * @cmd:  the command name, for messages
+ * cli_source_take() - take one of the shared options (cli-opt.h)
+ * @o:   options to fill
+ * @id:  the option (enum cli_opt_id)
+ * @arg: its value, or NULL
+ * @cmd: the command name, for messages
  *
- * Accepts --format F, --topology PATH, --buffer NAME, --reader R, --threads N, --strict,
- * --quiet (and
- * the --opt=value forms).
- * Return: 1 when taken, 0 when not one of them, CLI_EXIT_USAGE (negated)
- * when a value is missing.
+ * Takes --format, --topology, --buffer, --reader, --threads, --strict and
+ * --quiet; --format, --reader and --threads are checked here.
+ * Return: 1 when taken, 0 when @id is not one of them, -CLI_EXIT_USAGE
+ * after a usage message.
  */
-int cli_source_parse_opt(struct cli_source_opts *o, int argc, char **argv, int *i,
-			 const char *cmd);
-
-/** cli_source_opts_help() - the help lines for those options. */
-const char *cli_source_opts_help(void);
+int cli_source_take(struct cli_source_opts *o, int id, const char *arg, const char *cmd);
 
 /**
  * cli_source_open() - open TRACE as a session (src/session/)

@@ -41,6 +41,30 @@ const char *ingest_format_name(enum ingest_format fmt)
 	return "?";
 }
 
+/* the --format word of @fmt ("perf") */
+static const char *format_option(enum ingest_format fmt)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i].fmt == fmt)
+			return formats[i].alias;
+	return "?";
+}
+
+/*
+ * A forced text format @given that the head's lines contradict: perf script
+ * lines against tracefs or trace-cmd report ones.  tracefs and report lines
+ * are of one shape (either decoder reads the other's), and a head that
+ * looks like nothing known is the case --format exists for.
+ */
+static bool mismatch(enum ingest_format given, enum ingest_format seen)
+{
+	if (seen == INGEST_FMT_AUTO || seen == given)
+		return false;
+	return given == INGEST_FMT_PERF || seen == INGEST_FMT_PERF;
+}
+
 int ingest_format_parse(const char *s, enum ingest_format *out)
 {
 	size_t i;
@@ -184,7 +208,7 @@ static int read_head(int fd, char *buf, size_t len, size_t *got, struct err *err
 struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, struct err *err)
 {
 	static const struct ingest_opts defaults;
-	enum ingest_format fmt;
+	enum ingest_format fmt, seen;
 	struct ingest *in;
 	struct stat st;
 	char head[8192];
@@ -228,6 +252,20 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
 			fmt = INGEST_FMT_TRACE_DAT;	/* damaged magic: let the reader say */
 		else
 			fmt = ingest_detect_text(head, got);
+	}
+	else if (fmt != INGEST_FMT_TRACE_DAT && got >= sizeof(dat_magic) &&
+		 !memcmp(head, dat_magic, sizeof(dat_magic))) {
+		/* a forced text format would read the binary as 20 damaged lines */
+		err_at_byte(err, 0);
+		err_set(err, -SR_EBADMAGIC,
+			"a trace.dat file, not %s text (drop --format, or give --format dat)",
+			ingest_format_name(fmt));
+		goto out_close;
+	} else if (fmt != INGEST_FMT_TRACE_DAT && mismatch(fmt, seen = ingest_detect_text(head, got))) {
+		err_at_byte(err, 0);
+		err_set(err, -SR_EBADMAGIC, "%s text, not %s (drop --format, or give --format %s)",
+			ingest_format_name(seen), ingest_format_name(fmt), format_option(seen));
+		goto out_close;
 	}
 	if (fmt == INGEST_FMT_AUTO) {
 		err_at_byte(err, 0);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * report-common.c - pieces every report uses: the topology block, JSON
- * strings from untrusted bytes, and writing a JSON document safely.
+ * strings from untrusted bytes, writing a JSON document safely, and text
+ * folded to REPORT_TEXT_COLS columns.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,4 +135,89 @@ int report_write_json(const json_t *root, const char *path)
 {
 	return report_write_json_flags(root, path,
 				       JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+}
+
+/* columns of @s[0..n): UTF-8 continuation bytes take none */
+static size_t text_cols(const char *s, size_t n)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* one line of @s[0..n), folded at spaces; continuation lines indented */
+static void wrap_line(FILE *out, int indent, const char *s, size_t n)
+{
+	size_t width = REPORT_TEXT_COLS, cut, i;
+	bool first = true;
+
+	while (n) {
+		size_t room = first ? width : width - (size_t)indent;
+
+		if (!first)
+			while (n && *s == ' ') {
+				s++;
+				n--;
+			}
+		if (text_cols(s, n) <= room) {
+			cut = n;
+		} else {
+			/* the last space that keeps the line within room, else the first one */
+			cut = 0;
+			for (i = 1; i < n && text_cols(s, i) <= room; i++)
+				if (s[i] == ' ')
+					cut = i;
+			for (i = room; !cut && i < n; i++)
+				if (s[i] == ' ')
+					cut = i;
+			if (!cut)
+				cut = n;
+		}
+		if (!first)
+			fprintf(out, "%*s", indent, "");
+		fwrite(s, 1, cut, out);
+		fputc('\n', out);
+		s += cut;
+		n -= cut;
+		first = false;
+	}
+}
+
+void report_wrapf(FILE *out, int indent, const char *fmt, ...)
+{
+	char small[512], *buf = small, *p, *nl;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(small)) {
+		buf = malloc((size_t)n + 1);
+		if (!buf) {
+			fputs(small, out);
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(buf, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			/* no newline at the end: what is left is printed as it is */
+			fputs(p, out);
+			break;
+		}
+		if (nl == p)
+			fputc('\n', out);
+		else
+			wrap_line(out, indent, p, (size_t)(nl - p));
+	}
+	if (buf != small)
+		free(buf);
 }

@@ -315,7 +315,7 @@ static void pct_or_unknown(FILE *out, double v)
 		fprintf(out, "%.1f%%", 100.0 * v);
 }
 
-int report_cost_text(FILE *out, const json_t *cost)
+int report_cost_text(FILE *out, const json_t *cost, bool verbose)
 {
 	const json_t *tot = json_object_get(cost, "totals"), *cal = json_object_get(cost, "calibration");
 	const json_t *fm = json_object_get(cost, "fault_model"), *v, *d, *o;
@@ -337,9 +337,9 @@ int report_cost_text(FILE *out, const json_t *cost)
 	if (json_is_object(o)) {
 		const json_t *lo = json_object_get(o, "left_out");
 
-		fprintf(out, "  (new - old over the decisions both sides priced; left out: %" PRId64
-			" priced by old only, %" PRId64 " by new only, the other side's verdict giving"
-			" no node; %" PRId64 " by neither)\n",
+		report_wrapf(out, 3, "  (new - old over the decisions both sides priced; left out: %"
+			     PRId64 " priced by old only, %" PRId64 " by new only, the other side's "
+			     "verdict giving no node; %" PRId64 " by neither)\n",
 			(int64_t)json_integer_value(json_object_get(lo, "old_only")),
 			(int64_t)json_integer_value(json_object_get(lo, "new_only")),
 			(int64_t)json_integer_value(json_object_get(lo, "neither")));
@@ -350,8 +350,8 @@ int report_cost_text(FILE *out, const json_t *cost)
 			fprintf(out, " %" PRId64 " %s", (int64_t)json_integer_value(v), k);
 		fputc('\n', out);
 		if (json_is_string(json_object_get(cost, "fill_with")))
-			fprintf(out, "  would be filled by: %s\n",
-				json_string_value(json_object_get(cost, "fill_with")));
+			report_wrapf(out, 4, "  would be filled by: %s\n",
+				     json_string_value(json_object_get(cost, "fill_with")));
 	}
 	if (json_object_size(json_object_get(cost, "by_class"))) {
 		fprintf(out, "  %-11s %9s %12s %12s %12s\n", "by class", "decisions", "old-weighted",
@@ -361,6 +361,9 @@ int report_cost_text(FILE *out, const json_t *cost)
 			const json_t *pr = json_object_get(o, "paired");
 			const json_t *ov = json_object_get(pr, "old"), *nv = json_object_get(pr, "new");
 
+			/* a row neither side priced says nothing the left-out line does not */
+			if (!verbose && !json_is_object(ov) && !json_is_object(nv))
+				continue;
 			fprintf(out, "  %-11s %9" PRId64, k,
 				(int64_t)json_integer_value(json_object_get(o, "decisions")));
 			num_or_dash(out, 12, false, gr(ov, "weighted"));
@@ -386,8 +389,12 @@ int report_cost_text(FILE *out, const json_t *cost)
 	}
 	fprintf(out, "\nnode x node accesses (row: node the task ran on, column: memory node):\n");
 	matrix_text(out, "what the kernel did, every fault", json_object_get(json_object_get(cost, "matrix"), "actual"));
-	matrix_text(out, "old policy, decision intervals", json_object_get(json_object_get(cost, "matrix"), "old"));
-	matrix_text(out, "new policy, decision intervals", json_object_get(json_object_get(cost, "matrix"), "new"));
+	if (verbose) {
+		matrix_text(out, "old policy, decision intervals",
+			    json_object_get(json_object_get(cost, "matrix"), "old"));
+		matrix_text(out, "new policy, decision intervals",
+			    json_object_get(json_object_get(cost, "matrix"), "new"));
+	}
 
 	fprintf(out, "\ncalibration (the kernel's own choices through the cost model vs /proc/vmstat):\n");
 	fprintf(out, "  measured local share   ");
@@ -413,9 +420,9 @@ int report_cost_text(FILE *out, const json_t *cost)
 			(int64_t)json_integer_value(json_object_get(cal, "fault_events_minus_vmstat")),
 			(int64_t)json_integer_value(json_object_get(cal, "fault_events_local_minus_vmstat")));
 	fputc('\n', out);
-	fprintf(out, "  fault model: %" PRId64 " faults, %" PRId64 " decays (scan period %.0f ms), "
-		"%" PRId64 " tasks modelled; vs %" PRId64 " samples: %" PRId64
-		" preferred-node mismatches, gap %" PRId64 " of %" PRId64 " faults\n",
+	report_wrapf(out, 4, "  fault model: %" PRId64 " faults, %" PRId64 " decays (scan period "
+		     "%.0f ms), %" PRId64 " tasks modelled; vs %" PRId64 " samples: %" PRId64
+		     " preferred-node mismatches, gap %" PRId64 " of %" PRId64 " faults\n",
 		(int64_t)json_integer_value(json_object_get(fm, "faults")),
 		(int64_t)json_integer_value(json_object_get(fm, "placements")),
 		gr(fm, "scan_period_ns") / 1e6,

@@ -8,6 +8,7 @@
 #ifndef SR_REPORT_REPORT_COST_H
 #define SR_REPORT_REPORT_COST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -54,8 +55,11 @@ json_t *report_cost_json(const struct report_cost_in *in);
 
 /**
  * report_cost_text() - the text of a "cost" block (report_cost_json())
+ * @out: the stream
+ * @cost: the block
+ * @verbose: every class row, also those neither side priced
  * Return: 0 (write errors are the caller's to check on @out).
  */
-int report_cost_text(FILE *out, const json_t *cost);
+int report_cost_text(FILE *out, const json_t *cost, bool verbose);
 
 #endif

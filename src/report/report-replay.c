@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * report-replay.c - the replay report as JSON data, and its text form.
+ * report-replay.c - the replay report as JSON data (its text form:
+ * report-replay-text.c).
  * Schema: docs/json-schema.md.  Numbers are integers (counts, ns); keys
  * are sorted by the writer, so goldens are byte-stable.
  */
@@ -11,7 +12,6 @@
 
 #include "report.h"
 #include "report-replay.h"
-#include "util/escape.h"
 
 static json_t *jint(int64_t v)
 {
@@ -303,13 +303,6 @@ json_t *report_replay_build(const struct report_replay_in *in)
 	return doc;
 }
 
-/* ---- text ---------------------------------------------------------------- */
-
-static int64_t gi(const json_t *o, const char *k)
-{
-	return (int64_t)json_integer_value(json_object_get(o, k));
-}
-
 static const char *gs(const json_t *o, const char *k)
 {
 	const char *s = json_string_value(json_object_get(o, k));
@@ -317,142 +310,15 @@ static const char *gs(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
-static void policies_text(FILE *out, const json_t *doc, const char *side, const char *label)
+const char *report_replay_no_fidelity(const json_t *doc)
 {
-	const json_t *a = json_object_get(json_object_get(doc, "policies"), side), *p, *v;
-	const char *k;
-	size_t i;
+	const char *rel = gs(json_object_get(doc, "trace"), "kernel_release");
+	int major, minor;
 
-	fprintf(out, "%-8s", label);
-	if (!json_array_size(a))
-		fprintf(out, " (none)");
-	json_array_foreach(a, i, p) {
-		bool first = true;
-
-		fprintf(out, "%s %s", i ? "," : "", gs(p, "name"));
-		json_object_foreach((json_t *)json_object_get(p, "params"), k, v) {
-			fprintf(out, "%s%s=", first ? " [" : " ", k);
-			if (json_is_boolean(v))
-				fprintf(out, "%s", json_is_true(v) ? "on" : "off");
-			else
-				fprintf(out, "%" PRId64, (int64_t)json_integer_value(v));
-			first = false;
-		}
-		if (!first)
-			fputc(']', out);
-	}
-	fputc('\n', out);
-}
-
-static double pct(int64_t a, int64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
-}
-
-int report_replay_text(FILE *out, const json_t *doc)
-{
-	const json_t *tr = json_object_get(doc, "trace"), *sum = json_object_get(doc, "summary");
-	const json_t *classes = json_object_get(sum, "classes"), *v, *o;
-	char esc[4 * 1024 + 1];
-	const char *k;
-	size_t i;
-	int c;
-
-	fprintf(out, "trace:    %s (%s, %" PRId64 " cpus, %" PRId64 " nodes, %.3f s, %" PRId64
-		" events, %" PRId64 " lost)\n",
-		escape_text(esc, sizeof(esc), gs(tr, "path"), SIZE_MAX), gs(tr, "format"),
-		gi(tr, "cpus"), gi(tr, "nodes"), gi(tr, "duration_ns") / 1e9, gi(tr, "events"),
-		gi(tr, "lost_events"));
-	fprintf(out, "kernel:   %s\n", json_is_string(json_object_get(tr, "kernel_release")) ?
-		escape_text(esc, sizeof(esc), gs(tr, "kernel_release"), SIZE_MAX) : "unknown");
-	policies_text(out, doc, "old", "old:");
-	policies_text(out, doc, "new", "new:");
-	policies_text(out, doc, "kernel", "kernel:");
-	fprintf(out, "assumes:  %s\n\n", gs(doc, "assumptions"));
-
-	fprintf(out, "%-11s %9s %9s %9s %9s %9s %9s %9s\n", "class", "decisions", "decided",
-		"old-allow", "new-allow", "disagree", "unknown", "bf-dep");
-	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
-		o = json_object_get(classes, replay_class_name(c));
-		fprintf(out, "%-11s %9" PRId64 " %9" PRId64 " %9" PRId64 " %9" PRId64 " %9" PRId64
-			" %9" PRId64 " %9" PRId64 "\n", replay_class_name(c), gi(o, "decisions"),
-			gi(o, "decided"), gi(o, "old_allow"), gi(o, "new_allow"),
-			gi(o, "disagreements"), gi(o, "unknown"), gi(o, "balance_failed_dependent"));
-	}
-	fprintf(out, "%-11s %9" PRId64 " %9s %9s %9s %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
-		"total", gi(sum, "decisions"), "", "", "", gi(sum, "disagreements"),
-		gi(sum, "unknown"), gi(sum, "balance_failed_dependent"));
-	fprintf(out, "(bf-dep: the verdict of either side changes if nr_balance_failed exceeds cache_nice_tries)\n");
-	if (gi(sum, "lost_window") > 0)
-		fprintf(out, "(%" PRId64 " decisions fall within 20 ms after lost events on their CPUs: their "
-			"inputs may be incomplete; --json flags each one \"lost-events-window\")\n",
-			gi(sum, "lost_window"));
-
-	fprintf(out, "\ndisagreements by reason (old / new):\n");
-	if (!json_object_size(json_object_get(sum, "reason_pairs")))
-		fprintf(out, "  none\n");
-	json_object_foreach((json_t *)json_object_get(sum, "reason_pairs"), k, v)
-		fprintf(out, "  %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
-
-	if (json_array_size(json_object_get(sum, "top_tasks"))) {
-		fprintf(out, "\ntasks with most disagreements:\n");
-		json_array_foreach(json_object_get(sum, "top_tasks"), i, o)
-			fprintf(out, "  %7" PRId64 " of %7" PRId64 "  %s [%" PRId64 "]\n",
-				gi(o, "disagreements"), gi(o, "decisions"),
-				escape_text(esc, sizeof(esc), gs(o, "comm"), SIZE_MAX), gi(o, "tid"));
-	}
-	if (json_object_size(json_object_get(sum, "unknown_inputs"))) {
-		fprintf(out, "\nunknown verdicts, by the input that was missing:\n");
-		json_object_foreach((json_t *)json_object_get(sum, "unknown_inputs"), k, v)
-			fprintf(out, "  %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
-	}
-
-	fprintf(out, "\nfidelity (the model of the recording kernel against what it did):\n");
-	if (!json_object_size(json_object_get(sum, "fidelity")))
-		fprintf(out, "  none: the kernel release is unknown (use --kernel-policy)\n");
-	else
-		fprintf(out, "  one-sided: every migration in a trace is one the kernel allowed, so \"reproduced\"\n"
-			     "  counts only the model's wrong refusals (a model that allows everything scores\n"
-			     "  100%%) and numa-stick only its wrong allowances; \"judged\": the model answered\n"
-			     "  (not unknown)\n"
-			     "  class       policy              decisions   judged            reproduced\n");
-	json_object_foreach((json_t *)json_object_get(sum, "fidelity"), k, o)
-		fprintf(out, "  %-11s %-18s %10" PRId64 " %8" PRId64 " (%5.1f%%) %8" PRId64 " (%5.1f%%)\n",
-			k, gs(o, "policy"), gi(o, "decisions"), gi(o, "judged"),
-			pct(gi(o, "judged"), gi(o, "decisions")), gi(o, "reproduced"),
-			pct(gi(o, "reproduced"), gi(o, "decisions")));
-	o = json_object_get(sum, "kernel_threads");
-	if (o && json_object_size(o)) {
-		fprintf(out, "  kernel threads (no mm, so no NUMA faults), decisions by the evidence:");
-		json_object_foreach((json_t *)o, k, v)
-			fprintf(out, " %s %" PRId64, k, (int64_t)json_integer_value(v));
-		fprintf(out, "\n");
-	}
-	if (json_object_get(sum, "kernel_counters")) {
-		fprintf(out, "\nthe kernel's own counters (schedstat-delta.txt) against the replay:\n");
-		json_object_foreach((json_t *)json_object_get(sum, "kernel_counters"), k, o)
-			fprintf(out, "  %-10s kernel %6" PRId64 "  replay %6" PRId64 "  (%s)\n", k,
-				gi(o, "kernel"), gi(o, "replay"), gs(o, "kernel_field"));
-	}
-	o = json_object_get(sum, "task_counters");
-	if (o) {
-		const json_t *kn = json_object_get(o, "kernel"), *r = json_object_get(o, "replay");
-
-		fprintf(out, "\nthe kernel's per-task counters (numa_sample lines, %" PRId64 " tasks) against the replay:\n",
-			gi(o, "tasks"));
-		fprintf(out, "  migrations  kernel %6" PRId64 "  trace  %6" PRId64
-			"  (se.nr_migrations; sched_migrate_task between the same samples)\n",
-			gi(kn, "nr_migrations"), gi(r, "migrations"));
-		fprintf(out, "  forced      kernel %6" PRId64 "  replay %6" PRId64
-			"  (nr_forced_migrations; hot tasks the kernel model let through)\n",
-			gi(kn, "forced"), gi(r, "forced"));
-		fprintf(out, "  hot         kernel %6" PRId64 "  replay %6" PRId64
-			"  (nr_failed_migrations_hot: refused; moves the kernel made that its model refuses as hot)\n",
-			gi(kn, "failed_hot"), gi(r, "resisted_hot"));
-	}
-	if (json_object_get(sum, "cost"))
-		report_cost_text(out, json_object_get(sum, "cost"));
-	if (fflush(out) == EOF || ferror(out))
-		return -EIO;
-	return 0;
+	if (!json_is_string(json_object_get(json_object_get(doc, "trace"), "kernel_release")))
+		return "the kernel release is unknown (use --kernel-policy)";
+	/* every release a built-in models has a lb model: none chosen is --kernel-policy none */
+	if (sscanf(rel, "%d.%d", &major, &minor) == 2)
+		return "the model of the recording kernel was turned off (--kernel-policy none)";
+	return "no built-in policy models this kernel release (use --kernel-policy)";
 }

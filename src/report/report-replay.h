@@ -75,8 +75,30 @@ json_t *report_decision_json(const struct engine_result *r);
  */
 json_t *report_replay_build(const struct report_replay_in *in);
 
-/** report_replay_text() - the text summary of report_replay_build()'s object. */
-int report_replay_text(FILE *out, const json_t *doc);
+/**
+ * report_replay_text() - the text summary of report_replay_build()'s object
+ * @out: the stream
+ * @doc: the report
+ * @verbose: every section and class, the policies' parameters and the
+ *	assumptions; else the sections with nothing to say are left out (a
+ *	line says which)
+ *
+ * The answer comes first (decisions, disagreements, the paired cost delta,
+ * fidelity and what to trust), lines fit REPORT_TEXT_COLS columns, and
+ * every figure is one the JSON holds (docs/replay.md).
+ *
+ * Return: 0, or -EIO when @out failed.
+ */
+int report_replay_text(FILE *out, const json_t *doc, bool verbose);
+
+/**
+ * report_replay_no_fidelity() - why a report has no fidelity (no model of
+ * the recording kernel): its release is unknown, unmodelled, or the model
+ * was turned off with --kernel-policy none
+ * @doc: report_replay_build()'s object
+ * Return: a static phrase for the text summary.
+ */
+const char *report_replay_no_fidelity(const json_t *doc);
 
 /**
  * report_policy_json() - a policy instance: name, provenance, classes and

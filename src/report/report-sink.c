@@ -119,7 +119,7 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 
 	if (!doc)
 		return err_set(err, -ENOMEM, "out of memory");
-	r = report_replay_text(k->f, doc);
+	r = report_replay_text(k->f, doc, k->verbose);
 	json_decref(doc);
 	if (r < 0)
 		return err_set(err, -EIO, "cannot write the summary: %s", strerror(EIO));

@@ -55,6 +55,7 @@ json_t *report_replay_doc(const struct session *s, size_t top);
  *           else the name of @f for messages
  * @top:     in: text, json: tasks listed (--top)
  * @json:    in: info: JSON rather than text
+ * @verbose: in: text: every section (report_replay_text())
  * @row:     in: flat: the per-trace columns; host, kernel, trace_id,
  *           trace_path, trace_time (unless @have_time is false: the
  *           file's mtime), cpus, nodes and engine are filled by begin
@@ -68,6 +69,7 @@ struct report_sink {
 	const struct report_out	*out;
 	size_t			top;
 	bool			json;
+	bool			verbose;
 	struct report_row_in	row;
 	bool			have_time;
 	json_t			**by_seq;

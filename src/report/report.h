@@ -123,4 +123,17 @@ int report_write_json_flags(const json_t *root, const char *path, size_t flags);
  */
 json_t *report_json_str(const char *s, size_t len);
 
+/* The width a text report keeps to. */
+#define REPORT_TEXT_COLS 100
+
+/**
+ * report_wrapf() - print text folded at spaces to REPORT_TEXT_COLS columns
+ * @out: the stream
+ * @indent: spaces before each continuation line
+ * @fmt: printf format; each of its lines ends with a newline and is folded
+ *	on its own (a word longer than a line stays whole)
+ */
+void report_wrapf(FILE *out, int indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -90,7 +90,9 @@ expect_exit 0 "text summary" "$SR_BIN" replay --quiet "$N1"
 check "text: cost totals" grep -q '^remote-access cost' "$T/out"
 check "text: node x node matrix" grep -q '^node x node accesses' "$T/out"
 check "text: calibration" grep -q 'measured local share' "$T/out"
-check "text: the cost assumptions" grep -q 'cost: first-order' "$T/out"
+"$SR_BIN" replay --quiet -v "$N1" >"$T/v" 2>/dev/null
+check "text -v: the cost assumptions" grep -q 'cost: first-order' "$T/v"
+check "text -v: the old and new matrices" grep -q '^  new policy, decision intervals' "$T/v"
 
 # no fault data: costs unknown, counted, and what would fill them
 expect_exit 0 "replay a trace without fault data" "$SR_BIN" replay --quiet --json "$T/h.json" "$FIX/host-baseline-1n"

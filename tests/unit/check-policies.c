@@ -93,6 +93,17 @@ static void local_busy(struct sr_snapshot *s) { s->node_nr_running[0] = 3; }
 static void local_overloaded(struct sr_snapshot *s) { s->node_nr_running[0] = 4; }
 static void node1_overloaded(struct sr_snapshot *s) { s->node_nr_running[1] = 3; }
 static void node1_idle(struct sr_snapshot *s) { s->node_nr_running[1] = 0; s->node_nr_idle[1] = 2; }
+/* exec-v6.1 imb_numa_nr: one other task on node 0 (one CPU idle), or the task alone */
+static void node0_one_other(struct sr_snapshot *s) { s->node_nr_idle[0] = 1; }
+static void node0_alone(struct sr_snapshot *s) { s->node_nr_running[0] = 1; s->node_nr_idle[0] = 1; }
+static void node1_two_tasks(struct sr_snapshot *s) { s->node_nr_running[1] = 2; s->node_nr_idle[1] = 0; }
+/* nodes 2 and 3 idle, and no preferred node (the base one is node 2) */
+static void far_nodes_idle(struct sr_snapshot *s)
+{
+	s->node_nr_running[2] = s->node_nr_running[3] = 0;
+	s->node_nr_idle[2] = s->node_nr_idle[3] = 2;
+	s->pref_node = -1;
+}
 static void unk_node_idle(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_NR_IDLE; }
 static void no_pelt(struct sr_snapshot *s) { s->known &= ~SR_SNAP_NODE_PELT; }
 /* early in a trace: only nodes 0 and 1 (the exec domain of node 0) have every CPU known */
@@ -591,27 +602,50 @@ static const struct policy_case cases[] = {
 	{ "exec-v6.1/domain/far-node-outside", "exec-v6.1", { exec, dst_node3 }, NULL,
 	  R, RS(EXEC_OUTSIDE_DOMAIN), RS(EXEC_IDLER_ELSEWHERE), 0, 0 },
 	{ "exec-v6.1/domain/reclaim-distance-40", "exec-v6.1", { exec, dst_node3 },
-	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
-	{ "exec-v6.1/spare/small-imbalance-stays", "exec-v6.1", { exec, dst_node0 }, NULL,
+	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), RS(EXEC_PELT_ESTIMATE), 0, 0 },
+	{ "exec-v6.1/spare/equal-idle-stays", "exec-v6.1", { exec, dst_node0 }, NULL,
 	  A, RS(EXEC_IDLEST), 0, 0, 0 },
+	/*
+	 * imb_numa_nr, one LLC per 2-CPU node: max(1, 2 / 8) = 1, so only a
+	 * task alone on its node stays for an idle-CPU difference of 1
+	 */
+	{ "exec-v6.1/imb_numa_nr/one-llc-eighth-of-node", "exec-v6.1",
+	  { exec, node0_one_other, node1_idle }, NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	{ "exec-v6.1/imb_numa_nr/alone-stays", "exec-v6.1", { exec, node0_alone, node1_idle }, NULL,
+	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	{ "exec-v6.1/imb_numa_nr/llcs-per-node", "exec-v6.1", { exec, node0_one_other, node1_idle },
+	  "llcs_per_node=2", R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	/* 4 LLCs per node would allow 4; the task's allowed CPUs in node 0 (2) cap it */
+	{ "exec-v6.1/imb_numa_nr/capped-by-local-group", "exec-v6.1", { exec, local_busy, node1_idle },
+	  "llcs_per_node=4", A, RS(EXEC_IDLEST), RS(EXEC_PELT_ESTIMATE), 0, 1 },
+	/* the distance-40 level spans 8 CPUs, twice the first NUMA level: 2 there, 1 below */
+	{ "exec-v6.1/imb_numa_nr/level-factor", "exec-v6.1",
+	  { exec, node0_one_other, node1_two_tasks, far_nodes_idle, dst_far },
+	  "node_reclaim_distance=40", R, RS(EXEC_IDLER_ELSEWHERE), RS(EXEC_PELT_ESTIMATE), 0, 0 },
 	{ "exec-v6.1/spare/small-imbalance-no-move", "exec-v6.1", { exec }, NULL,
 	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
 	{ "exec-v6.1/spare/preferred-idlest", "exec-v6.1", { exec, pref_dst }, NULL,
 	  A, RS(EXEC_IDLEST), 0, 0, 1 },
 	{ "exec-v6.1/type/busy-local-spare-remote", "exec-v6.1", { exec, local_busy, node1_idle },
-	  NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
+	  NULL, A, RS(EXEC_IDLEST), RS(EXEC_PELT_ESTIMATE), 0, 1 },
+	/*
+	 * exec-pelt-estimate follows when a group's type came from the util and
+	 * runnable estimates (as many tasks as CPUs or more) or busy loads were
+	 * compared; a type the counts alone decide (more tasks than CPUs, no
+	 * estimates) does not add it
+	 */
 	{ "exec-v6.1/busy/equal-load-stays", "exec-v6.1",
 	  { exec, local_overloaded, node1_overloaded, no_pelt }, NULL,
-	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	  R, RS(EXEC_IDLER_ELSEWHERE), RS(EXEC_PELT_ESTIMATE), 0, 0 },
 	{ "exec-v6.1/busy/lighter-remote-by-margin", "exec-v6.1",
 	  { exec, local_overloaded, no_pelt }, NULL, A, RS(EXEC_IDLEST), 0, 0, 1 },
 	/* 3 tasks on 2 CPUs that hardly run: spare capacity, a small imbalance stays */
 	{ "exec-v6.1/pelt/light-tasks-have-spare", "exec-v6.1", { exec, local_overloaded }, NULL,
-	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	  R, RS(EXEC_IDLER_ELSEWHERE), RS(EXEC_PELT_ESTIMATE), 0, 0 },
 	/* busy: node 0 load 4 x 1024 less the task's own 1024, node 1 3 x 1024: stay */
 	{ "exec-v6.1/pelt/own-load-taken-away", "exec-v6.1",
 	  { exec, local_overloaded, node1_overloaded, busy_pelt }, NULL,
-	  R, RS(EXEC_IDLER_ELSEWHERE), 0, 0, 0 },
+	  R, RS(EXEC_IDLER_ELSEWHERE), RS(EXEC_PELT_ESTIMATE), 0, 0 },
 	{ "exec-v6.1/known/far-nodes-do-not-matter", "exec-v6.1", { exec, dst_node0, near_nodes_known },
 	  NULL, A, RS(EXEC_IDLEST), 0, 0, 0 },
 	{ "exec-v6.1/unknown/near-node", "exec-v6.1", { exec, only_src_node_known }, NULL,

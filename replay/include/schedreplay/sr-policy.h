@@ -95,7 +95,8 @@ enum sr_verdict_kind {
 	X(MOVED_COLD,		"moved-cold",		"the task was moved or forked and has not run since: se.exec_start is 0, so task_hot() calls it cold") \
 	X(EXEC_IDLEST,		"exec-idlest",		"dst is where find_idlest_cpu() goes within the domains that balance exec") \
 	X(EXEC_IDLER_ELSEWHERE,	"exec-idler-elsewhere",	"find_idlest_cpu() would pick another group or CPU than dst") \
-	X(EXEC_OUTSIDE_DOMAIN,	"exec-outside-domain",	"dst is outside every domain with SD_BALANCE_EXEC (nodes beyond node_reclaim_distance)")
+	X(EXEC_OUTSIDE_DOMAIN,	"exec-outside-domain",	"dst is outside every domain with SD_BALANCE_EXEC (nodes beyond node_reclaim_distance)") \
+	X(EXEC_PELT_ESTIMATE,	"exec-pelt-estimate",	"a group type or load comparison on the way rests on estimates of PELT averages (util_est and load_avg are not traced)")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-replay-text.c - the text form of the replay report, rendered from
+ * its JSON object (report_replay_build()), so every figure is the one the
+ * JSON holds.  The answer comes first: how many decisions, how many
+ * disagree, the paired cost delta and how far to trust them; then the
+ * sections, those with nothing to say left out (one line says which)
+ * unless verbose.  Lines keep to REPORT_TEXT_COLS columns; untrusted
+ * strings (paths, task names, the release) are escaped.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report-replay.h"
+#include "util/escape.h"
+
+/* the column the header's and the answer's values start in */
+#define HEAD_INDENT 12
+
+static int64_t gi(const json_t *o, const char *k)
+{
+	return (int64_t)json_integer_value(json_object_get(o, k));
+}
+
+static const char *gs(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static double pct(int64_t a, int64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/*
+ * The policies of one side: names, with their parameters when @params.
+ * Return: owned, or NULL.
+ */
+static char *policy_list(const json_t *doc, const char *side, bool params)
+{
+	const json_t *a = json_object_get(json_object_get(doc, "policies"), side), *p, *v;
+	char *buf = NULL;
+	size_t len = 0, i;
+	const char *k;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	json_array_foreach(a, i, p) {
+		bool first = true;
+
+		fprintf(f, "%s%s", i ? ", " : "", gs(p, "name"));
+		if (!params)
+			continue;
+		json_object_foreach((json_t *)json_object_get(p, "params"), k, v) {
+			fprintf(f, "%s%s=", first ? " [" : " ", k);
+			if (json_is_boolean(v))
+				fprintf(f, "%s", json_is_true(v) ? "on" : "off");
+			else
+				fprintf(f, "%" PRId64, (int64_t)json_integer_value(v));
+			first = false;
+		}
+		if (!first)
+			fputc(']', f);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void policies_text(FILE *out, const json_t *doc, const char *side, const char *label,
+			  bool verbose)
+{
+	char *list = policy_list(doc, side, verbose);
+
+	report_wrapf(out, HEAD_INDENT, "%-*s%s\n", HEAD_INDENT, label,
+		     list && *list ? list : "(none)");
+	free(list);
+}
+
+static void header_text(FILE *out, const json_t *doc, bool verbose)
+{
+	const json_t *tr = json_object_get(doc, "trace");
+	char esc[4 * 1024 + 1], *model = policy_list(doc, "kernel", verbose);
+	bool release = json_is_string(json_object_get(tr, "kernel_release"));
+
+	report_wrapf(out, HEAD_INDENT, "%-*s%s\n", HEAD_INDENT, "trace:",
+		     escape_text(esc, sizeof(esc), gs(tr, "path"), SIZE_MAX));
+	report_wrapf(out, HEAD_INDENT, "%-*s%s, %" PRId64 " cpus, %" PRId64 " nodes, %.3f s, %"
+		     PRId64 " events, %" PRId64 " lost\n", HEAD_INDENT, "", gs(tr, "format"),
+		     gi(tr, "cpus"), gi(tr, "nodes"), gi(tr, "duration_ns") / 1e9,
+		     gi(tr, "events"), gi(tr, "lost_events"));
+	/* the recording kernel: its release and the model of it, on one line */
+	report_wrapf(out, HEAD_INDENT, "%-*s%s%s%s\n", HEAD_INDENT, "kernel:",
+		     release ? escape_text(esc, sizeof(esc), gs(tr, "kernel_release"), SIZE_MAX) :
+		     "release unknown",
+		     model && *model ? ", modelled by " : "",
+		     model && *model ? model : ", no model (--kernel-policy names one)");
+	free(model);
+	policies_text(out, doc, "old", "old:", verbose);
+	policies_text(out, doc, "new", "new:", verbose);
+	if (verbose)
+		report_wrapf(out, HEAD_INDENT, "%-*s%s\n", HEAD_INDENT, "assumes:",
+			     gs(doc, "assumptions"));
+}
+
+/* "name count, ..." of an object of counts, largest first, zeros left out */
+static void counts_list(FILE *f, const json_t *o, const char *field)
+{
+	const json_t *v;
+	const char *k;
+	int64_t prev = INT64_MAX, best;
+	bool any = false;
+
+	/* a few keys: a selection pass per distinct count */
+	for (;;) {
+		best = 0;
+		json_object_foreach((json_t *)o, k, v) {
+			int64_t n = field ? gi(v, field) : (int64_t)json_integer_value(v);
+
+			if (n > best && n < prev)
+				best = n;
+		}
+		if (!best)
+			break;
+		json_object_foreach((json_t *)o, k, v)
+			if ((field ? gi(v, field) : (int64_t)json_integer_value(v)) == best) {
+				fprintf(f, "%s%s %" PRId64, any ? ", " : "", k, best);
+				any = true;
+			}
+		prev = best;
+	}
+}
+
+/* a counts_list() into a string; owned, or NULL */
+static char *counts_str(const json_t *o, const char *field)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	counts_list(f, o, field);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void answer_cost(FILE *out, const json_t *cost)
+{
+	const json_t *tot = json_object_get(cost, "totals"), *pr = json_object_get(tot, "paired");
+	const json_t *lo = json_object_get(pr, "left_out"), *d = json_object_get(tot, "delta");
+	char *unk;
+
+	if (!cost) {
+		report_wrapf(out, HEAD_INDENT, "%-*snot priced\n", HEAD_INDENT, "cost:");
+		return;
+	}
+	if (!json_is_object(d)) {
+		unk = counts_str(json_object_get(cost, "unknown"), NULL);
+		report_wrapf(out, HEAD_INDENT, "%-*sunknown: no decision priced by both sides "
+			     "(of %" PRId64 " decisions: %s)\n", HEAD_INDENT, "cost:", gi(tot, "decisions"),
+			     unk && *unk ? unk : "no policy on either side");
+		free(unk);
+		return;
+	}
+	report_wrapf(out, HEAD_INDENT, "%-*snew - old %+.1f weighted hinting faults (x distance / 10), "
+		     "%+.1f remote, paired over the %" PRId64 " of %" PRId64 " decisions both sides "
+		     "priced (old %.1f, new %.1f weighted); left out: %" PRId64 " priced by old only, %"
+		     PRId64 " by new only, %" PRId64 " by neither\n", HEAD_INDENT, "cost:",
+		     json_number_value(json_object_get(d, "weighted")),
+		     json_number_value(json_object_get(d, "remote_accesses")),
+		     gi(pr, "decisions"), gi(tot, "decisions"),
+		     json_number_value(json_object_get(json_object_get(pr, "old"), "weighted")),
+		     json_number_value(json_object_get(json_object_get(pr, "new"), "weighted")),
+		     gi(lo, "old_only"), gi(lo, "new_only"), gi(lo, "neither"));
+}
+
+/* The answer: decisions, disagreements by class, the paired cost, the trust. */
+static void answer_text(FILE *out, const json_t *doc)
+{
+	const json_t *tr = json_object_get(doc, "trace"), *sum = json_object_get(doc, "summary");
+	const json_t *fid = json_object_get(sum, "fidelity"), *o;
+	char *dis = counts_str(json_object_get(sum, "classes"), "disagreements");
+	char *unk = counts_str(json_object_get(sum, "unknown_inputs"), NULL);
+	const char *k;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	bool first = true;
+
+	report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 "; old and new disagree on %" PRId64 "%s%s%s; %"
+		     PRId64 " unknown; %" PRId64 " would change with nr_balance_failed\n",
+		     HEAD_INDENT, "decisions:", gi(sum, "decisions"), gi(sum, "disagreements"),
+		     dis && *dis ? " (" : "", dis && *dis ? dis : "", dis && *dis ? ")" : "",
+		     gi(sum, "unknown"), gi(sum, "balance_failed_dependent"));
+	free(dis);
+	answer_cost(out, json_object_get(sum, "cost"));
+
+	f = open_memstream(&buf, &len);
+	if (f) {
+		json_object_foreach((json_t *)fid, k, o) {
+			fprintf(f, "%s%s %" PRId64 "/%" PRId64 "/%" PRId64, first ? "" : ", ", k,
+				gi(o, "reproduced"), gi(o, "judged"), gi(o, "decisions"));
+			first = false;
+		}
+		if (fclose(f)) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	if (first)
+		report_wrapf(out, HEAD_INDENT, "%-*snone: no model of the recording kernel\n",
+			     HEAD_INDENT, "fidelity:");
+	else
+		report_wrapf(out, HEAD_INDENT, "%-*sthe kernel model's reproduced/judged/decisions "
+			     "(one-sided, see below): %s\n", HEAD_INDENT, "fidelity:", buf ? buf : "");
+	free(buf);
+	report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " verdicts unknown%s%s%s; %" PRId64
+		     " decisions in lost-event windows (%" PRId64 " events lost); %" PRId64
+		     " damage warnings\n", HEAD_INDENT, "trust:", gi(sum, "unknown"),
+		     unk && *unk ? " (missing: " : "", unk && *unk ? unk : "", unk && *unk ? ")" : "",
+		     gi(sum, "lost_window"), gi(tr, "lost_events"), gi(tr, "damage_warnings"));
+	free(unk);
+}
+
+/* cost, node x node and calibration say nothing without fault events */
+static bool have_faults(const json_t *sum)
+{
+	const json_t *cal = json_object_get(json_object_get(json_object_get(sum, "cost"),
+							     "calibration"), "fault_events");
+
+	return json_integer_value(cal) > 0;
+}
+
+/* one line per reason a section was left out */
+static void left_out_text(FILE *out, const json_t *sum)
+{
+	const json_t *classes = json_object_get(sum, "classes"), *o;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *k;
+	bool any = false;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		json_object_foreach((json_t *)classes, k, o)
+			if (!gi(o, "decisions")) {
+				fprintf(f, "%s%s", any ? ", " : "", k);
+				any = true;
+			}
+		if (fclose(f)) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fputc('\n', out);
+	if (any && buf)
+		report_wrapf(out, 2, "no decisions of class %s: left out of the table\n", buf);
+	free(buf);
+	if (!gi(sum, "disagreements"))
+		fprintf(out, "no disagreements: the reason and task sections left out\n");
+	if (json_object_get(sum, "cost") && !have_faults(sum))
+		fprintf(out, "no NUMA fault events: cost, node x node and calibration sections left out\n");
+	fprintf(out, "-v: every section and class, the old and new matrices, policy parameters, "
+		"assumptions\n");
+}
+
+static void class_table(FILE *out, const json_t *sum, bool verbose)
+{
+	const json_t *classes = json_object_get(sum, "classes"), *o;
+	int c;
+
+	fprintf(out, "\n%-11s %9s %9s %9s %9s %9s %9s %9s\n", "class", "decisions", "decided",
+		"old-allow", "new-allow", "disagree", "unknown", "bf-dep");
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
+		o = json_object_get(classes, replay_class_name(c));
+		if (!verbose && !gi(o, "decisions"))
+			continue;
+		fprintf(out, "%-11s %9" PRId64 " %9" PRId64 " %9" PRId64 " %9" PRId64 " %9" PRId64
+			" %9" PRId64 " %9" PRId64 "\n", replay_class_name(c), gi(o, "decisions"),
+			gi(o, "decided"), gi(o, "old_allow"), gi(o, "new_allow"),
+			gi(o, "disagreements"), gi(o, "unknown"), gi(o, "balance_failed_dependent"));
+	}
+	fprintf(out, "%-11s %9" PRId64 " %9s %9s %9s %9" PRId64 " %9" PRId64 " %9" PRId64 "\n",
+		"total", gi(sum, "decisions"), "", "", "", gi(sum, "disagreements"),
+		gi(sum, "unknown"), gi(sum, "balance_failed_dependent"));
+	fprintf(out, "(bf-dep: the verdict of either side changes if nr_balance_failed exceeds "
+		"cache_nice_tries)\n");
+	if (gi(sum, "lost_window") > 0)
+		report_wrapf(out, 1, "(%" PRId64 " decisions fall within 20 ms after lost events on "
+			     "their CPUs: their inputs may be incomplete; --json flags each one "
+			     "\"lost-events-window\")\n", gi(sum, "lost_window"));
+}
+
+static void disagreement_text(FILE *out, const json_t *sum, bool verbose)
+{
+	char esc[4 * 16 + 1];
+	const json_t *v, *o;
+	const char *k;
+	size_t i;
+
+	if (!verbose && !gi(sum, "disagreements"))
+		return;
+	fprintf(out, "\ndisagreements by reason (old / new):\n");
+	if (!json_object_size(json_object_get(sum, "reason_pairs")))
+		fprintf(out, "  none\n");
+	json_object_foreach((json_t *)json_object_get(sum, "reason_pairs"), k, v)
+		report_wrapf(out, 11, "  %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
+
+	if (json_array_size(json_object_get(sum, "top_tasks"))) {
+		fprintf(out, "\ntasks with most disagreements:\n");
+		json_array_foreach(json_object_get(sum, "top_tasks"), i, o)
+			fprintf(out, "  %7" PRId64 " of %7" PRId64 "  %s [%" PRId64 "]\n",
+				gi(o, "disagreements"), gi(o, "decisions"),
+				escape_text(esc, sizeof(esc), gs(o, "comm"), SIZE_MAX), gi(o, "tid"));
+	}
+}
+
+static void fidelity_text(FILE *out, const json_t *doc)
+{
+	const json_t *sum = json_object_get(doc, "summary");
+	const json_t *o, *v;
+	const char *k;
+
+	if (json_object_size(json_object_get(sum, "unknown_inputs"))) {
+		fprintf(out, "\nunknown verdicts, by the input that was missing:\n");
+		json_object_foreach((json_t *)json_object_get(sum, "unknown_inputs"), k, v)
+			fprintf(out, "  %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
+	}
+
+	fprintf(out, "\nfidelity (the kernel model against what the kernel did):\n");
+	if (!json_object_size(json_object_get(sum, "fidelity")))
+		fprintf(out, "  none: %s\n", report_replay_no_fidelity(doc));
+	else
+		fprintf(out, "  one-sided: every migration in a trace is one the kernel allowed, so \"reproduced\"\n"
+			     "  counts only the model's wrong refusals (a model that allows everything scores\n"
+			     "  100%%) and numa-stick only its wrong allowances; \"judged\": the model answered\n"
+			     "  (not unknown)\n"
+			     "  class       policy              decisions   judged            reproduced\n");
+	json_object_foreach((json_t *)json_object_get(sum, "fidelity"), k, o)
+		fprintf(out, "  %-11s %-18s %10" PRId64 " %8" PRId64 " (%5.1f%%) %8" PRId64 " (%5.1f%%)\n",
+			k, gs(o, "policy"), gi(o, "decisions"), gi(o, "judged"),
+			pct(gi(o, "judged"), gi(o, "decisions")), gi(o, "reproduced"),
+			pct(gi(o, "reproduced"), gi(o, "decisions")));
+	o = json_object_get(sum, "kernel_threads");
+	if (o && json_object_size(o)) {
+		char *list = counts_str(o, NULL);
+
+		report_wrapf(out, 4, "  kernel threads (no mm, so no NUMA faults), decisions by the "
+			     "evidence: %s\n", list ? list : "");
+		free(list);
+	}
+}
+
+static void counters_text(FILE *out, const json_t *sum)
+{
+	const json_t *o;
+	const char *k;
+
+	if (json_object_get(sum, "kernel_counters")) {
+		fprintf(out, "\nthe kernel's own counters (schedstat-delta.txt) against the replay:\n");
+		json_object_foreach((json_t *)json_object_get(sum, "kernel_counters"), k, o)
+			report_wrapf(out, 4, "  %-10s kernel %6" PRId64 "  replay %6" PRId64 "  (%s)\n",
+				     k, gi(o, "kernel"), gi(o, "replay"), gs(o, "kernel_field"));
+	}
+	o = json_object_get(sum, "task_counters");
+	if (o) {
+		const json_t *kn = json_object_get(o, "kernel"), *r = json_object_get(o, "replay");
+
+		fprintf(out, "\nthe kernel's per-task counters (numa_sample lines, %" PRId64
+			" tasks) against the replay:\n", gi(o, "tasks"));
+		report_wrapf(out, 4, "  migrations  kernel %6" PRId64 "  trace  %6" PRId64
+			     "  (se.nr_migrations; sched_migrate_task, same span)\n",
+			     gi(kn, "nr_migrations"), gi(r, "migrations"));
+		report_wrapf(out, 4, "  forced      kernel %6" PRId64 "  replay %6" PRId64
+			     "  (nr_forced_migrations; kernel model: hot, let through)\n",
+			     gi(kn, "forced"), gi(r, "forced"));
+		report_wrapf(out, 4, "  hot         kernel %6" PRId64 "  replay %6" PRId64
+			     "  (nr_failed_migrations_hot; kernel model: refused as hot)\n",
+			     gi(kn, "failed_hot"), gi(r, "resisted_hot"));
+	}
+}
+
+int report_replay_text(FILE *out, const json_t *doc, bool verbose)
+{
+	const json_t *sum = json_object_get(doc, "summary");
+
+	answer_text(out, doc);
+	fputc('\n', out);
+	header_text(out, doc, verbose);
+	if (!verbose)
+		left_out_text(out, sum);
+	class_table(out, sum, verbose);
+	disagreement_text(out, sum, verbose);
+	fidelity_text(out, doc);
+	counters_text(out, sum);
+	if (json_object_get(sum, "cost") && (verbose || have_faults(sum)))
+		report_cost_text(out, json_object_get(sum, "cost"), verbose);
+	if (fflush(out) == EOF || ferror(out))
+		return -EIO;
+	return 0;
+}
