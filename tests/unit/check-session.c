@@ -440,6 +440,77 @@ START_TEST(test_mutation_hides_topology)
 }
 END_TEST
 
+/* ---- decisions where a CPU was not seen ---------------------------------- */
+
+struct unseen_sink {
+	const struct ingest_info *info;	/* its first_ts_ns: the trace's start */
+	uint64_t	cpu1_first;	/* CPU 1's first event (ns) */
+	uint64_t	touch;		/* decisions touching CPU 1 before it */
+	uint64_t	flagged;	/* decisions flagged cpu-unseen */
+	uint64_t	flagged_touch;	/* ...of those, touching CPU 1 before it */
+};
+
+static int unseen_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			   struct err *err)
+{
+	struct unseen_sink *u = priv;
+	const struct decision *d = r->d;
+	bool touch = (d->snap.src_cpu == 1 || d->snap.dst_cpu == 1) &&
+		     d->snap.ts_ns < u->cpu1_first &&
+		     d->snap.ts_ns >= u->info->first_ts_ns + DECISION_UNSEEN_MIN_NS;
+
+	(void)cost;
+	(void)err;
+	u->touch += touch;
+	if (d->flags & DECISION_F_UNSEEN) {
+		u->flagged++;
+		u->flagged_touch += touch;
+	}
+	return 0;
+}
+
+static const struct session_sink_ops unseen_ops = { .name = "unseen", .decision = unseen_decision };
+
+/*
+ * cpu1-late-v6.dat: CPU 1's buffer overflowed, its data starts 5 s late
+ * behind one lost record; every decision touching CPU 1 before then is
+ * flagged, and counted in the decision stats.
+ */
+START_TEST(test_unseen_flagged)
+{
+	struct unseen_sink u = { 0 };
+	struct session_sink k = { .ops = &unseen_ops, .priv = &u };
+	struct session *s = open_replay(SR_FIXTURE("dat/cpu1-late-v6.dat"));
+	const struct ingest_info *info;
+
+	/* from info, as a first pass would: CPU 1's first event */
+	info = session_trace(s)->info;
+	ck_assert_ptr_nonnull(info);
+	u.info = info;
+	u.cpu1_first = 11617258000ull;	/* trace-cmd report: CPU:1 [766739 EVENTS DROPPED] */
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_uint_eq((info->first_ts_per_cpu[1] - 1) / 1000, u.cpu1_first / 1000);
+	ck_assert_uint_ge(u.touch, 5);
+	ck_assert_uint_eq(u.flagged_touch, u.touch);
+	/* and one more: 2 -> 3 before CPU 3's first event, 51 ms in */
+	ck_assert_uint_eq(u.flagged, u.touch + 1);
+	ck_assert_uint_eq(session_decision_stats(s)->unseen_flagged, u.flagged);
+	session_close(s);
+
+	/*
+	 * the fixture it was cut from (starting 4.8 ms earlier): that one and
+	 * 2 -> 0 at 6.661865, before CPU 0's first event at 6.662217 (info's
+	 * "before-first-event" stretches of CPU 0 and 3)
+	 */
+	memset(&u, 0, sizeof(u));
+	s = open_replay(HEAD_V6);
+	u.info = session_trace(s)->info;
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_uint_eq(u.flagged, 2);
+	session_close(s);
+}
+END_TEST
+
 /* ---- in-memory decisions through the engine and the NDJSON sink ---------- */
 
 static struct engine *default_engine(void)
@@ -589,6 +660,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_beyond_prescan);
 	tcase_add_test(tc, test_cut_hides_topology);
 	tcase_add_test(tc, test_mutation_hides_topology);
+	tcase_add_test(tc, test_unseen_flagged);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decisions");
 	tcase_add_loop_test(tc, test_decision_golden, 0, SR_DECISION_CLASS__COUNT);
