@@ -44,6 +44,7 @@ struct pending {
 	bool		by_stopper;	/* logged by migration/N on CPU N = orig_cpu */
 	bool		self_woken;	/* ...which the task itself woke on CPU N */
 	bool		resolved;
+	int		task_cpu;	/* the task's last known CPU, -1 unknown */
 	bool		dst_switch_seen;	/* first switch on dst after it... */
 	bool		dst_went_idle;		/* ...had a sleeping prev */
 };
@@ -64,6 +65,9 @@ struct decision_ctx {
 	size_t			cap;
 
 	uint64_t		*lost_ts;	/* per CPU: last lost-event marker + 1 (0 = none) */
+	uint64_t		*seen_ts;	/* per CPU: its last event + 1 (0 = none yet) */
+	uint64_t		first_ns;	/* the first event's time... */
+	bool			started;	/* ...once there was one */
 	int			nr_lost_cpus;
 	/* per CPU N: the last wake-up of migration/N, who logged it and where */
 	struct stopper_wake	*swake;
@@ -112,6 +116,7 @@ void decision_free(struct decision_ctx *d)
 	free(d->numa);
 	free(d->queue);
 	free(d->lost_ts);
+	free(d->seen_ts);
 	free(d->swake);
 	free(d);
 }
@@ -130,6 +135,22 @@ static int task_class_of(int prio)
 	if (prio < 100)
 		return SR_TASK_RT;
 	return SR_TASK_FAIR;
+}
+
+/* @cpu not seen yet at @ts, though the trace has run DECISION_UNSEEN_MIN_NS */
+static bool unseen_before_first(const struct decision_ctx *d, int cpu, uint64_t ts)
+{
+	if (cpu < 0 || !d->started || ts - d->first_ns < DECISION_UNSEEN_MIN_NS)
+		return false;
+	return cpu >= d->nr_lost_cpus || !d->seen_ts[cpu];
+}
+
+/* the task's last known CPU, -1 when unknown */
+static int task_cpu_of(const struct model *m, int tid)
+{
+	const struct model_task *task = model_task_lookup(m, tid);
+
+	return task && (task->known & MODEL_KNOWN_CPU) ? task->cpu : -1;
 }
 
 static bool lost_near(const struct decision_ctx *d, int cpu, uint64_t ts)
@@ -354,6 +375,9 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 		s->known |= SR_SNAP_NODE_PELT;
 	if (lost_near(d, src, ts) || lost_near(d, dst, ts))
 		dec->flags |= DECISION_F_LOST;
+	if (unseen_before_first(d, src, ts) || unseen_before_first(d, dst, ts) ||
+	    unseen_before_first(d, task_cpu_of(m, tid), ts))
+		dec->flags |= DECISION_F_UNSEEN;
 }
 
 static void set_class(struct decision *dec, int cls, int why)
@@ -498,6 +522,8 @@ static int emit_one(struct decision_ctx *d, struct decision *dec)
 	d->stats.by_why[dec->why]++;
 	if (dec->flags & DECISION_F_LOST)
 		d->stats.lost_flagged++;
+	if (dec->flags & DECISION_F_UNSEEN)
+		d->stats.unseen_flagged++;
 	if (dec->kthread > 0 && dec->kthread < MODEL_KTHREAD__COUNT)
 		d->stats.kthread_by[dec->kthread]++;
 	return d->emit(dec, d->arg);
@@ -572,6 +598,11 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 		case SR_EV_LOST:
 			if (ev->cpu == p->d.snap.src_cpu || ev->cpu == p->d.snap.dst_cpu)
 				p->d.flags |= DECISION_F_LOST;
+			/* made after the CPU's last event before the gap: inside it */
+			if ((ev->cpu == p->d.snap.src_cpu || ev->cpu == p->d.snap.dst_cpu ||
+			     ev->cpu == p->task_cpu) && ev->cpu >= 0 &&
+			    (ev->cpu >= d->nr_lost_cpus || p->d.snap.ts_ns + 1 >= d->seen_ts[ev->cpu]))
+				p->d.flags |= DECISION_F_UNSEEN;
 			break;
 		default:
 			break;
@@ -654,6 +685,7 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 	p->d.src_pos = ev->src_pos;
 	fill_snapshot(d, m, &p->d, mg->pid, mg->comm, mg->prio, mg->orig_cpu, mg->dest_cpu,
 		      ev->ts_ns);
+	p->task_cpu = task_cpu_of(m, mg->pid);
 	p->deadline_ns = ev->ts_ns + DECISION_WINDOW_NS;
 	p->state = task && (task->known & MODEL_KNOWN_STATE) ? (int)task->state :
 							       MODEL_TASK_UNKNOWN;
@@ -691,6 +723,7 @@ static int on_stick(struct decision_ctx *d, const struct model *m, const struct 
 	p->d.src_pos = ev->src_pos;
 	fill_snapshot(d, m, &p->d, n->src_pid, NULL, INT32_MIN, n->src_cpu, n->dst_cpu,
 		      ev->ts_ns);
+	p->task_cpu = task_cpu_of(m, n->src_pid);
 	set_class(&p->d, SR_DECISION_CLASS_NUMA_STICK, DECISION_WHY_STICK_NUMA);
 	p->d.partner_tid = n->dst_pid > 0 ? n->dst_pid : 0;
 	if (n->src_tgid > 0) {
@@ -744,21 +777,51 @@ static int on_numa(struct decision_ctx *d, const struct sr_event *ev)
 	return numa_add(d, &np);
 }
 
+/* room for @cpu in the per-CPU arrays (lost_ts, seen_ts) */
+static int grow_cpus(struct decision_ctx *d, int cpu)
+{
+	int n = cpu + 1 > 2 * d->nr_lost_cpus ? cpu + 1 : 2 * d->nr_lost_cpus;
+	uint64_t *l;
+
+	if (cpu < d->nr_lost_cpus)
+		return 0;
+	l = realloc(d->seen_ts, n * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	memset(l + d->nr_lost_cpus, 0, (n - d->nr_lost_cpus) * sizeof(*l));
+	d->seen_ts = l;
+	l = realloc(d->lost_ts, n * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	memset(l + d->nr_lost_cpus, 0, (n - d->nr_lost_cpus) * sizeof(*l));
+	d->lost_ts = l;
+	d->nr_lost_cpus = n;
+	return 0;
+}
+
 static int note_lost(struct decision_ctx *d, int cpu, uint64_t ts)
 {
 	if (cpu < 0)
 		return 0;
-	if (cpu >= d->nr_lost_cpus) {
-		int n = cpu + 1 > 2 * d->nr_lost_cpus ? cpu + 1 : 2 * d->nr_lost_cpus;
-		uint64_t *l = realloc(d->lost_ts, n * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		memset(l + d->nr_lost_cpus, 0, (n - d->nr_lost_cpus) * sizeof(*l));
-		d->lost_ts = l;
-		d->nr_lost_cpus = n;
-	}
+	if (grow_cpus(d, cpu) < 0)
+		return -ENOMEM;
 	d->lost_ts[cpu] = ts + 1;
+	return 0;
+}
+
+/* an event on @cpu: seen from here (after the evidence read its gap) */
+static int note_seen(struct decision_ctx *d, int cpu, uint64_t ts)
+{
+	if (!d->started) {
+		d->started = true;
+		d->first_ns = ts;
+	}
+	if (cpu < 0 || cpu >= TOPO_MAX_CPUS)
+		return 0;
+	if (grow_cpus(d, cpu) < 0)
+		return -ENOMEM;
+	if (ts + 1 > d->seen_ts[cpu])
+		d->seen_ts[cpu] = ts + 1;
 	return 0;
 }
 
@@ -773,6 +836,9 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 	if (ret < 0)
 		return ret;
 	queue_evidence(d, ev);
+	ret = note_seen(d, ev->cpu, ev->ts_ns);
+	if (ret < 0)
+		return ret;
 	switch (ev->kind) {
 	case SR_EV_MIGRATE:
 		ret = on_migrate(d, m, ev);

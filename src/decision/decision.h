@@ -52,6 +52,16 @@
 /* Bits of struct decision.flags */
 #define DECISION_F_LOST		(1u << 0)	/* lost events on src or dst CPU near it */
 #define DECISION_F_STATE_GUESS	(1u << 1)	/* the model's view of the task was incomplete */
+/*
+ * a CPU it touches (source, destination, the task's last known CPU) was
+ * not seen at the time: before that CPU's first event (once the trace has
+ * run DECISION_UNSEEN_MIN_NS), or between its last event and a lost-events
+ * record that came within the decision's window (docs/replay.md)
+ */
+#define DECISION_F_UNSEEN	(1u << 2)
+
+/* as INGEST_UNSEEN_MIN_NS: shorter stretches before a CPU's first event are not unseen */
+#define DECISION_UNSEEN_MIN_NS	(20ull * 1000 * 1000)
 
 /**
  * enum decision_why - the evidence that settled the class
@@ -107,6 +117,7 @@ struct decision_stats {
 	uint64_t	by_why[DECISION_WHY__COUNT];
 	uint64_t	numa_expired;	/* move/swap halves that no migration followed */
 	uint64_t	lost_flagged;
+	uint64_t	unseen_flagged;	/* DECISION_F_UNSEEN */
 	/* decisions whose has-faults (no) came from kernel-thread evidence, by enum model_kthread */
 	uint64_t	kthread_by[MODEL_KTHREAD__COUNT];
 };

@@ -41,6 +41,7 @@ struct ingest {
 	struct ingest_opts	opts;
 	struct ingest_info	info;
 	int			lost_cap;	/* allocated entries of lost arrays */
+	size_t			gap_cap;	/* allocated entries of info.gaps */
 	struct err		err;
 	void			*priv;
 	uint64_t		last_ts_ns;

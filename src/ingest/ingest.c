@@ -156,6 +156,17 @@ int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos)
 	if (!lrec)
 		return -ENOMEM;
 	in->info.lost_records_per_cpu = lrec;
+	lrec = realloc(in->info.first_ts_per_cpu, cap * sizeof(*lrec));
+	if (!lrec)
+		return -ENOMEM;
+	in->info.first_ts_per_cpu = lrec;
+	memset(lrec + in->lost_cap, 0, (cap - in->lost_cap) * sizeof(*lrec));
+	lrec = realloc(in->info.last_ts_per_cpu, cap * sizeof(*lrec));
+	if (!lrec)
+		return -ENOMEM;
+	in->info.last_ts_per_cpu = lrec;
+	memset(lrec + in->lost_cap, 0, (cap - in->lost_cap) * sizeof(*lrec));
+	lrec = in->info.lost_records_per_cpu;
 	memset(lost + in->lost_cap, 0, (cap - in->lost_cap) * sizeof(*lost));
 	memset(lrec + in->lost_cap, 0, (cap - in->lost_cap) * sizeof(*lrec));
 	in->lost_cap = cap;
@@ -323,6 +334,29 @@ out_close:
 	return NULL;
 }
 
+/* a lost-events record: the stretch since its CPU's last event */
+static int note_gap(struct ingest *in, const struct sr_event *ev)
+{
+	struct ingest_gap *g;
+	uint64_t last = in->info.last_ts_per_cpu[ev->cpu];
+
+	if (in->info.nr_gaps == in->gap_cap) {
+		size_t cap = in->gap_cap ? 2 * in->gap_cap : 8;
+
+		g = realloc(in->info.gaps, cap * sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		in->info.gaps = g;
+		in->gap_cap = cap;
+	}
+	g = &in->info.gaps[in->info.nr_gaps++];
+	g->cpu = ev->cpu;
+	g->from_ns = last ? last - 1 : 0;
+	g->to_ns = ev->ts_ns;
+	g->count = ev->u.lost.count;
+	return 0;
+}
+
 /* the accounting after a decoder returned @ev; Return: 1 or negative */
 static int account(struct ingest *in, const struct sr_event *ev)
 {
@@ -352,9 +386,17 @@ static int account(struct ingest *in, const struct sr_event *ev)
 		in->info.lost_records_per_cpu[ev->cpu]++;
 		if (ev->u.lost.count > 0)
 			in->info.lost_per_cpu[ev->cpu] += ev->u.lost.count;
+		ret = note_gap(in, ev);
+		if (ret < 0)
+			return ret;
 	} else {
 		in->info.nr_events++;
 	}
+	/* +1: a CPU seen at time 0 is seen (0 = not yet) */
+	if (!in->info.first_ts_per_cpu[ev->cpu])
+		in->info.first_ts_per_cpu[ev->cpu] = ev->ts_ns + 1;
+	if (ev->ts_ns + 1 > in->info.last_ts_per_cpu[ev->cpu])
+		in->info.last_ts_per_cpu[ev->cpu] = ev->ts_ns + 1;
 	return 1;
 }
 
@@ -410,6 +452,9 @@ void ingest_close(struct ingest *in)
 		in->ops->close(in);
 	free(in->info.lost_per_cpu);
 	free(in->info.lost_records_per_cpu);
+	free(in->info.first_ts_per_cpu);
+	free(in->info.last_ts_per_cpu);
+	free(in->info.gaps);
 	free(in->path);
 	free(in->stream_head);
 	if (in->stream_fd >= 0)

@@ -71,6 +71,29 @@ struct ingest_opts {
  * completed while reading (text formats learn CPUs as they go).  Counters
  * are final once ingest_next() has returned 0.
  */
+/**
+ * struct ingest_gap - a stretch where a CPU was not seen: from its last
+ * event before a lost-events record to the record (its next event)
+ * @cpu:      the CPU
+ * @from_ns:  its event before the record; 0 when the record is its first
+ *            (the stretch then starts where the trace does)
+ * @to_ns:    the record's timestamp
+ * @count:    events lost, -1 unknown
+ */
+struct ingest_gap {
+	int		cpu;
+	uint64_t	from_ns;
+	uint64_t	to_ns;
+	int64_t		count;
+};
+
+/*
+ * A CPU's stretch before its first event, or after its last, counts as
+ * unseen (info lists it, decisions in it are flagged) from this length on;
+ * a lost-events gap counts whatever its length.
+ */
+#define INGEST_UNSEEN_MIN_NS	(20ull * 1000 * 1000)
+
 struct ingest_info {
 	enum ingest_format	format;
 	int			file_version;	/* trace.dat version, 0 for text */
@@ -87,6 +110,11 @@ struct ingest_info {
 	/* lost events, indexed by CPU (nr_cpus entries); -1 in lost_unknown */
 	int64_t			*lost_per_cpu;	/* owned by the ingest handle */
 	uint64_t		*lost_records_per_cpu;	/* how many lost markers */
+	/* coverage, indexed by CPU: its first and last event (0 = none seen) */
+	uint64_t		*first_ts_per_cpu;
+	uint64_t		*last_ts_per_cpu;
+	struct ingest_gap	*gaps;		/* one per lost-events record, in order */
+	size_t			nr_gaps;
 	uint64_t		bad_lines;	/* text lines that could not be parsed */
 	uint64_t		skipped_lines;	/* headers, comments, blank lines */
 	uint64_t		truncated;	/* truncated pages / records read around */

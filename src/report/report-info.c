@@ -34,6 +34,60 @@ static json_t *lost_block(const struct ingest_info *info)
 	return o;
 }
 
+static json_t *stretch(int cpu, uint64_t from, uint64_t to, const char *why, int64_t count)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "cpu", json_integer(cpu));
+	json_object_set_new(o, "from_ns", json_integer((json_int_t)from));
+	json_object_set_new(o, "to_ns", json_integer((json_int_t)to));
+	json_object_set_new(o, "why", json_string(why));
+	if (count)
+		json_object_set_new(o, "lost", json_integer(count));
+	return o;
+}
+
+/*
+ * Where each CPU was not seen: before its first event and after its last
+ * (INGEST_UNSEEN_MIN_NS or longer), and across each lost-events record.
+ */
+static json_t *unseen_block(const struct ingest_info *info, int nr_cpus)
+{
+	json_t *a = json_array();
+	uint64_t first, last;
+	size_t g;
+	int c;
+
+	if (!info->nr_events)
+		return a;
+	for (c = 0; c < nr_cpus; c++) {
+		first = c < info->nr_cpus && info->first_ts_per_cpu ? info->first_ts_per_cpu[c] : 0;
+		last = c < info->nr_cpus && info->last_ts_per_cpu ? info->last_ts_per_cpu[c] : 0;
+		if (!first) {
+			json_array_append_new(a, stretch(c, info->first_ts_ns, info->last_ts_ns,
+							 "never-seen", 0));
+			continue;
+		}
+		for (g = 0; g < info->nr_gaps; g++)	/* a lost record first: its gap says it */
+			if (info->gaps[g].cpu == c)
+				break;
+		if ((g == info->nr_gaps || info->gaps[g].from_ns) &&
+		    first - 1 - info->first_ts_ns >= INGEST_UNSEEN_MIN_NS)
+			json_array_append_new(a, stretch(c, info->first_ts_ns, first - 1,
+							 "before-first-event", 0));
+		for (g = 0; g < info->nr_gaps; g++)
+			if (info->gaps[g].cpu == c)
+				json_array_append_new(a, stretch(c, info->gaps[g].from_ns ?
+								 info->gaps[g].from_ns : info->first_ts_ns,
+								 info->gaps[g].to_ns, "lost-events",
+								 info->gaps[g].count));
+		if (info->last_ts_ns - (last - 1) >= INGEST_UNSEEN_MIN_NS)
+			json_array_append_new(a, stretch(c, last - 1, info->last_ts_ns,
+							 "after-last-event", 0));
+	}
+	return a;
+}
+
 json_t *report_info_build(const struct report_info_in *in)
 {
 	const struct ingest_info *info = in->info;
@@ -86,6 +140,8 @@ json_t *report_info_build(const struct report_info_in *in)
 	json_object_set_new(o, "events", events);
 	json_object_set_new(o, "events_total", json_integer((json_int_t)total));
 	json_object_set_new(o, "lost_events", lost_block(info));
+	json_object_set_new(o, "unseen", unseen_block(info, in->topo->nr_cpus > info->nr_cpus ?
+						     in->topo->nr_cpus : info->nr_cpus));
 	json_object_set_new(o, "tasks", json_integer((json_int_t)in->stats->tasks_seen));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)in->stats->migrations));
 	json_object_set_new(o, "numa_samples", json_integer((json_int_t)in->stats->samples));
@@ -188,6 +244,21 @@ int report_info_text(FILE *out, const json_t *o)
 				fprintf(out, "  cpu %-4zu %10" PRId64 " in %" PRId64 " gaps\n", i,
 					(int64_t)json_integer_value(v), (int64_t)gaps);
 		}
+	}
+	if (!json_array_size(json_object_get(o, "unseen")))
+		fprintf(out, "unseen:      none (every cpu seen from start to end, no lost events)\n");
+	else
+		fprintf(out, "unseen:      %zu stretches where a cpu was not seen\n",
+			json_array_size(json_object_get(o, "unseen")));
+	json_array_foreach(json_object_get(o, "unseen"), i, v) {
+		json_int_t len = jint(v, "to_ns") - jint(v, "from_ns");
+
+		fprintf(out, "  cpu %-4d ", (int)jint(v, "cpu"));
+		print_ts(out, jint(v, "from_ns"));
+		fprintf(out, " .. ");
+		print_ts(out, jint(v, "to_ns"));
+		fprintf(out, " (%" PRId64 ".%06" PRId64 " s) %s\n", (int64_t)(len / 1000000000),
+			(int64_t)(len % 1000000000 / 1000), jstr(v, "why"));
 	}
 	fprintf(out, "tasks:       %" PRId64 "\n", (int64_t)jint(o, "tasks"));
 	fprintf(out, "migrations:  %" PRId64 "\n", (int64_t)jint(o, "migrations"));

@@ -302,6 +302,11 @@ static void class_table(FILE *out, const json_t *sum, bool verbose)
 		report_wrapf(out, 1, "(%" PRId64 " decisions fall within 20 ms after lost events on "
 			     "their CPUs: their inputs may be incomplete; --json flags each one "
 			     "\"lost-events-window\")\n", gi(sum, "lost_window"));
+	if (gi(sum, "cpu_unseen") > 0)
+		report_wrapf(out, 1, "(%" PRId64 " decisions touch a CPU where it was not seen (before "
+			     "its first event, across lost events; `info` lists the stretches): they are "
+			     "counted in every table, fidelity included; --json flags each one "
+			     "\"cpu-unseen\")\n", gi(sum, "cpu_unseen"));
 }
 
 static void disagreement_text(FILE *out, const json_t *sum, bool verbose)

@@ -84,6 +84,8 @@ json_t *report_decision_json(const struct engine_result *r)
 		json_array_append_new(flags, json_string("lost-events-window"));
 	if (d->flags & DECISION_F_STATE_GUESS)
 		json_array_append_new(flags, json_string("task-state-unknown"));
+	if (d->flags & DECISION_F_UNSEEN)
+		json_array_append_new(flags, json_string("cpu-unseen"));
 	json_object_set_new(o, "flags", flags);
 	return o;
 }
@@ -202,6 +204,7 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "unknown", jint((int64_t)unk));
 	json_object_set_new(sum, "balance_failed_dependent", jint((int64_t)flips));
 	json_object_set_new(sum, "lost_window", jint((int64_t)lost));
+	json_object_set_new(sum, "cpu_unseen", jint((int64_t)in->dstats->unseen_flagged));
 	json_object_set_new(sum, "reason_pairs", pairs);
 	json_object_set_new(sum, "unknown_inputs", missing);
 	json_object_set_new(sum, "top_tasks", tasks);

@@ -148,14 +148,88 @@ static int prescan_marker(struct session *s, struct topo_builder *b, const struc
 	return 0;
 }
 
+static void note(struct session *s, const char *msg)
+{
+	if (s->opts.note)
+		s->opts.note(s->opts.cb_arg, msg);
+}
+
+/* The pre-scan's damage: kept (the first of it), never printed. */
+struct prescan_damage {
+	uint64_t	count;
+	char		where[sizeof(((struct err *)0)->where)];
+};
+
+static void prescan_warn(void *arg, const struct err *e)
+{
+	struct prescan_damage *d = arg;
+
+	if (!d->count++)
+		snprintf(d->where, sizeof(d->where), "%s", e->where);
+}
+
+/*
+ * The topology the pre-scan's lines describe, into *@from_trace (NULL when
+ * they describe none).  Lines that describe fewer nodes than the meta line
+ * says are an error naming what is missing and where the trace was damaged;
+ * with --topology given, the trace's own lines never fail the open.
+ */
+static int prescan_topology(struct session *s, const struct topo_builder *b,
+			    const struct prescan_damage *dmg, bool whole, struct topo **from_trace)
+{
+	struct err *e = &s->err;
+	char msg[2 * PATH_MAX + 1024];
+	int described;
+	int nodes = topo_builder_nodes(b, &described);
+
+	err_clear(e);
+	if (nodes && described < nodes) {
+		if (s->opts.topology) {
+			snprintf(msg, sizeof(msg),
+				 "'%s' has schedreplay_node lines for %d of %d nodes: --topology '%s' is used",
+				 s->tr.path, described, nodes, s->opts.topology);
+			note(s, msg);
+			return 0;
+		}
+		if (dmg->count)
+			err_set(e, -SR_EBADTOPO,
+				"schedreplay_node lines for %d of %d nodes; the trace is damaged at %s: give --topology",
+				described, nodes, dmg->where);
+		else if (whole)
+			err_set(e, -SR_EBADTOPO,
+				"schedreplay_node lines for %d of %d nodes in the whole trace: give --topology",
+				described, nodes);
+		else
+			err_set(e, -SR_EBADTOPO,
+				"schedreplay_node lines for %d of %d nodes in the first %d events: give --topology",
+				described, nodes, SESSION_PRESCAN_EVENTS);
+		err_set_file(e, s->tr.path);
+		return e->code;
+	}
+	*from_trace = topo_builder_build(b, e);
+	if (*from_trace || !e->code)
+		return 0;
+	if (s->opts.topology) {
+		snprintf(msg, sizeof(msg), "'%s': the trace's own topology is not used (%s): --topology '%s' is",
+			 s->tr.path, e->msg, s->opts.topology);
+		err_clear(e);
+		note(s, msg);
+		return 0;
+	}
+	err_set_file(e, s->tr.path);
+	return e->code;
+}
+
 /*
  * Read the first events for schedreplay_meta / schedreplay_node lines, and
- * the highest CPU they name (for a guessed topology).  Damage is not
- * reported here: the real pass reports it.
+ * the highest CPU they name (for a guessed topology).  Damage is read past
+ * and not reported here (the real pass reports it); the first of it names
+ * the place when it hid topology lines.
  */
 static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bool *whole)
 {
 	struct ingest_opts io = s->opts.ingest;
+	struct prescan_damage dmg = { 0 };
 	struct topo_builder *b;
 	struct ingest *in;
 	struct sr_event ev;
@@ -164,7 +238,8 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 	int ret = 0, r = 0, c;
 
 	io.strict = false;
-	io.warn = NULL;
+	io.warn = prescan_warn;
+	io.warn_arg = &dmg;
 	in = ingest_open(s->tr.read_path, &io, e);
 	if (!in)
 		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
@@ -187,28 +262,26 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 		if (c > *max_cpu)
 			*max_cpu = c;
 		ret = prescan_marker(s, b, in, &ev);
+		if (ret < 0 && s->opts.topology) {
+			err_clear(e);	/* the trace's own lines are not used */
+			ret = 0;
+		}
 		if (ret < 0)
 			goto out;
+	}
+	if (r < 0) {	/* the real pass would stop there too: say so now, not a guess */
+		*e = *ingest_err(in);
+		ret = placed(s, e, e->code ? e->code : -SR_EBADTRACE);
+		goto out;
 	}
 	*whole = r == 0;
 	if (!*whole && ingest_info(in)->nr_cpus - 1 > *max_cpu)
 		*max_cpu = ingest_info(in)->nr_cpus - 1;
-	err_clear(e);
-	*from_trace = topo_builder_build(b, e);
-	if (!*from_trace && e->code) {
-		err_set_file(e, s->tr.path);
-		ret = e->code;
-	}
+	ret = prescan_topology(s, b, &dmg, *whole, from_trace);
 out:
 	topo_builder_free(b);
 	ingest_close(in);
 	return ret;
-}
-
-static void note(struct session *s, const char *msg)
-{
-	if (s->opts.note)
-		s->opts.note(s->opts.cb_arg, msg);
 }
 
 static int find_topology(struct session *s, struct topo *from_trace, int max_cpu)

@@ -28,6 +28,7 @@ struct topo_builder {
 	int			meta_nodes;	/* 0 until a meta line said */
 	int			meta_cpus;	/* -1 until a meta line said */
 	int			node_lines;
+	int			max_distance;	/* longest distance= row */
 	struct err		conflict;
 	union {
 		struct marker_meta	meta;
@@ -114,6 +115,8 @@ static int feed_node(struct topo_builder *b, const struct sr_event *ev, struct e
 	if (topo_draft_add_node(b->d, id, err))
 		return -SR_EBADTOPO;
 	b->node_lines++;
+	if (nd->nr_distance > b->max_distance)
+		b->max_distance = nd->nr_distance;
 	ret = topo_draft_place(b->d, id, nd->cpus, &b->conflict);
 	if (!ret)
 		ret = topo_draft_set_row(b->d, id, nd->distance, nd->nr_distance, 0, &b->conflict);
@@ -136,6 +139,14 @@ int topo_builder_feed(struct topo_builder *b, const struct sr_event *ev, struct 
 bool topo_builder_complete(const struct topo_builder *b)
 {
 	return b->meta_nodes > 0 && b->d->nr_present >= b->meta_nodes;
+}
+
+int topo_builder_nodes(const struct topo_builder *b, int *described)
+{
+	*described = b->d->nr_present;
+	if (b->meta_nodes)
+		return b->meta_nodes;
+	return b->max_distance;	/* no meta line: as many nodes as distances */
 }
 
 struct topo *topo_builder_build(const struct topo_builder *b, struct err *err)

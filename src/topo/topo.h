@@ -135,6 +135,16 @@ int topo_builder_feed(struct topo_builder *b, const struct sr_event *ev, struct 
 bool topo_builder_complete(const struct topo_builder *b);
 
 /**
+ * topo_builder_nodes() - how far the lines got
+ * @b:         the builder
+ * @described: set to the number of nodes node lines described
+ *
+ * Return: the node count of the schedreplay_meta line; without one, the
+ * longest distance= row (one distance per node); 0 when no line was fed.
+ */
+int topo_builder_nodes(const struct topo_builder *b, int *described);
+
+/**
  * topo_builder_build() - the topology the lines described
  * Return: owned, or NULL when no node line was seen (err untouched) or
  * they contradict each other (@err set).

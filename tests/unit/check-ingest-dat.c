@@ -145,6 +145,9 @@ static void run_file(const char *path, const struct ingest_opts *opts, uint64_t 
 	r->info = *ingest_info(in);
 	r->info.lost_per_cpu = NULL;
 	r->info.lost_records_per_cpu = NULL;
+	r->info.first_ts_per_cpu = NULL;
+	r->info.last_ts_per_cpu = NULL;
+	r->info.gaps = NULL;
 	ingest_close(in);
 }
 
@@ -505,11 +508,21 @@ START_TEST(test_lost)
 	bool after_lost = false;
 	int lost_cpu = -1;
 	uint64_t lost_ts = 0;
+	uint64_t first[4] = { 0 }, last[4] = { 0 }, gap_from[2] = { 0 }, gap_to[2] = { 0 };
+	int c;
 
 	ck_assert_ptr_nonnull(plain);
 	in = ingest_open(SR_FIXTURE("dat/lost-v6.dat"), NULL, &err);
 	ck_assert_ptr_nonnull(in);
 	while (ingest_next(in, &ev) > 0) {
+		ck_assert(ev.cpu >= 0 && ev.cpu < 4);
+		if (ev.kind == SR_EV_LOST && lost < 2) {
+			gap_from[lost] = last[ev.cpu];
+			gap_to[lost] = ev.ts_ns;
+		}
+		if (!first[ev.cpu])
+			first[ev.cpu] = ev.ts_ns;
+		last[ev.cpu] = ev.ts_ns;
 		if (after_lost) {
 			/* the record that carried the flag comes right after */
 			ck_assert_int_eq(ev.cpu, lost_cpu);
@@ -533,6 +546,36 @@ START_TEST(test_lost)
 	ck_assert_uint_eq(info->lost_records_per_cpu[0], 1);
 	ck_assert_int_eq(info->lost_per_cpu[1], 0);
 	ck_assert_uint_eq(info->lost_records_per_cpu[1], 1);
+	/* coverage: each CPU's first and last event, a gap per lost record */
+	for (c = 0; c < 4; c++) {
+		ck_assert_uint_eq(info->first_ts_per_cpu[c], first[c] + 1);
+		ck_assert_uint_eq(info->last_ts_per_cpu[c], last[c] + 1);
+	}
+	ck_assert_uint_eq(info->nr_gaps, 2);
+	for (c = 0; c < 2; c++) {
+		ck_assert_uint_gt(gap_from[c], 0);
+		ck_assert_uint_eq(info->gaps[c].from_ns, gap_from[c]);
+		ck_assert_uint_eq(info->gaps[c].to_ns, gap_to[c]);
+		ck_assert_uint_lt(info->gaps[c].from_ns, info->gaps[c].to_ns);
+	}
+	ck_assert_int_eq(info->gaps[0].cpu, 0);
+	ck_assert_int_eq(info->gaps[0].count, 42);
+	ck_assert_int_eq(info->gaps[1].cpu, 1);
+	ck_assert_int_eq(info->gaps[1].count, -1);
+	ingest_close(in);
+
+	/* cpu1-late-v6.dat: CPU 1's data starts behind its one lost record */
+	in = ingest_open(SR_FIXTURE("dat/cpu1-late-v6.dat"), NULL, &err);
+	ck_assert_msg(in != NULL, "%s", err.msg);
+	while (ingest_next(in, &ev) > 0)
+		;
+	info = ingest_info(in);
+	ck_assert_uint_eq(info->nr_gaps, 1);
+	ck_assert_int_eq(info->gaps[0].cpu, 1);
+	ck_assert_uint_eq(info->gaps[0].from_ns, 0);	/* its first record */
+	ck_assert_int_eq(info->gaps[0].count, 766739);
+	ck_assert_uint_eq(info->gaps[0].to_ns, info->first_ts_per_cpu[1] - 1);
+	ck_assert_uint_gt(info->first_ts_per_cpu[1] - 1, info->first_ts_ns + 4000000000ull);
 	ingest_close(in);
 
 	run_file(SR_FIXTURE("dat/numa02-head-v6.dat"), NULL, UINT64_MAX, plain, false);

@@ -316,6 +316,201 @@ START_TEST(test_open_failures)
 }
 END_TEST
 
+/* ---- damage that hides topology lines ------------------------------------ */
+
+#define HEAD_V6 SR_FIXTURE("dat/numa02-head-v6.dat")
+#define NUMA02_TOPO SR_FIXTURE("numa02-2n/numactl-H.txt")
+
+/* The bytes of @path, *@len of them; the caller frees. */
+static char *read_fixture(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	buf = slurp_file(f, len);
+	fclose(f);
+	return buf;
+}
+
+/* @len bytes of @buf into a new file at @path (a mkstemp() template). */
+static void write_copy(char *path, const char *buf, size_t len)
+{
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	ck_assert_int_eq(close(fd), 0);
+}
+
+static void note_count(void *arg, const char *msg)
+{
+	(void)msg;
+	(*(int *)arg)++;
+}
+
+/*
+ * A damaged copy that hid node lines: refused with the missing nodes and
+ * the damage named, opened and run with --topology (one note says so).
+ * Return: 1 when the copy's lines were incomplete, 0 when they were not.
+ */
+static int check_hidden_topology(const char *path)
+{
+	struct count_sink c = { 0 };
+	struct session_sink k = { .ops = &count_ops, .priv = &c };
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+	int notes = 0;
+
+	session_opts_init(&o);
+	o.mode = SESSION_INFO;
+	o.ingest.threads = 1;
+	s = session_open(path, &o, &e);
+	if (s) {
+		session_close(s);
+		return 0;
+	}
+	if (e.code != -SR_EBADTOPO)
+		return 0;	/* damage the header reader refuses: not this case */
+	ck_assert_msg(!strncmp(e.msg, "schedreplay_node lines for 1 of 2 nodes; the trace is damaged at byte ",
+			       strlen("schedreplay_node lines for 1 of 2 nodes; the trace is damaged at byte ")),
+		      "%s", e.msg);
+	ck_assert_ptr_nonnull(strstr(e.msg, ": give --topology"));
+	ck_assert_str_eq(e.file, path);
+	ck_assert_int_eq(session_fail(e.code), SESSION_FAIL_INPUT);
+
+	o.topology = NUMA02_TOPO;
+	o.note = note_count;
+	o.cb_arg = &notes;
+	memset(&e, 0, sizeof(e));
+	s = session_open(path, &o, &e);
+	ck_assert_msg(s != NULL, "%s with --topology: %s", path, e.msg);
+	ck_assert_int_eq(session_trace(s)->topo->source, TOPO_SRC_NUMACTL);
+	ck_assert_int_eq(session_trace(s)->topo->nr_nodes, 2);
+	ck_assert_int_eq(notes, 1);
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_uint_gt(session_trace(s)->warnings, 0);
+	session_close(s);
+	return 1;
+}
+
+/* v6 copies cut at every 4 KiB of the event data before the last node line */
+START_TEST(test_cut_hides_topology)
+{
+	size_t len, off, node1;
+	char *buf = read_fixture(HEAD_V6, &len);
+	const char *hit;
+	int hidden = 0, cuts = 0;
+
+	hit = memmem(buf, len, "schedreplay_node node=0", 23);
+	ck_assert_ptr_nonnull(hit);
+	node1 = hit - buf;
+	for (off = 32768; off < node1; off += 4096) {
+		char path[] = "/tmp/check-session-cut-XXXXXX";
+
+		write_copy(path, buf, off);
+		hidden += check_hidden_topology(path);
+		cuts++;
+		unlink(path);
+	}
+	/* every cut after the meta line and before the node 0 line hides it */
+	ck_assert_int_ge(cuts, 30);
+	ck_assert_int_ge(hidden, cuts - 2);
+	free(buf);
+}
+END_TEST
+
+/* A mutated copy: the first event of the page holding the node 0 line broken */
+START_TEST(test_mutation_hides_topology)
+{
+	char path[] = "/tmp/check-session-mut-XXXXXX";
+	size_t len, page;
+	char *buf = read_fixture(HEAD_V6, &len);
+	const char *hit = memmem(buf, len, "schedreplay_node node=0", 23);
+
+	ck_assert_ptr_nonnull(hit);
+	page = (size_t)(hit - buf) / 4096 * 4096;
+	memset(buf + page + 16, 0xee, 4);	/* the page's first event header */
+	write_copy(path, buf, len);
+	ck_assert_int_eq(check_hidden_topology(path), 1);
+	unlink(path);
+	free(buf);
+}
+END_TEST
+
+/* ---- decisions where a CPU was not seen ---------------------------------- */
+
+struct unseen_sink {
+	const struct ingest_info *info;	/* its first_ts_ns: the trace's start */
+	uint64_t	cpu1_first;	/* CPU 1's first event (ns) */
+	uint64_t	touch;		/* decisions touching CPU 1 before it */
+	uint64_t	flagged;	/* decisions flagged cpu-unseen */
+	uint64_t	flagged_touch;	/* ...of those, touching CPU 1 before it */
+};
+
+static int unseen_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			   struct err *err)
+{
+	struct unseen_sink *u = priv;
+	const struct decision *d = r->d;
+	bool touch = (d->snap.src_cpu == 1 || d->snap.dst_cpu == 1) &&
+		     d->snap.ts_ns < u->cpu1_first &&
+		     d->snap.ts_ns >= u->info->first_ts_ns + DECISION_UNSEEN_MIN_NS;
+
+	(void)cost;
+	(void)err;
+	u->touch += touch;
+	if (d->flags & DECISION_F_UNSEEN) {
+		u->flagged++;
+		u->flagged_touch += touch;
+	}
+	return 0;
+}
+
+static const struct session_sink_ops unseen_ops = { .name = "unseen", .decision = unseen_decision };
+
+/*
+ * cpu1-late-v6.dat: CPU 1's buffer overflowed, its data starts 5 s late
+ * behind one lost record; every decision touching CPU 1 before then is
+ * flagged, and counted in the decision stats.
+ */
+START_TEST(test_unseen_flagged)
+{
+	struct unseen_sink u = { 0 };
+	struct session_sink k = { .ops = &unseen_ops, .priv = &u };
+	struct session *s = open_replay(SR_FIXTURE("dat/cpu1-late-v6.dat"));
+	const struct ingest_info *info;
+
+	/* from info, as a first pass would: CPU 1's first event */
+	info = session_trace(s)->info;
+	ck_assert_ptr_nonnull(info);
+	u.info = info;
+	u.cpu1_first = 11617258000ull;	/* trace-cmd report: CPU:1 [766739 EVENTS DROPPED] */
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_uint_eq((info->first_ts_per_cpu[1] - 1) / 1000, u.cpu1_first / 1000);
+	ck_assert_uint_ge(u.touch, 5);
+	ck_assert_uint_eq(u.flagged_touch, u.touch);
+	/* and one more: 2 -> 3 before CPU 3's first event, 51 ms in */
+	ck_assert_uint_eq(u.flagged, u.touch + 1);
+	ck_assert_uint_eq(session_decision_stats(s)->unseen_flagged, u.flagged);
+	session_close(s);
+
+	/*
+	 * the fixture it was cut from (starting 4.8 ms earlier): that one and
+	 * 2 -> 0 at 6.661865, before CPU 0's first event at 6.662217 (info's
+	 * "before-first-event" stretches of CPU 0 and 3)
+	 */
+	memset(&u, 0, sizeof(u));
+	s = open_replay(HEAD_V6);
+	u.info = session_trace(s)->info;
+	ck_assert_int_eq(session_run(s, &k, 1), 0);
+	ck_assert_uint_eq(u.flagged, 2);
+	session_close(s);
+}
+END_TEST
+
 /* ---- in-memory decisions through the engine and the NDJSON sink ---------- */
 
 static struct engine *default_engine(void)
@@ -463,6 +658,9 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_topology_frozen);
 	tcase_add_test(tc, test_open_failures);
 	tcase_add_test(tc, test_beyond_prescan);
+	tcase_add_test(tc, test_cut_hides_topology);
+	tcase_add_test(tc, test_mutation_hides_topology);
+	tcase_add_test(tc, test_unseen_flagged);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decisions");
 	tcase_add_loop_test(tc, test_decision_golden, 0, SR_DECISION_CLASS__COUNT);
