@@ -139,6 +139,11 @@ expect_rc 0 "$SR_BIN" compare "$F/perf-stat-2cpu-a.txt" --vs "$F/perf-stat-1cpu.
 [ "$(v 'd["metrics"][0]["base"]["n"]')" = 5 ] || fail "perf stat runs"
 [ "$(v 'round(d["metrics"][-1]["base"]["stddev"], 4)')" = "$(python3 -c 'print(round(0.0302*5**0.5, 4))')" ] ||
 	fail "perf stat: +- is the sd of the mean"
+# a workload that uses both CPUs: twice the same is no difference, pinned to one CPU it is worse
+expect_rc 0 "$SR_BIN" compare "$F/perf-stat-g10-2cpu-a.txt" --vs "$F/perf-stat-g10-2cpu-b.txt" --json -
+[ "$(vq 'perf stat: time')" = "['no-difference']" ] || fail "perf stat -g 10 twice: $(vq 'perf stat: time')"
+expect_rc 0 "$SR_BIN" compare "$F/perf-stat-g10-2cpu-a.txt" --vs "$F/perf-stat-g10-1cpu.txt" --json -
+[ "$(vq 'perf stat: time')" = "['worse']" ] || fail "perf stat -g 10 on one CPU: $(vq 'perf stat: time')"
 expect_rc 0 "$SR_BIN" compare "$F/dbench-2cpu.txt" "$F/dbench-1cpu.txt" --json -
 [ "$(v '[(m["name"].split(" [")[0], m["base"]["n"]) for m in d["metrics"]]')" = \
   "[('dbench 2 clients: Throughput', 3), ('dbench 2 clients: max_latency', 3)]" ] || fail "dbench: $(v '[m["name"] for m in d["metrics"]]')"
