@@ -169,7 +169,12 @@ static int lb_cache_nice_tries(struct replay_eval *ev)
 static int lb_exceeded(struct replay_eval *ev)
 {
 	int64_t failed = ev->param[REPLAY_LB_P_NR_BALANCE_FAILED];
+	const struct sr_snapshot *s = ev->snap;
 	int tries;
+
+	/* the kernel's own values (a decision probe) win over the parameters */
+	if (SR_SNAP_HAS(s, cache_nice_tries) && (s->known & SR_SNAP_BALANCE_FAILED))
+		return s->nr_balance_failed > s->cache_nice_tries;
 
 	/* by domain level, 0 <= tries <= 2: the level only matters for 1 and 2 */
 	if (ev->param[REPLAY_LB_P_CACHE_NICE_TRIES] < 0 && (failed <= 0 || failed > 2))

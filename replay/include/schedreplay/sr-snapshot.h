@@ -164,7 +164,8 @@ enum sr_sd_level {
 	X(MOVED_SINCE_RAN, 32, "moved-since-ran", "whether the task was moved to another CPU, or forked, and has not run since") \
 	X(NODE_NR_IDLE,	33, "node-nr-idle",	"idle CPUs per node") \
 	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node") \
-	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known")
+	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known") \
+	X(BALANCE_FAILED, 36, "balance-failed",	"the balancing domain's nr_balance_failed and cache_nice_tries")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -211,6 +212,7 @@ enum sr_snap_bit {
 #define SR_SNAP_NODE_NR_IDLE	(1ull << SR_SNAP_BIT_NODE_NR_IDLE)
 #define SR_SNAP_NODE_PELT	(1ull << SR_SNAP_BIT_NODE_PELT)
 #define SR_SNAP_NODE_KNOWN	(1ull << SR_SNAP_BIT_NODE_KNOWN)
+#define SR_SNAP_BALANCE_FAILED	(1ull << SR_SNAP_BIT_BALANCE_FAILED)
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -307,6 +309,14 @@ enum sr_snap_bit {
  *                   nodes beyond 64 have no bit [NODE_KNOWN]
  * @node_pelt_known: bit n set when node n's PELT estimates are known
  *                   [NODE_KNOWN]
+ *
+ * Added in ABI 1.2:
+ * @nr_balance_failed: env->sd->nr_balance_failed of the domain the load
+ *                   balancer judged the candidate in, as the kernel read it
+ *                   (a can_migrate_task probe; never in a plain trace)
+ *                   [BALANCE_FAILED]
+ * @cache_nice_tries: env->sd->cache_nice_tries of that domain
+ *                   [BALANCE_FAILED]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -360,6 +370,10 @@ struct sr_snapshot {
 	int32_t		node_runnable[SR_MAX_NODES];
 	uint64_t	node_known;
 	uint64_t	node_pelt_known;
+
+	/* ABI 1.2 */
+	int32_t		nr_balance_failed;
+	int32_t		cache_nice_tries;
 };
 
 /*

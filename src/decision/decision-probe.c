@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * decision-probe.c - the decision probes (docs/recording.md): the inputs
+ * can_migrate_task() read, put into a candidate's snapshot in place of the
+ * model's guesses, and the pairing of entry and return events per CPU.
+ *
+ * Kernel constants are those of Linux 6.1 (include/linux/sched/sd_flags.h,
+ * kernel/sched/fair.c), the kernel the probes were written for.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision.h"
+#include "decision-probe.h"
+
+/* include/linux/sched/sd_flags.h of 6.1 */
+#define SD_SHARE_CPUCAPACITY	0x0080
+#define SD_SHARE_PKG_RESOURCES	0x0100
+#define SD_NUMA			0x2000
+/* kernel/sched/fair.c of 6.1 */
+#define LBF_ACTIVE_LB		0x10
+/*
+ * &p->se lies inside *p, at an offset far below sizeof(struct task_struct)
+ * (several KiB on every x86-64 build); another task's se is at least that
+ * far away, so a buddy pointer this close after p is p's own.
+ */
+#define PROBE_SE_SPAN		4096
+
+static bool has(const struct sr_ev_probe *pr, int f)
+{
+	return pr->have >> f & 1;
+}
+
+bool decision_probe_is_active(const struct sr_ev_probe *pr)
+{
+	return has(pr, SR_PF_ENV_FLAGS) && (pr->v[SR_PF_ENV_FLAGS] & LBF_ACTIVE_LB);
+}
+
+/* @buddy (a cfs_rq next/last pointer) is p's own sched_entity */
+static bool is_own_se(uint64_t task, uint64_t buddy)
+{
+	return buddy >= task && buddy - task < PROBE_SE_SPAN;
+}
+
+void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
+{
+	int a;
+
+	if (has(pr, SR_PF_IDLE) && pr->v[SR_PF_IDLE] >= 0 && pr->v[SR_PF_IDLE] <= 2) {
+		/* enum cpu_idle_type of 6.1 numbers them as enum sr_idle_type does */
+		s->idle_type = (int32_t)pr->v[SR_PF_IDLE];
+		s->known |= SR_SNAP_IDLE_TYPE;
+	}
+	if (has(pr, SR_PF_ON_CPU)) {
+		s->task_running = pr->v[SR_PF_ON_CPU] != 0;
+		s->known |= SR_SNAP_TASK_RUNNING;
+	}
+	/* task_hot(): rq_clock_task(src_rq) - p->se.exec_start, signed */
+	if (has(pr, SR_PF_EXEC_START) && has(pr, SR_PF_SRC_CLOCK)) {
+		uint64_t start = (uint64_t)pr->v[SR_PF_EXEC_START];
+		uint64_t clock = (uint64_t)pr->v[SR_PF_SRC_CLOCK];
+
+		s->since_ran_ns = clock > start ? clock - start : 0;
+		s->known |= SR_SNAP_SINCE_RAN;
+		s->moved_since_ran = start == 0;
+		s->known |= SR_SNAP_MOVED_SINCE_RAN;
+	}
+	if (has(pr, SR_PF_PREF_NID)) {
+		s->pref_node = pr->v[SR_PF_PREF_NID] < 0 ? -1 : (int32_t)pr->v[SR_PF_PREF_NID];
+		s->known |= SR_SNAP_PREF_NODE;
+	}
+	if (has(pr, SR_PF_FAULTS)) {
+		s->has_faults = pr->v[SR_PF_FAULTS] != 0;
+		s->known |= SR_SNAP_HAS_FAULTS;
+		if (!s->has_faults) {
+			for (a = 0; a < SR_MAX_NODES; a++)
+				s->task_faults[a] = 0;
+			s->known |= SR_SNAP_TASK_FAULTS;
+		}
+	}
+	if (has(pr, SR_PF_NGRP)) {
+		if (!pr->v[SR_PF_NGRP]) {
+			s->numa_group = 0;
+			s->known |= SR_SNAP_NUMA_GROUP;
+		} else if (!(s->known & SR_SNAP_NUMA_GROUP) || !s->numa_group) {
+			/* in a group the model did not know of: its id is unknown */
+			s->numa_group = 0;
+			s->known &= ~(SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS |
+				      SR_SNAP_GROUP_ACTIVE);
+		}
+	}
+	if (has(pr, SR_PF_SRC_NR)) {
+		s->src_nr_running = (int32_t)pr->v[SR_PF_SRC_NR];
+		s->known |= SR_SNAP_SRC_NR_RUNNING;
+	}
+	if (has(pr, SR_PF_SRC_NPREF)) {
+		s->src_nr_preferred = (int32_t)pr->v[SR_PF_SRC_NPREF];
+		s->known |= SR_SNAP_SRC_NR_PREFERRED;
+	}
+	if (has(pr, SR_PF_DST_NR)) {
+		s->dst_nr_running = (int32_t)pr->v[SR_PF_DST_NR];
+		s->known |= SR_SNAP_DST_NR_RUNNING;
+	}
+	if (has(pr, SR_PF_TASK) && has(pr, SR_PF_NEXT) && has(pr, SR_PF_LAST)) {
+		uint64_t task = (uint64_t)pr->v[SR_PF_TASK];
+
+		s->buddy = is_own_se(task, (uint64_t)pr->v[SR_PF_NEXT]) ||
+			   is_own_se(task, (uint64_t)pr->v[SR_PF_LAST]);
+		s->known |= SR_SNAP_BUDDY;
+	}
+	if (has(pr, SR_PF_NR_BF) && has(pr, SR_PF_CNT)) {
+		s->nr_balance_failed = (int32_t)pr->v[SR_PF_NR_BF];
+		s->cache_nice_tries = (int32_t)pr->v[SR_PF_CNT];
+		s->known |= SR_SNAP_BALANCE_FAILED;
+	}
+	if (has(pr, SR_PF_SD_FLAGS)) {
+		int64_t f = pr->v[SR_PF_SD_FLAGS];
+
+		s->sd_level = f & SD_SHARE_CPUCAPACITY ? SR_SD_SMT :
+			      f & SD_NUMA ? SR_SD_NUMA :
+			      f & SD_SHARE_PKG_RESOURCES ? SR_SD_MC : SR_SD_PKG;
+		s->known |= SR_SNAP_SD_LEVEL;
+	}
+	/* only CFS tasks are on the cfs_tasks list detach_tasks() walks */
+	s->task_class = SR_TASK_FAIR;
+	s->known |= SR_SNAP_TASK_CLASS;
+}
+
+/* ---- pairing entries and returns per CPU ------------------------------- */
+
+/*
+ * The three probed functions nest on one CPU (a wake-up in an interrupt
+ * during task_numa_migrate(), load balancing in the softirq after it), so
+ * each has its own slot.
+ */
+static int family_of(enum sr_event_kind k)
+{
+	switch (k) {
+	case SR_EV_CMT:
+	case SR_EV_CMT_RET:
+		return 0;
+	case SR_EV_STRF:
+	case SR_EV_STRF_RET:
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+int decision_probe_enter(struct decision_probe_pairs *pp, const struct sr_event *ev,
+			 const struct sr_ev_probe *pr)
+{
+	struct decision_probe_entry *ent;
+	struct decision_probe_cpu *e;
+	int n;
+
+	if (ev->cpu < 0 || ev->cpu >= TOPO_MAX_CPUS)
+		return 0;
+	if (ev->cpu >= pp->nr_cpus) {
+		n = ev->cpu + 1 > 2 * pp->nr_cpus ? ev->cpu + 1 : 2 * pp->nr_cpus;
+		e = realloc(pp->cpu, n * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		memset(e + pp->nr_cpus, 0, (n - pp->nr_cpus) * sizeof(*e));
+		pp->cpu = e;
+		pp->nr_cpus = n;
+	}
+	ent = &pp->cpu[ev->cpu].fam[family_of(ev->kind)];
+	if (ent->open)
+		pp->unpaired_entries++;	/* its return was lost */
+	ent->open = true;
+	ent->kind = ev->kind;
+	ent->ts_ns = ev->ts_ns;
+	ent->src_pos = ev->src_pos;
+	ent->pid = ev->pid;
+	ent->pr = *pr;
+	return 0;
+}
+
+const struct decision_probe_entry *decision_probe_leave(struct decision_probe_pairs *pp,
+							const struct sr_event *ev,
+							enum sr_event_kind entry_kind)
+{
+	struct decision_probe_entry *e;
+
+	if (ev->cpu < 0 || ev->cpu >= pp->nr_cpus) {
+		pp->returns_without_entry++;
+		return NULL;
+	}
+	e = &pp->cpu[ev->cpu].fam[family_of(entry_kind)];
+	if (!e->open || e->kind != entry_kind) {
+		pp->returns_without_entry++;
+		return NULL;
+	}
+	e->open = false;
+	return e;
+}
+
+static void close_cpu(struct decision_probe_pairs *pp, int cpu)
+{
+	int f;
+
+	for (f = 0; f < DECISION_PROBE_FAMILIES; f++) {
+		if (pp->cpu[cpu].fam[f].open)
+			pp->unpaired_entries++;
+		pp->cpu[cpu].fam[f].open = false;
+	}
+}
+
+void decision_probe_lost(struct decision_probe_pairs *pp, int cpu)
+{
+	/* an entry open across lost events may have lost its return */
+	if (cpu >= 0 && cpu < pp->nr_cpus)
+		close_cpu(pp, cpu);
+}
+
+void decision_probe_finish(struct decision_probe_pairs *pp)
+{
+	int c;
+
+	for (c = 0; c < pp->nr_cpus; c++)
+		close_cpu(pp, c);
+}
+
+void decision_probe_free(struct decision_probe_pairs *pp)
+{
+	free(pp->cpu);
+	memset(pp, 0, sizeof(*pp));
+}
