@@ -201,6 +201,16 @@ int replay_lb_evaluate(const void *priv, const struct sr_snapshot *snap,
 
 	exceeded = lb_exceeded(&ev);
 	/*
+	 * kthread_is_per_cpu(p), then !cpumask_test_cpu(dst_cpu, p->cpus_ptr):
+	 * refused before anything else is looked at.  Unknown is taken as
+	 * allowed: a move the trace shows passed the test.
+	 */
+	if (SR_SNAP_HAS(snap, dst_allowed) && (snap->known & SR_SNAP_DST_ALLOWED) &&
+	    !snap->dst_allowed) {
+		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_DST_NOT_ALLOWED, 0, 0);
+		return 0;
+	}
+	/*
 	 * task_running(src_rq, p): a running task never moves, whatever
 	 * nr_balance_failed says, so the second run below could not differ
 	 */

@@ -20,6 +20,8 @@
 #define SD_NUMA			0x2000
 /* kernel/sched/fair.c of 6.1 */
 #define LBF_ACTIVE_LB		0x10
+/* include/linux/sched.h */
+#define PF_KTHREAD		0x00200000
 /*
  * &p->se lies inside *p, at an offset far below sizeof(struct task_struct)
  * (several KiB on every x86-64 build); another task's se is at least that
@@ -30,6 +32,84 @@
 static bool has(const struct sr_ev_probe *pr, int f)
 {
 	return pr->have >> f & 1;
+}
+
+/* the number at @p (up to 9 digits, as CPU and node ids are), -1 when none */
+static int number_at(const char *p, const char **end)
+{
+	int v = 0, n = 0;
+
+	while (*p >= '0' && *p <= '9' && n < 9) {
+		v = v * 10 + (*p++ - '0');
+		n++;
+	}
+	*end = p;
+	return n ? v : -1;
+}
+
+/*
+ * Where a kernel thread may run, from its name: the per-CPU ones
+ * ("ksoftirqd/N", "cpuhp/N", "migration/N", "kworker/N:M", bound by
+ * kthread_bind() or kthread_create_on_cpu()) on CPU N, *cpu set; kcompactdN
+ * and kswapdN (set_cpus_allowed_ptr(cpumask_of_node(N))) on node N,
+ * *node set.  Return: false when the name does not say (an unbound worker
+ * "kworker/uN:M" follows its pool's mask, which no event shows).
+ */
+static bool kthread_binding(const char *comm, int *cpu, int *node)
+{
+	static const char *const per_cpu[] = { "ksoftirqd/", "cpuhp/", "migration/",
+					       "kworker/", "idle_inject/" };
+	static const char *const per_node[] = { "kcompactd", "kswapd" };
+	const char *end;
+	size_t i, n;
+	int v;
+
+	*cpu = *node = -1;
+	for (i = 0; i < sizeof(per_cpu) / sizeof(per_cpu[0]); i++) {
+		n = strlen(per_cpu[i]);
+		if (strncmp(comm, per_cpu[i], n))
+			continue;
+		v = number_at(comm + n, &end);
+		/* kworker/N:M, the others end at the number */
+		if (v < 0 || (i == 3 ? *end != ':' : *end != '\0'))
+			return false;
+		*cpu = v;
+		return true;
+	}
+	for (i = 0; i < sizeof(per_node) / sizeof(per_node[0]); i++) {
+		n = strlen(per_node[i]);
+		if (strncmp(comm, per_node[i], n))
+			continue;
+		v = number_at(comm + n, &end);
+		if (v < 0 || *end)
+			return false;
+		*node = v;
+		return true;
+	}
+	return false;
+}
+
+/* dst_allowed from the task's flags and name (a kernel thread's binding) */
+static void apply_binding(struct sr_snapshot *s, const struct sr_ev_probe *pr)
+{
+	char comm[SR_SNAP_COMM_LEN];
+	int cpu, node;
+
+	if (!has(pr, SR_PF_P_FLAGS) || !(pr->v[SR_PF_P_FLAGS] & PF_KTHREAD) ||
+	    !(s->known & SR_SNAP_COMM))
+		return;
+	memcpy(comm, s->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	if (!kthread_binding(comm, &cpu, &node))
+		return;
+	if (cpu >= 0) {
+		s->dst_allowed = s->dst_cpu == cpu;
+	} else {
+		if (!(s->known & SR_SNAP_DST_NODE))
+			return;
+		s->dst_allowed = s->dst_node == node;
+	}
+	s->known |= SR_SNAP_DST_ALLOWED;
 }
 
 bool decision_probe_is_active(const struct sr_ev_probe *pr)
@@ -122,6 +202,7 @@ void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 			      f & SD_SHARE_PKG_RESOURCES ? SR_SD_MC : SR_SD_PKG;
 		s->known |= SR_SNAP_SD_LEVEL;
 	}
+	apply_binding(s, pr);
 	/* only CFS tasks are on the cfs_tasks list detach_tasks() walks */
 	s->task_class = SR_TASK_FAIR;
 	s->known |= SR_SNAP_TASK_CLASS;

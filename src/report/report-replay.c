@@ -77,6 +77,9 @@ json_t *report_decision_json(const struct engine_result *r)
 	json_object_set_new(o, "old", verdict_json(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]));
 	json_object_set_new(o, "new", verdict_json(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
 	json_object_set_new(o, "kernel", verdict_json(r->pol[ENGINE_KERNEL], &r->v[ENGINE_KERNEL]));
+	/* what the kernel itself answered, when a decision probe saw it */
+	if (d->has_truth)
+		json_object_set_new(o, "kernel_verdict", json_string(d->truth ? "allowed" : "refused"));
 	json_object_set_new(o, "disagree", json_boolean(r->disagree));
 	json_object_set_new(o, "unknown", json_boolean(r->unknown));
 	json_object_set_new(o, "balance_failed_dependent", json_boolean(r->flips));

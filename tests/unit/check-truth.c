@@ -174,6 +174,53 @@ START_TEST(test_active_balance_candidate)
 }
 END_TEST
 
+static struct engine *kernel_engine(void)
+{
+	struct engine *e = engine_new();
+	struct replay_policy *p = replay_policy_new(replay_registry_lookup("lb-v6.1"));
+	struct err err = { 0 };
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(replay_policy_start(p, &err), 0);
+	ck_assert_int_eq(engine_add(e, ENGINE_KERNEL, p, &err), 0);
+	return e;
+}
+
+/* a per-CPU kernel thread: can_migrate_task() refuses it before anything else */
+START_TEST(test_per_cpu_kthread)
+{
+	struct sr_ev_probe pr = candidate(3 * MS, 0), r0 = retval(0);
+	struct sr_event ev = { .ts_ns = 3 * MS, .cpu = 0, .pid = 12, .kind = SR_EV_SWITCH };
+	struct engine *e = kernel_engine();
+	struct engine_result r;
+	struct err err = { 0 };
+
+	base();
+	/* 14 is ksoftirqd/0: it runs once on CPU 0 and is preempted */
+	ev.u.sw.prev_pid = 12;
+	ev.u.sw.prev_prio = 120;
+	ev.u.sw.next_pid = 14;
+	ev.u.sw.next_prio = 120;
+	strcpy(ev.u.sw.next_comm, "ksoftirqd/0");
+	feed(&ev);
+	sw(4 * MS, 0, 14, 0, 12);
+	set(&pr, SR_PF_PID, 14);
+	set(&pr, SR_PF_P_FLAGS, 0x04208040);	/* PF_KTHREAD | PF_NO_SETAFFINITY */
+	probe(10 * MS, 1, SR_EV_CMT, &pr);
+	probe(10 * MS + 1, 1, SR_EV_CMT_RET, &r0);
+	ck_assert_int_eq(decision_finish(d), 0);
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert(got[0].snap.known & SR_SNAP_DST_ALLOWED);
+	ck_assert_int_eq(got[0].snap.dst_allowed, 0);
+	ck_assert_int_eq(engine_evaluate(e, &got[0], &r, &err), 0);
+	ck_assert_int_eq(r.v[ENGINE_KERNEL].verdict, SR_VERDICT_RESIST);
+	ck_assert_int_eq(r.v[ENGINE_KERNEL].reasons[0], SR_REASON_DST_NOT_ALLOWED);
+	ck_assert_uint_eq(engine_truth(e)->model_agrees, 1);
+	engine_free(e);
+}
+END_TEST
+
 START_TEST(test_pairing_damage)
 {
 	struct sr_ev_probe pr = candidate(2 * MS, 0), ret = retval(1), none = { 0 };
@@ -205,19 +252,6 @@ START_TEST(test_pairing_damage)
 	ck_assert_uint_eq(st->probe_returns_without_entry, 2);
 }
 END_TEST
-
-static struct engine *kernel_engine(void)
-{
-	struct engine *e = engine_new();
-	struct replay_policy *p = replay_policy_new(replay_registry_lookup("lb-v6.1"));
-	struct err err = { 0 };
-
-	ck_assert_ptr_nonnull(e);
-	ck_assert_ptr_nonnull(p);
-	ck_assert_int_eq(replay_policy_start(p, &err), 0);
-	ck_assert_int_eq(engine_add(e, ENGINE_KERNEL, p, &err), 0);
-	return e;
-}
 
 START_TEST(test_model_against_kernel)
 {
@@ -319,6 +353,7 @@ static Suite *truth_suite(void)
 	tcase_add_test(tc, test_refused_candidate_is_decision);
 	tcase_add_test(tc, test_allowed_pairs_with_migration);
 	tcase_add_test(tc, test_active_balance_candidate);
+	tcase_add_test(tc, test_per_cpu_kthread);
 	tcase_add_test(tc, test_pairing_damage);
 	tcase_add_test(tc, test_model_against_kernel);
 	tcase_add_test(tc, test_text_probe_lines);
