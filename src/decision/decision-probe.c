@@ -302,10 +302,105 @@ void decision_probe_finish(struct decision_probe_pairs *pp)
 
 	for (c = 0; c < pp->nr_cpus; c++)
 		close_cpu(pp, c);
+	for (c = 0; c < pp->nr_evals; c++)
+		if (pp->evals[c].open) {
+			pp->evals[c].open = false;
+			pp->unpaired_entries++;
+		}
+}
+
+/* ---- task_numa_migrate() windows, by task ------------------------------ */
+
+/* closed windows are kept this long after their return, for later claims */
+#define PROBE_EVAL_KEEP_NS	(1000ull * 1000 * 1000)
+
+static int eval_find_open(const struct decision_probe_pairs *pp, int pid)
+{
+	int i;
+
+	for (i = pp->nr_evals - 1; i >= 0; i--)
+		if (pp->evals[i].pid == pid && pp->evals[i].open)
+			return i;
+	return -1;
+}
+
+int decision_probe_tnm_enter(struct decision_probe_pairs *pp, int pid, uint64_t ts)
+{
+	struct decision_numa_eval *e;
+	int i = eval_find_open(pp, pid), j = 0;
+
+	if (i >= 0) {
+		pp->unpaired_entries++;	/* its return was lost */
+		pp->evals[i].open = false;
+		pp->evals[i].ret_ns = pp->evals[i].start_ns;
+	}
+	/* forget windows closed long ago */
+	for (i = 0; i < pp->nr_evals; i++)
+		if (pp->evals[i].open || pp->evals[i].ret_ns + PROBE_EVAL_KEEP_NS >= ts)
+			pp->evals[j++] = pp->evals[i];
+	pp->nr_evals = j;
+	if (pp->nr_evals == pp->evals_cap) {
+		int cap = pp->evals_cap ? 2 * pp->evals_cap : 16;
+
+		e = realloc(pp->evals, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		pp->evals = e;
+		pp->evals_cap = cap;
+	}
+	e = &pp->evals[pp->nr_evals++];
+	memset(e, 0, sizeof(*e));
+	e->pid = pid;
+	e->open = true;
+	e->start_ns = ts;
+	e->target = -1;
+	return 0;
+}
+
+bool decision_probe_tnm_leave(struct decision_probe_pairs *pp, int pid, uint64_t ts,
+			      uint64_t *len_ns)
+{
+	int i = eval_find_open(pp, pid);
+
+	if (i < 0) {
+		pp->returns_without_entry++;
+		return false;
+	}
+	pp->evals[i].open = false;
+	pp->evals[i].ret_ns = ts > pp->evals[i].start_ns ? ts : pp->evals[i].start_ns;
+	*len_ns = pp->evals[i].ret_ns - pp->evals[i].start_ns;
+	return true;
+}
+
+uint64_t decision_probe_numa_target(struct decision_probe_pairs *pp, int pid, int cpu)
+{
+	int i = eval_find_open(pp, pid);
+
+	if (i < 0)
+		return 0;
+	pp->evals[i].target = cpu;
+	return pp->evals[i].start_ns ? pp->evals[i].start_ns : 1;
+}
+
+int decision_probe_numa_claims(const struct decision_probe_pairs *pp, int cpu, int pid,
+			       int partner, uint64_t from, uint64_t to)
+{
+	const struct decision_numa_eval *e;
+	int i, n = 0;
+
+	for (i = 0; i < pp->nr_evals; i++) {
+		e = &pp->evals[i];
+		if (e->target != cpu || e->pid == pid || e->pid == partner)
+			continue;
+		if (e->start_ns <= to && (e->open || e->ret_ns >= from))
+			n++;
+	}
+	return n;
 }
 
 void decision_probe_free(struct decision_probe_pairs *pp)
 {
+	free(pp->evals);
 	free(pp->cpu);
 	memset(pp, 0, sizeof(*pp));
 }

@@ -31,10 +31,26 @@ struct decision_probe_cpu {
 	struct decision_probe_entry	fam[DECISION_PROBE_FAMILIES];
 };
 
+/*
+ * One task_numa_migrate() call of a task: from its tnm to its tnm_ret
+ * (paired by task, as the task may return on the CPU it moved to), and the
+ * CPU its move or swap targeted (-1 until one is seen in the window).
+ */
+struct decision_numa_eval {
+	int		pid;
+	bool		open;
+	uint64_t	start_ns;
+	uint64_t	ret_ns;
+	int		target;
+};
+
 /* per CPU, each family's open entry; and the damage counted */
 struct decision_probe_pairs {
 	struct decision_probe_cpu	*cpu;
 	int				nr_cpus;
+	struct decision_numa_eval	*evals;
+	int				nr_evals;
+	int				evals_cap;
 	uint64_t			unpaired_entries;	/* an entry whose return never came */
 	uint64_t			returns_without_entry;
 };
@@ -68,6 +84,29 @@ int decision_probe_enter(struct decision_probe_pairs *pp, const struct sr_event 
 const struct decision_probe_entry *decision_probe_leave(struct decision_probe_pairs *pp,
 							const struct sr_event *ev,
 							enum sr_event_kind entry_kind);
+
+/**
+ * decision_probe_tnm_enter() / _leave() - a task_numa_migrate() entry or
+ * return of task @pid; _leave returns the window's length via @len_ns
+ * Return: enter: 0 or -ENOMEM; leave: true when an entry was open.
+ */
+int decision_probe_tnm_enter(struct decision_probe_pairs *pp, int pid, uint64_t ts);
+bool decision_probe_tnm_leave(struct decision_probe_pairs *pp, int pid, uint64_t ts,
+			      uint64_t *len_ns);
+
+/**
+ * decision_probe_numa_target() - task @pid's NUMA move or swap targets @cpu
+ * Return: the start of its open evaluation window, 0 when it has none.
+ */
+uint64_t decision_probe_numa_target(struct decision_probe_pairs *pp, int pid, int cpu);
+
+/**
+ * decision_probe_numa_claims() - the other evaluation windows (not of
+ * @pid or @partner) that targeted @cpu and overlapped [@from, @to]: the
+ * numa_migrate_on claims that may have covered @cpu then
+ */
+int decision_probe_numa_claims(const struct decision_probe_pairs *pp, int cpu, int pid,
+			       int partner, uint64_t from, uint64_t to);
 
 /** decision_probe_lost() - lost events on @cpu: its open entries are unpaired */
 void decision_probe_lost(struct decision_probe_pairs *pp, int cpu);

@@ -30,6 +30,7 @@ struct numa_pending {
 	int		inflight;	/* other claims on claim_cpu at the time */
 	int		partner;
 	uint64_t	ts_ns;
+	uint64_t	eval_ns;	/* start of its task_numa_migrate() window (tnm), 0 = none */
 };
 
 struct stopper_wake {
@@ -737,6 +738,18 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 		set_class(&p->d, np->cls, np->cls == SR_DECISION_CLASS_NUMA_MOVE ?
 			  DECISION_WHY_MOVE_NUMA : DECISION_WHY_SWAP_NUMA);
 		p->d.snap.numa_inflight = np->inflight;
+		if (np->eval_ns) {
+			/*
+			 * the recorded window: claims of other evaluations on the
+			 * CPU while this one ran, up to its move or swap
+			 */
+			p->d.snap.numa_inflight =
+				decision_probe_numa_claims(&d->pairs, np->claim_cpu, np->tid,
+							   np->partner, np->eval_ns, np->ts_ns);
+			d->stats.probe_numa_claim_windows++;
+			if (p->d.snap.numa_inflight > 0)
+				d->stats.probe_numa_claimed++;
+		}
 		p->d.snap.known |= SR_SNAP_NUMA_INFLIGHT;
 		p->d.partner_tid = np->partner;
 		p->resolved = true;
@@ -795,6 +808,8 @@ static int on_numa(struct decision_ctx *d, const struct sr_event *ev)
 	np.inflight = numa_claims(d, n->dst_cpu, n->src_pid);
 	np.tid = n->src_pid;
 	np.dst_cpu = n->dst_cpu;
+	/* made inside the task's own task_numa_migrate(), when the probe is there */
+	np.eval_ns = decision_probe_numa_target(&d->pairs, n->src_pid, n->dst_cpu);
 	if (ev->kind == SR_EV_MOVE_NUMA) {
 		np.cls = SR_DECISION_CLASS_NUMA_MOVE;
 		return numa_add(d, &np);
@@ -885,8 +900,10 @@ static int on_probe(struct decision_ctx *d, const struct model *m, const struct 
 	switch (ev->kind) {
 	case SR_EV_CMT:
 	case SR_EV_STRF:
-	case SR_EV_TNM:
 		return decision_probe_enter(&d->pairs, ev, &pr);
+	case SR_EV_TNM:
+		/* the faulting task's own call: common_pid is the task */
+		return decision_probe_tnm_enter(&d->pairs, ev->pid, ev->ts_ns);
 	case SR_EV_CMT_RET:
 		e = decision_probe_leave(&d->pairs, ev, SR_EV_CMT);
 		return e ? on_candidate(d, m, ev, e) : 0;
@@ -895,9 +912,7 @@ static int on_probe(struct decision_ctx *d, const struct model *m, const struct 
 			d->stats.probe_placements++;
 		return 0;
 	case SR_EV_TNM_RET:
-		e = decision_probe_leave(&d->pairs, ev, SR_EV_TNM);
-		if (e && ev->ts_ns >= e->ts_ns) {
-			len = ev->ts_ns - e->ts_ns;
+		if (decision_probe_tnm_leave(&d->pairs, ev->pid, ev->ts_ns, &len)) {
 			d->stats.probe_numa_windows++;
 			d->stats.probe_numa_window_ns += len;
 			if (len > d->stats.probe_numa_window_max_ns)

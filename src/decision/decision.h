@@ -136,6 +136,8 @@ struct decision_stats {
 	uint64_t	probe_numa_windows;	/* task_numa_migrate pairs */
 	uint64_t	probe_numa_window_ns;	/* their lengths, summed */
 	uint64_t	probe_numa_window_max_ns;
+	uint64_t	probe_numa_claim_windows;	/* moves/swap halves counted from the windows */
+	uint64_t	probe_numa_claimed;	/* ...of which another window claimed the CPU */
 };
 
 struct decision_ctx;

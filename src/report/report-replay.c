@@ -146,6 +146,7 @@ static json_t *counts_json(const struct strcount *sc)
 bool report_replay_has_probes(const struct decision_stats *ds)
 {
 	return ds->probe_candidates || ds->probe_placements || ds->probe_numa_windows ||
+	       ds->probe_numa_claim_windows ||
 	       ds->probe_unpaired_entries || ds->probe_returns_without_entry ||
 	       ds->probe_paired_migrations;
 }
@@ -159,7 +160,7 @@ static json_t *ground_truth_json(const struct report_replay_in *in)
 	const struct engine_truth *t = engine_truth(in->engine);
 	const struct decision_stats *ds = in->dstats;
 	json_t *gt = json_object(), *lb = json_object(), *pl = json_object();
-	json_t *pr = json_object();
+	json_t *pr = json_object(), *nw = json_object();
 
 	json_object_set_new(lb, "policy", t->policy ? json_string(t->policy) : json_null());
 	json_object_set_new(lb, "candidates", jint((int64_t)t->candidates));
@@ -182,10 +183,17 @@ static json_t *ground_truth_json(const struct report_replay_in *in)
 	json_object_set_new(pr, "unpaired_entries", jint((int64_t)ds->probe_unpaired_entries));
 	json_object_set_new(pr, "returns_without_entry",
 			    jint((int64_t)ds->probe_returns_without_entry));
-	json_object_set_new(pr, "numa_windows", jint((int64_t)ds->probe_numa_windows));
-	json_object_set_new(pr, "numa_window_ns_total", jint((int64_t)ds->probe_numa_window_ns));
-	json_object_set_new(pr, "numa_window_ns_max", jint((int64_t)ds->probe_numa_window_max_ns));
 	json_object_set_new(gt, "probes", pr);
+
+	/* task_numa_migrate() windows: the numa_migrate_on claims they covered */
+	json_object_set_new(nw, "windows", jint((int64_t)ds->probe_numa_windows));
+	json_object_set_new(nw, "window_ns_mean", ds->probe_numa_windows ?
+			    jint((int64_t)(ds->probe_numa_window_ns / ds->probe_numa_windows)) :
+			    json_null());
+	json_object_set_new(nw, "window_ns_max", jint((int64_t)ds->probe_numa_window_max_ns));
+	json_object_set_new(nw, "decisions", jint((int64_t)ds->probe_numa_claim_windows));
+	json_object_set_new(nw, "claimed", jint((int64_t)ds->probe_numa_claimed));
+	json_object_set_new(gt, "numa_claims", nw);
 	return gt;
 }
 
