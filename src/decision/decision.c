@@ -861,9 +861,12 @@ static int on_candidate(struct decision_ctx *d, const struct model *m, const str
 
 	ingest_probe_get(ev, &ret);
 	if (!(pr->have >> SR_PF_PID & 1) || !(pr->have >> SR_PF_SRC_CPU & 1) ||
-	    !(pr->have >> SR_PF_DST_CPU & 1) || !(ret.have >> SR_PF_RET & 1)) {
-		/* without the task, the CPUs or the verdict it is no decision */
-		d->stats.probe_unpaired_entries++;
+	    !(pr->have >> SR_PF_DST_CPU & 1) || !(ret.have >> SR_PF_RET & 1) ||
+	    pr->v[SR_PF_SRC_CPU] < 0 || pr->v[SR_PF_SRC_CPU] >= d->topo->nr_cpus ||
+	    pr->v[SR_PF_DST_CPU] < 0 || pr->v[SR_PF_DST_CPU] >= d->topo->nr_cpus ||
+	    pr->v[SR_PF_PID] <= 0 || pr->v[SR_PF_PID] > INT32_MAX) {
+		/* without the task, CPUs of this machine or the verdict it is no decision */
+		d->stats.probe_unusable++;
 		return 0;
 	}
 	pid = (int)pr->v[SR_PF_PID];

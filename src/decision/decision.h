@@ -132,6 +132,7 @@ struct decision_stats {
 	uint64_t	probe_paired_migrations;	/* sched_migrate_task of an allowed candidate */
 	uint64_t	probe_unpaired_entries;	/* entry without its return (damage) */
 	uint64_t	probe_returns_without_entry;	/* return without entry (damage) */
+	uint64_t	probe_unusable;	/* pairs without the task, its CPUs (in the topology) or the verdict */
 	uint64_t	probe_placements;	/* select_task_rq_fair pairs */
 	uint64_t	probe_numa_windows;	/* task_numa_migrate pairs */
 	uint64_t	probe_numa_window_ns;	/* their lengths, summed */

@@ -241,8 +241,9 @@ static void truth_text(FILE *out, const json_t *gt)
 		     "claimed\n", gi(nc, "windows"), gi(nc, "window_ns_mean") / 1e6,
 		     gi(nc, "window_ns_max") / 1e6, gi(nc, "decisions"), gi(nc, "claimed"));
 	report_wrapf(out, 4, "  pairing damage: %" PRId64 " entries without return, %" PRId64
-		     " returns without entry\n", gi(pr, "unpaired_entries"),
-		     gi(pr, "returns_without_entry"));
+		     " returns without entry, %" PRId64 " pairs without a task, CPUs of this "
+		     "machine or a verdict\n", gi(pr, "unpaired_entries"),
+		     gi(pr, "returns_without_entry"), gi(pr, "unusable"));
 }
 
 static void answer_text(FILE *out, const json_t *doc)

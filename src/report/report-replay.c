@@ -146,7 +146,7 @@ static json_t *counts_json(const struct strcount *sc)
 bool report_replay_has_probes(const struct decision_stats *ds)
 {
 	return ds->probe_candidates || ds->probe_placements || ds->probe_numa_windows ||
-	       ds->probe_numa_claim_windows ||
+	       ds->probe_numa_claim_windows || ds->probe_unusable ||
 	       ds->probe_unpaired_entries || ds->probe_returns_without_entry ||
 	       ds->probe_paired_migrations;
 }
@@ -183,6 +183,7 @@ static json_t *ground_truth_json(const struct report_replay_in *in)
 	json_object_set_new(pr, "unpaired_entries", jint((int64_t)ds->probe_unpaired_entries));
 	json_object_set_new(pr, "returns_without_entry",
 			    jint((int64_t)ds->probe_returns_without_entry));
+	json_object_set_new(pr, "unusable", jint((int64_t)ds->probe_unusable));
 	json_object_set_new(gt, "probes", pr);
 
 	/* task_numa_migrate() windows: the numa_migrate_on claims they covered */

@@ -243,13 +243,35 @@ START_TEST(test_pairing_damage)
 	ck_assert_uint_eq(st->probe_placements, 1);
 	probe(11 * MS + 9, 1, SR_EV_CMT_RET, &ret);
 	ck_assert_uint_eq(st->probe_candidates, 1);
-	/* the trace ends with an entry open */
+	/* lost events close what is open on their CPU */
 	probe(12 * MS, 3, SR_EV_CMT, &pr);
-	ck_assert_int_eq(decision_finish(d), 0);
+	{
+		struct sr_event lost = { .ts_ns = 12 * MS + 1, .cpu = 3, .kind = SR_EV_LOST };
+
+		lost.u.lost.count = 10;
+		feed(&lost);
+	}
 	ck_assert_uint_eq(st->probe_unpaired_entries, 2);
+	probe(12 * MS + 2, 3, SR_EV_CMT_RET, &ret);
+	ck_assert_uint_eq(st->probe_returns_without_entry, 3);
+	/* the trace ends with an entry open */
+	probe(12 * MS + 5, 2, SR_EV_CMT, &pr);
+	/* a CPU outside the machine (or no task) makes no decision */
+	set(&pr, SR_PF_DST_CPU, 4096);
+	probe(13 * MS, 1, SR_EV_CMT, &pr);
+	probe(13 * MS + 1, 1, SR_EV_CMT_RET, &ret);
+	set(&pr, SR_PF_DST_CPU, 1);
+	set(&pr, SR_PF_PID, -5);
+	probe(14 * MS, 1, SR_EV_CMT, &pr);
+	probe(14 * MS + 1, 1, SR_EV_CMT_RET, &ret);
+	/* an entry without its fields (none known) */
+	probe(15 * MS, 1, SR_EV_CMT, &none);
+	probe(15 * MS + 1, 1, SR_EV_CMT_RET, &ret);
+	ck_assert_int_eq(decision_finish(d), 0);
+	ck_assert_uint_eq(st->probe_unusable, 3);
+	ck_assert_uint_eq(st->probe_unpaired_entries, 3);
 	ck_assert_int_eq(nr_got, 1);
-	/* an event without its probe fields is a probe event with none known */
-	ck_assert_uint_eq(st->probe_returns_without_entry, 2);
+	ck_assert_uint_eq(st->probe_returns_without_entry, 3);
 }
 END_TEST
 
