@@ -59,6 +59,21 @@ check "the NDJSON validates" python3 "$VALIDATE" --ndjson "$SCHEMA" "$T/p.nd"
 check "each candidate says the kernel's verdict" test \
 	"$(jq -s 'map(select(.kernel_verdict)) | length' "$T/p.nd")" -eq "$n"
 
+# pairing damage: counted, one warning naming the line, never a crash
+printf '%s\n' 'cpus=2' \
+	'  <idle>-0 [001] 1.000001: cmt: (x) pid=10 src_cpu=0 dst_cpu=1 on_cpu=0' \
+	'  <idle>-0 [001] 1.000002: cmt: (x) pid=10 src_cpu=0 dst_cpu=7' \
+	'  <idle>-0 [001] 1.000003: cmt_ret: (x) ret=1' \
+	'  <idle>-0 [000] 1.000004: cmt_ret: (x) ret=0' \
+	'  <idle>-0 [000] 1.000005: cmt: (x) pid=10 src_cpu=zz dst_cpu=1' >"$T/bad.txt"
+expect_exit 0 "replay unpaired probes" "$SR_BIN" replay --json "$T/bad.json" "$T/bad.txt"
+check "the return without entry is a warning at its line" \
+	grep -q "at line 5: decision probe cmt_ret: pairing damage" "$T/err"
+check "the malformed probe line is a warning at its line" grep -q "at line 6: malformed decision probe" "$T/err"
+check "damage counted: 2 unpaired or unusable, 1 return without entry" test \
+	"$(jq -c '.summary.ground_truth.probes' "$T/bad.json")" = \
+	'{"returns_without_entry":1,"unpaired_entries":1,"unusable":1}'
+
 expect_exit 0 "replay numa02-2n --json" "$SR_BIN" replay --quiet --json "$T/n.json" "$FIX/numa02-2n"
 check "no probes, no ground_truth" test "$(jq '.summary | has("ground_truth")' "$T/n.json")" = false
 finish
