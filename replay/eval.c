@@ -169,7 +169,12 @@ static int lb_cache_nice_tries(struct replay_eval *ev)
 static int lb_exceeded(struct replay_eval *ev)
 {
 	int64_t failed = ev->param[REPLAY_LB_P_NR_BALANCE_FAILED];
+	const struct sr_snapshot *s = ev->snap;
 	int tries;
+
+	/* the kernel's own values (a decision probe) win over the parameters */
+	if (SR_SNAP_HAS(s, cache_nice_tries) && (s->known & SR_SNAP_BALANCE_FAILED))
+		return s->nr_balance_failed > s->cache_nice_tries;
 
 	/* by domain level, 0 <= tries <= 2: the level only matters for 1 and 2 */
 	if (ev->param[REPLAY_LB_P_CACHE_NICE_TRIES] < 0 && (failed <= 0 || failed > 2))
@@ -195,6 +200,16 @@ int replay_lb_evaluate(const void *priv, const struct sr_snapshot *snap,
 		return ret < 0 ? ret : 0;
 
 	exceeded = lb_exceeded(&ev);
+	/*
+	 * kthread_is_per_cpu(p), then !cpumask_test_cpu(dst_cpu, p->cpus_ptr):
+	 * refused before anything else is looked at.  Unknown is taken as
+	 * allowed: a move the trace shows passed the test.
+	 */
+	if (SR_SNAP_HAS(snap, dst_allowed) && (snap->known & SR_SNAP_DST_ALLOWED) &&
+	    !snap->dst_allowed) {
+		replay_verdict_set(out, &ev, SR_VERDICT_RESIST, SR_REASON_DST_NOT_ALLOWED, 0, 0);
+		return 0;
+	}
 	/*
 	 * task_running(src_rq, p): a running task never moves, whatever
 	 * nr_balance_failed says, so the second run below could not differ

@@ -27,6 +27,7 @@ struct engine {
 	struct engine_class_stats	cls[SR_DECISION_CLASS__COUNT];
 	uint64_t			missing[64];
 	struct strcount			pairs;
+	struct engine_truth		truth;
 	struct task_row			*tasks;
 	size_t				tasks_cap;
 	size_t				tasks_used;
@@ -36,8 +37,11 @@ struct engine *engine_new(void)
 {
 	struct engine *e = calloc(1, sizeof(*e));
 
-	if (e)
+	if (e) {
 		strcount_init(&e->pairs);
+		strcount_init(&e->truth.disagree_by);
+		strcount_init(&e->truth.unknown_by);
+	}
 	return e;
 }
 
@@ -51,6 +55,8 @@ void engine_free(struct engine *e)
 		for (i = 0; i < e->nr[s]; i++)
 			replay_policy_free(e->pols[s][i]);
 	strcount_release(&e->pairs);
+	strcount_release(&e->truth.disagree_by);
+	strcount_release(&e->truth.unknown_by);
 	free(e->tasks);
 	free(e);
 }
@@ -151,6 +157,49 @@ static const char *first_reason(const struct replay_policy *pol, const struct sr
 	return replay_reason_name(replay_policy_ops(pol), v->reasons[0]);
 }
 
+/*
+ * A candidate the kernel judged (decision.truth): the kernel model's
+ * verdict against the kernel's.  Disagreements are counted by the reason
+ * that decided the model's verdict and the kernel's answer; unknown
+ * verdicts by the field that was missing.
+ */
+static int count_truth(struct engine *e, const struct engine_result *r, struct err *err)
+{
+	const struct sr_verdict *kv = &r->v[ENGINE_KERNEL];
+	const struct replay_policy *kp = r->pol[ENGINE_KERNEL];
+	struct engine_truth *t = &e->truth;
+	bool allowed = r->d->truth != 0;
+	char key[160];
+	int ret = 0, b;
+
+	t->candidates++;
+	if (allowed)
+		t->kernel_allowed++;
+	else
+		t->kernel_refused++;
+	if (!kp)
+		return 0;
+	if (!t->policy)
+		t->policy = replay_policy_ops(kp)->name;
+	if (decided(kv)) {
+		t->judged++;
+		if ((kv->verdict == SR_VERDICT_ALLOW) == allowed) {
+			t->model_agrees++;
+			return 0;
+		}
+		snprintf(key, sizeof(key), "%s %s, kernel %s",
+			 kv->verdict == SR_VERDICT_ALLOW ? "allow" : "resist", first_reason(kp, kv),
+			 allowed ? "allowed" : "refused");
+		ret = strcount_add(&t->disagree_by, key, 1);
+	} else if (kv->verdict == SR_VERDICT_UNKNOWN) {
+		for (b = 0; b < 64 && !(kv->missing >> b & 1); b++)
+			;
+		snprintf(key, sizeof(key), "%s", b < 64 ? replay_snap_field_name(b) : "none");
+		ret = strcount_add(&t->unknown_by, key, 1);
+	}
+	return ret < 0 ? err_set(err, -ENOMEM, "out of memory") : 0;
+}
+
 int engine_evaluate(struct engine *e, const struct decision *d, struct engine_result *r,
 		    struct err *err)
 {
@@ -212,7 +261,10 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 
 		cs->kernel_decisions++;
 		r->judged = decided(kv) || kv->verdict == SR_VERDICT_NOT_APPLICABLE;
-		if (cls == SR_DECISION_CLASS_NUMA_STICK)
+		if (d->has_truth)
+			/* the kernel said what it did with the candidate */
+			r->reproduced = decided(kv) && (kv->verdict == SR_VERDICT_ALLOW) == (d->truth != 0);
+		else if (cls == SR_DECISION_CLASS_NUMA_STICK)
 			r->reproduced = r->judged && kv->verdict != SR_VERDICT_ALLOW;
 		else
 			r->reproduced = kv->verdict == SR_VERDICT_ALLOW;
@@ -222,6 +274,12 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 			cs->reproduced++;
 		if (kv->flags & SR_VF_FORCED)
 			cs->kernel_forced++;
+	}
+
+	if (d->has_truth) {
+		ret = count_truth(e, r, err);
+		if (ret < 0)
+			return ret;
 	}
 
 	row = task_row(e, d->snap.tid);
@@ -272,6 +330,11 @@ uint64_t engine_missing(const struct engine *e, int bit)
 const struct strcount *engine_reason_pairs(const struct engine *e)
 {
 	return &e->pairs;
+}
+
+const struct engine_truth *engine_truth(const struct engine *e)
+{
+	return &e->truth;
 }
 
 static int cmp_task(const void *a, const void *b)

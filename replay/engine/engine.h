@@ -74,6 +74,29 @@ struct engine_class_stats {
 	uint64_t	lost;			/* in a lost-events window */
 };
 
+/**
+ * struct engine_truth - the kernel model against the kernel's own verdicts
+ * (load-balance candidates a can_migrate_task probe saw: decision.truth)
+ * @policy:         the kernel side's policy for them, NULL when none
+ * @candidates:     candidates replayed
+ * @kernel_allowed: of them, can_migrate_task() returned 1
+ * @kernel_refused: returned 0
+ * @judged:         the kernel model answered allow or resist
+ * @model_agrees:   of those, its answer was the kernel's
+ * @disagree_by:    judged disagreements by "verdict reason, kernel answer"
+ * @unknown_by:     unknown verdicts by the first field that was missing
+ */
+struct engine_truth {
+	const char	*policy;
+	uint64_t	candidates;
+	uint64_t	kernel_allowed;
+	uint64_t	kernel_refused;
+	uint64_t	judged;
+	uint64_t	model_agrees;
+	struct strcount	disagree_by;
+	struct strcount	unknown_by;
+};
+
 struct engine;
 
 /** engine_new() - an engine with no policies.  Return: owned, or NULL. */
@@ -122,6 +145,9 @@ uint64_t engine_missing(const struct engine *e, int bit);
  * Return: borrowed.
  */
 const struct strcount *engine_reason_pairs(const struct engine *e);
+
+/** engine_truth() - the ground-truth totals.  Return: borrowed. */
+const struct engine_truth *engine_truth(const struct engine *e);
 
 /** struct engine_task - disagreements of one task */
 struct engine_task {

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "decision.h"
+#include "decision-probe.h"
 
 #define IDLE_TID 0
 
@@ -29,6 +30,7 @@ struct numa_pending {
 	int		inflight;	/* other claims on claim_cpu at the time */
 	int		partner;
 	uint64_t	ts_ns;
+	uint64_t	eval_ns;	/* start of its task_numa_migrate() window (tnm), 0 = none */
 };
 
 struct stopper_wake {
@@ -74,6 +76,11 @@ struct decision_ctx {
 	int			nr_swake;
 	uint64_t		exec_seq;
 	uint64_t		now_ns;
+
+	struct decision_probe_pairs	pairs;
+	/* per CPU: the last allowed candidate, for its sched_migrate_task */
+	struct decision_probe_entry	*allowed;
+	int			nr_allowed;
 };
 
 static const char *const why_names[DECISION_WHY__COUNT] = {
@@ -88,6 +95,7 @@ static const char *const why_names[DECISION_WHY__COUNT] = {
 	[DECISION_WHY_RUNNING]		= "running-no-stopper",
 	[DECISION_WHY_SLEEPING]		= "asleep-no-wakeup-followed",
 	[DECISION_WHY_STATE_UNKNOWN]	= "task-state-unknown",
+	[DECISION_WHY_CANDIDATE]	= "can_migrate_task-probe",
 };
 
 const char *decision_why_name(int why)
@@ -118,6 +126,8 @@ void decision_free(struct decision_ctx *d)
 	free(d->lost_ts);
 	free(d->seen_ts);
 	free(d->swake);
+	decision_probe_free(&d->pairs);
+	free(d->allowed);
 	free(d);
 }
 
@@ -672,12 +682,37 @@ static bool stopper_self_woken(const struct decision_ctx *d, int cpu, int tid)
 	       d->swake[cpu].waker == tid && d->swake[cpu].cpu == cpu;
 }
 
+/*
+ * The migration of a candidate can_migrate_task() allowed just before, on
+ * this CPU (detach_task() follows it under the same lock): that candidate
+ * already is the decision.
+ */
+static bool claimed_by_candidate(struct decision_ctx *d, const struct sr_event *ev)
+{
+	struct decision_probe_entry *a;
+
+	if (ev->cpu < 0 || ev->cpu >= d->nr_allowed)
+		return false;
+	a = &d->allowed[ev->cpu];
+	if (!a->open || a->pr.v[SR_PF_PID] != ev->u.mig.pid ||
+	    a->pr.v[SR_PF_SRC_CPU] != ev->u.mig.orig_cpu ||
+	    a->pr.v[SR_PF_DST_CPU] != ev->u.mig.dest_cpu)
+		return false;
+	a->open = false;
+	return true;
+}
+
 static int on_migrate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
 	const struct sr_ev_migrate *mg = &ev->u.mig;
 	const struct model_task *task = model_task_lookup(m, mg->pid);
 	struct pending *p;
 	int i;
+
+	if (claimed_by_candidate(d, ev)) {
+		d->stats.probe_paired_migrations++;
+		return 0;
+	}
 
 	p = queue_push(d);
 	if (!p)
@@ -703,6 +738,18 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 		set_class(&p->d, np->cls, np->cls == SR_DECISION_CLASS_NUMA_MOVE ?
 			  DECISION_WHY_MOVE_NUMA : DECISION_WHY_SWAP_NUMA);
 		p->d.snap.numa_inflight = np->inflight;
+		if (np->eval_ns) {
+			/*
+			 * the recorded window: claims of other evaluations on the
+			 * CPU while this one ran, up to its move or swap
+			 */
+			p->d.snap.numa_inflight =
+				decision_probe_numa_claims(&d->pairs, np->claim_cpu, np->tid,
+							   np->partner, np->eval_ns, np->ts_ns);
+			d->stats.probe_numa_claim_windows++;
+			if (p->d.snap.numa_inflight > 0)
+				d->stats.probe_numa_claimed++;
+		}
 		p->d.snap.known |= SR_SNAP_NUMA_INFLIGHT;
 		p->d.partner_tid = np->partner;
 		p->resolved = true;
@@ -761,6 +808,8 @@ static int on_numa(struct decision_ctx *d, const struct sr_event *ev)
 	np.inflight = numa_claims(d, n->dst_cpu, n->src_pid);
 	np.tid = n->src_pid;
 	np.dst_cpu = n->dst_cpu;
+	/* made inside the task's own task_numa_migrate(), when the probe is there */
+	np.eval_ns = decision_probe_numa_target(&d->pairs, n->src_pid, n->dst_cpu);
 	if (ev->kind == SR_EV_MOVE_NUMA) {
 		np.cls = SR_DECISION_CLASS_NUMA_MOVE;
 		return numa_add(d, &np);
@@ -775,6 +824,114 @@ static int on_numa(struct decision_ctx *d, const struct sr_event *ev)
 	np.dst_cpu = n->src_cpu;
 	np.partner = n->src_pid;
 	return numa_add(d, &np);
+}
+
+/* ---- the decision probes ----------------------------------------------- */
+
+static int note_allowed(struct decision_ctx *d, int cpu, const struct decision_probe_entry *e)
+{
+	int n;
+
+	if (cpu < 0 || cpu >= TOPO_MAX_CPUS)
+		return 0;
+	if (cpu >= d->nr_allowed) {
+		struct decision_probe_entry *a;
+
+		n = cpu + 1 > 2 * d->nr_allowed ? cpu + 1 : 2 * d->nr_allowed;
+		a = realloc(d->allowed, n * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memset(a + d->nr_allowed, 0, (n - d->nr_allowed) * sizeof(*a));
+		d->allowed = a;
+		d->nr_allowed = n;
+	}
+	d->allowed[cpu] = *e;
+	d->allowed[cpu].open = true;
+	return 0;
+}
+
+/* a can_migrate_task() entry and its return: one load-balance decision */
+static int on_candidate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev,
+			const struct decision_probe_entry *e)
+{
+	const struct sr_ev_probe *pr = &e->pr;
+	struct sr_ev_probe ret;
+	struct pending *p;
+	int pid, src, dst;
+
+	ingest_probe_get(ev, &ret);
+	if (!(pr->have >> SR_PF_PID & 1) || !(pr->have >> SR_PF_SRC_CPU & 1) ||
+	    !(pr->have >> SR_PF_DST_CPU & 1) || !(ret.have >> SR_PF_RET & 1) ||
+	    pr->v[SR_PF_SRC_CPU] < 0 || pr->v[SR_PF_SRC_CPU] >= d->topo->nr_cpus ||
+	    pr->v[SR_PF_DST_CPU] < 0 || pr->v[SR_PF_DST_CPU] >= d->topo->nr_cpus ||
+	    pr->v[SR_PF_PID] <= 0 || pr->v[SR_PF_PID] > INT32_MAX) {
+		/* without the task, CPUs of this machine or the verdict it is no decision */
+		d->stats.probe_unusable++;
+		return 0;
+	}
+	pid = (int)pr->v[SR_PF_PID];
+	src = (int)pr->v[SR_PF_SRC_CPU];
+	dst = (int)pr->v[SR_PF_DST_CPU];
+	d->stats.probe_candidates++;
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	p->d.src_pos = e->src_pos;
+	/* only CFS tasks are candidates: prio 120 stands for "fair" */
+	fill_snapshot(d, m, &p->d, pid, NULL, 120, src, dst, e->ts_ns);
+	p->task_cpu = task_cpu_of(m, pid);
+	decision_probe_apply(&p->d.snap, pr);
+	if (decision_probe_is_active(pr))
+		set_class(&p->d, SR_DECISION_CLASS_LB_ACTIVE, DECISION_WHY_CANDIDATE);
+	else
+		set_class(&p->d, SR_DECISION_CLASS_LB_PULL, DECISION_WHY_CANDIDATE);
+	p->d.has_truth = true;
+	p->d.truth = ret.v[SR_PF_RET] != 0;
+	p->resolved = true;
+	if (p->d.truth)
+		return note_allowed(d, ev->cpu, e);
+	return 0;
+}
+
+static int on_probe(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	const struct decision_probe_entry *e;
+	struct sr_ev_probe pr;
+	uint64_t len;
+
+	ingest_probe_get(ev, &pr);
+	switch (ev->kind) {
+	case SR_EV_CMT:
+	case SR_EV_STRF:
+		return decision_probe_enter(&d->pairs, ev, &pr);
+	case SR_EV_TNM:
+		/* the faulting task's own call: common_pid is the task */
+		return decision_probe_tnm_enter(&d->pairs, ev->pid, ev->ts_ns);
+	case SR_EV_CMT_RET:
+		e = decision_probe_leave(&d->pairs, ev, SR_EV_CMT);
+		return e ? on_candidate(d, m, ev, e) : 0;
+	case SR_EV_STRF_RET:
+		if (decision_probe_leave(&d->pairs, ev, SR_EV_STRF))
+			d->stats.probe_placements++;
+		return 0;
+	case SR_EV_TNM_RET:
+		if (decision_probe_tnm_leave(&d->pairs, ev->pid, ev->ts_ns, &len)) {
+			d->stats.probe_numa_windows++;
+			d->stats.probe_numa_window_ns += len;
+			if (len > d->stats.probe_numa_window_max_ns)
+				d->stats.probe_numa_window_max_ns = len;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void sync_probe_damage(struct decision_ctx *d)
+{
+	d->stats.probe_returns_without_entry = d->pairs.returns_without_entry;
+	d->stats.probe_unpaired_entries += d->pairs.unpaired_entries;
+	d->pairs.unpaired_entries = 0;
 }
 
 /* room for @cpu in the per-CPU arrays (lost_ts, seen_ts) */
@@ -858,17 +1015,25 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 		break;
 	case SR_EV_LOST:
 		ret = note_lost(d, ev->cpu, ev->ts_ns);
+		decision_probe_lost(&d->pairs, ev->cpu);
+		if (ev->cpu >= 0 && ev->cpu < d->nr_allowed)
+			d->allowed[ev->cpu].open = false;
 		break;
 	default:
+		if (ingest_kind_is_probe(ev->kind))
+			ret = on_probe(d, m, ev);
 		break;
 	}
 	if (ret < 0)
 		return ret;
+	sync_probe_damage(d);
 	numa_expire(d, d->now_ns);
 	return queue_drain(d, d->now_ns, false);
 }
 
 int decision_finish(struct decision_ctx *d)
 {
+	decision_probe_finish(&d->pairs);
+	sync_probe_damage(d);
 	return queue_drain(d, d->now_ns, true);
 }

@@ -78,6 +78,7 @@ enum decision_why {
 	DECISION_WHY_RUNNING,		/* other: it was running, no stopper */
 	DECISION_WHY_SLEEPING,		/* other: asleep, and no wake-up followed */
 	DECISION_WHY_STATE_UNKNOWN,	/* other: the model did not know its state */
+	DECISION_WHY_CANDIDATE,		/* a can_migrate_task() probe judged it */
 	DECISION_WHY__COUNT
 };
 
@@ -91,6 +92,10 @@ enum decision_why {
  * @partner_tid: the other task of a numa-swap, 0 otherwise
  * @kthread:     enum model_kthread: the evidence that made has-faults "no"
  *               for a kernel thread, MODEL_KTHREAD_NONE otherwise
+ * @has_truth:   a decision probe saw the kernel judge it (false for a
+ *               decision read from the migrations; zero-filled is "none")
+ * @truth:       then can_migrate_task()'s return value: 1 allowed, 0
+ *               refused.  Never in @snap: the policies must not see it.
  */
 struct decision {
 	struct sr_snapshot	snap;
@@ -100,6 +105,8 @@ struct decision {
 	unsigned int		flags;
 	int			partner_tid;
 	int			kthread;
+	bool			has_truth;
+	int			truth;
 };
 
 /**
@@ -120,6 +127,18 @@ struct decision_stats {
 	uint64_t	unseen_flagged;	/* DECISION_F_UNSEEN */
 	/* decisions whose has-faults (no) came from kernel-thread evidence, by enum model_kthread */
 	uint64_t	kthread_by[MODEL_KTHREAD__COUNT];
+	/* the decision probes (zero without them) */
+	uint64_t	probe_candidates;	/* can_migrate_task entry/return pairs */
+	uint64_t	probe_paired_migrations;	/* sched_migrate_task of an allowed candidate */
+	uint64_t	probe_unpaired_entries;	/* entry without its return (damage) */
+	uint64_t	probe_returns_without_entry;	/* return without entry (damage) */
+	uint64_t	probe_unusable;	/* pairs without the task, its CPUs (in the topology) or the verdict */
+	uint64_t	probe_placements;	/* select_task_rq_fair pairs */
+	uint64_t	probe_numa_windows;	/* task_numa_migrate pairs */
+	uint64_t	probe_numa_window_ns;	/* their lengths, summed */
+	uint64_t	probe_numa_window_max_ns;
+	uint64_t	probe_numa_claim_windows;	/* moves/swap halves counted from the windows */
+	uint64_t	probe_numa_claimed;	/* ...of which another window claimed the CPU */
 };
 
 struct decision_ctx;

@@ -42,6 +42,7 @@ struct dat_evinfo {
 	const char		*system;
 	int			numa_misplaced;	/* mm_migrate_pages: MR_NUMA_MISPLACED */
 	struct dat_field	f[DAT_MAX_FIELDS];
+	struct dat_field	*pf;		/* probe kinds: SR_PF__COUNT fields */
 };
 
 /*
@@ -76,6 +77,17 @@ static const char *const kind_fields[SR_EV__COUNT][DAT_MAX_FIELDS] = {
 
 /* ---- event info -------------------------------------------------------- */
 
+/* where @tf is, when the format has it (@f stays not present otherwise) */
+static void field_from(struct dat_field *f, const struct tep_format_field *tf)
+{
+	if (!tf || tf->offset < 0 || tf->size < 0)
+		return;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	f->flags = tf->flags;
+	f->present = true;
+}
+
 static void resolve_fields(struct tep_event *event, struct dat_evinfo *ei)
 {
 	const char *const *names = kind_fields[ei->kind];
@@ -94,12 +106,7 @@ static void resolve_fields(struct tep_event *event, struct dat_evinfo *ei)
 			tf = tep_find_field(event, name);
 			s = alt ? alt + 1 : NULL;
 		}
-		if (!tf || tf->offset < 0 || tf->size < 0)
-			continue;
-		ei->f[i].offset = tf->offset;
-		ei->f[i].size = tf->size;
-		ei->f[i].flags = tf->flags;
-		ei->f[i].present = true;
+		field_from(&ei->f[i], tf);
 	}
 }
 
@@ -141,6 +148,22 @@ static bool is_numa_fault(struct tep_event *event)
 }
 
 static void resolve_common(struct dat_buf *b);
+
+/* a decision probe's fields, by the names of the probe table; Return: 0 or -ENOMEM */
+static int resolve_probe_fields(struct tep_event *event, struct dat_evinfo *ei)
+{
+	struct tep_format_field *tf;
+	int i;
+
+	ei->pf = util_calloc_lines(SR_PF__COUNT, sizeof(*ei->pf));
+	if (!ei->pf)
+		return -ENOMEM;
+	for (i = 0; i < SR_PF__COUNT; i++) {
+		tf = tep_find_field(event, ingest_probe_field_name(i));
+		field_from(&ei->pf[i], tf);
+	}
+	return 0;
+}
 
 static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 {
@@ -185,14 +208,28 @@ static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 		ei->kind = ingest_event_kind_from_name(ei->name);
 		if (ei->kind == SR_EV_PRINT && strcmp(ei->system, "ftrace"))
 			ei->kind = SR_EV_OTHER;
+		if (ei->kind == SR_EV_OTHER)
+			ei->kind = ingest_probe_kind(ei->system, ei->name);
 		if (ei->kind == SR_EV_OTHER && is_numa_fault(event))
 			ei->kind = SR_EV_NUMA_FAULT;
+		if (ingest_kind_is_probe(ei->kind) && resolve_probe_fields(event, ei) < 0) {
+			free(ei);
+			return NULL;
+		}
 		if (ei->kind == SR_EV_MIGRATE_PAGES)
 			ei->numa_misplaced = find_numa_misplaced(event);
 		resolve_fields(event, ei);
 	}
 	b->ev[id] = ei;
 	return ei;
+}
+
+void dat_evinfo_free(struct dat_evinfo *ei)
+{
+	if (!ei)
+		return;
+	free(ei->pf);
+	free(ei);
 }
 
 int dat_evinfo_prepare(struct dat_buf *b)
@@ -333,8 +370,10 @@ static void dat_fill(struct dat_strs *sb, const struct dat_evinfo *ei, struct da
 		     struct sr_event *ev)
 {
 	const struct dat_field *f = ei->f;
+	struct sr_ev_probe pr;
 	const char *s;
 	uint32_t n;
+	int i;
 
 	switch (ei->kind) {
 	case SR_EV_SWITCH:
@@ -409,6 +448,22 @@ static void dat_fill(struct dat_strs *sb, const struct dat_evinfo *ei, struct da
 		ev->u.fault.mem_node = rd_int(r, &f[1]);
 		ev->u.fault.pages = rd_int(r, &f[2]);
 		ev->u.fault.flags = rd_int(r, &f[3]);
+		break;
+	case SR_EV_CMT:
+	case SR_EV_CMT_RET:
+	case SR_EV_STRF:
+	case SR_EV_STRF_RET:
+	case SR_EV_TNM:
+	case SR_EV_TNM_RET:
+		memset(&pr, 0, sizeof(pr));
+		for (i = 0; ei->pf && i < SR_PF__COUNT; i++) {
+			if (!ei->pf[i].present)
+				continue;
+			pr.v[i] = rd_int(r, &ei->pf[i]);
+			pr.have |= 1ull << i;
+		}
+		ev->str = keep_str(sb, (const char *)&pr, sizeof(pr));
+		ev->str_len = ev->str ? sizeof(pr) : 0;
 		break;
 	case SR_EV_PRINT:
 		s = rd_str(r, &f[0], &n);

@@ -607,6 +607,9 @@ int dat_decode(struct dat_buf *b, struct dat_strs *sb, const struct tep_record *
  */
 int dat_evinfo_prepare(struct dat_buf *b);
 
+/** dat_evinfo_free() - free one event id's info (NULL is fine) */
+void dat_evinfo_free(struct dat_evinfo *ei);
+
 /**
  * dat_common_inline() - whether dat_decode() reads common_type and
  * common_pid of @b's records itself (sizes and places it can read: any

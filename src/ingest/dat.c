@@ -744,7 +744,7 @@ static void dat_close(struct ingest *in)
 		tracecmd_free_record(d->streams[d->heap[i]].rec);
 	for (i = 0; i < d->nr_bufs; i++) {
 		for (e = 0; e < d->bufs[i].ev_cap; e++)
-			free(d->bufs[i].ev[e]);
+			dat_evinfo_free(d->bufs[i].ev[e]);
 		free(d->bufs[i].ev);
 		if (d->bufs[i].h != d->top)
 			tracecmd_close(d->bufs[i].h);

@@ -41,6 +41,12 @@ enum sr_event_kind {
 	SR_EV_MIGRATE_PAGES,	/* migrate:mm_migrate_pages */
 	SR_EV_NUMA_FAULT,	/* a kprobe carrying task_numa_fault()'s arguments */
 	SR_EV_PRINT,		/* ftrace:print (trace_marker lines) */
+	SR_EV_CMT,		/* decision probe: can_migrate_task() entry */
+	SR_EV_CMT_RET,		/* ...and its return (the verdict) */
+	SR_EV_STRF,		/* select_task_rq_fair() entry */
+	SR_EV_STRF_RET,		/* ...and its return (the chosen CPU) */
+	SR_EV_TNM,		/* task_numa_migrate() entry */
+	SR_EV_TNM_RET,		/* ...and its return */
 	SR_EV_LOST,		/* lost events on @cpu before this point */
 	SR_EV__COUNT
 };
@@ -142,6 +148,48 @@ struct sr_ev_numa_fault {
 	int	flags;		/* TNF_* bits */
 };
 
+/*
+ * The decision probes' fields (docs/recording.md, "Decision probes"):
+ * X(ID, "field name").  One table for the six probe events; each event
+ * carries the ones its probe defines that the recording kernel could fill.
+ */
+#define SR_PROBE_FIELDS(X)						\
+	X(TASK, "task") X(PID, "pid") X(P_FLAGS, "p_flags")		\
+	X(ON_CPU, "on_cpu") X(EXEC_START, "exec_start")			\
+	X(LOAD_AVG, "load_avg") X(UTIL_AVG, "util_avg")			\
+	X(PREF_NID, "pref_nid") X(FAULTS, "faults") X(TFAULTS, "tfaults") \
+	X(NGRP, "ngrp") X(SRC_CPU, "src_cpu") X(DST_CPU, "dst_cpu")	\
+	X(IDLE, "idle") X(IMBALANCE, "imbalance") X(ENV_FLAGS, "env_flags") \
+	X(MTYPE, "mtype") X(NR_BF, "nr_bf") X(CNT, "cnt")		\
+	X(SD_FLAGS, "sd_flags") X(SD_LEVEL, "sd_level") X(SD_SPAN, "sd_span") \
+	X(SRC_NR, "src_nr") X(SRC_NPREF, "src_npref") X(SRC_NMIG, "src_nmig") \
+	X(SRC_CLOCK, "src_clock") X(DST_NR, "dst_nr") X(NEXT, "next")	\
+	X(LAST, "last") X(PREV_CPU, "prev_cpu") X(WAKE_FLAGS, "wake_flags") \
+	X(RET, "ret")
+
+#define SR_PROBE_ENUM_(id, name) SR_PF_##id,
+/* Indices of sr_ev_probe.v */
+enum sr_probe_field {
+	SR_PROBE_FIELDS(SR_PROBE_ENUM_)
+	SR_PF__COUNT
+};
+#undef SR_PROBE_ENUM_
+
+/**
+ * struct sr_ev_probe - the fields of one decision-probe event
+ * @have: bit (1 << SR_PF_*) set for each field the event carried
+ * @v:    the values; signed fields sign-extended, u64/x64 ones as their
+ *        bits.  A field whose bit is clear is 0 and means "unknown".
+ *
+ * Too large for struct sr_event's union: a probe event's @str points to
+ * one of these (@str_len == sizeof), borrowed as @str always is and not
+ * necessarily aligned; read it with ingest_probe_get().
+ */
+struct sr_ev_probe {
+	uint64_t	have;
+	int64_t		v[SR_PF__COUNT];
+};
+
 struct sr_ev_lost {
 	int64_t	count;		/* -1 when the source did not say how many */
 };
@@ -188,6 +236,31 @@ struct sr_event {
 		struct sr_ev_lost		lost;
 	} u;
 };
+
+/** ingest_kind_is_probe() - one of the six decision-probe kinds */
+static inline bool ingest_kind_is_probe(enum sr_event_kind k)
+{
+	return k >= SR_EV_CMT && k <= SR_EV_TNM_RET;
+}
+
+/**
+ * ingest_probe_get() - copy a probe event's fields out
+ * @ev:  an event of a probe kind
+ * @out: filled (have = 0 when @ev carries none)
+ * Return: true when @ev is a probe event with its fields attached.
+ */
+bool ingest_probe_get(const struct sr_event *ev, struct sr_ev_probe *out);
+
+/**
+ * ingest_probe_kind() - the kind of a probe event, from its system and name
+ * @system: must start with "schedreplay_" (the recorder's kprobe group)
+ * @name:   "cmt", "cmt_ret", "strf", "strf_ret", "tnm", "tnm_ret"
+ * Return: the kind, or SR_EV_OTHER.
+ */
+enum sr_event_kind ingest_probe_kind(const char *system, const char *name);
+
+/** ingest_probe_field_name() - "pid", "nr_bf", ... ("?" out of range) */
+const char *ingest_probe_field_name(int field);
 
 /**
  * ingest_event_kind_from_name() - map a kernel event name to its kind

@@ -478,6 +478,56 @@ static bool fault_fields(struct sr_event *ev, const char *b, size_t len)
 	       get_int(b, len, "flags", &f->flags);
 }
 
+/* a probe value: decimal (signed) or 0x-hex, as the kprobe print format writes them */
+static bool parse_probe_value(const char *v, size_t vlen, int64_t *out)
+{
+	uint64_t x = 0;
+	size_t i;
+	int d;
+
+	if (vlen > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		if (vlen > 18)
+			return false;
+		for (i = 2; i < vlen; i++) {
+			d = v[i] >= '0' && v[i] <= '9' ? v[i] - '0' :
+			    v[i] >= 'a' && v[i] <= 'f' ? v[i] - 'a' + 10 :
+			    v[i] >= 'A' && v[i] <= 'F' ? v[i] - 'A' + 10 : -1;
+			if (d < 0)
+				return false;
+			x = x << 4 | (uint64_t)d;
+		}
+		*out = (int64_t)x;
+		return true;
+	}
+	if (vlen > 1 && v[0] == '-') {
+		if (!parse_u64(v + 1, vlen - 1, &x) || x > (uint64_t)INT64_MAX + 1)
+			return false;
+		*out = (int64_t)(0 - x);
+		return true;
+	}
+	if (!parse_u64(v, vlen, &x))
+		return false;
+	*out = (int64_t)x;
+	return true;
+}
+
+bool text_parse_probe(const char *b, size_t len, struct sr_ev_probe *out)
+{
+	const char *v;
+	size_t vlen;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < SR_PF__COUNT; i++) {
+		if (!marker_get(b, len, ingest_probe_field_name(i), &v, &vlen))
+			continue;
+		if (!parse_probe_value(v, vlen, &out->v[i]))
+			return false;
+		out->have |= 1ull << i;
+	}
+	return true;
+}
+
 static bool has_key(const char *b, size_t len, const char *key)
 {
 	const char *v;

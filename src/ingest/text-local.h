@@ -80,4 +80,11 @@ bool text_parse_ts(const char *s, size_t len, uint64_t *ns);
  */
 bool text_parse_body(struct sr_event *ev, const char *body, size_t len, const char **why);
 
+/**
+ * text_parse_probe() - a decision probe's "key=value" fields (decimal or
+ * 0x-hex) from a body; fields the line does not carry stay unknown
+ * Return: false when a field's value is malformed.
+ */
+bool text_parse_probe(const char *body, size_t len, struct sr_ev_probe *out);
+
 #endif

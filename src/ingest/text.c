@@ -67,6 +67,7 @@ struct text_priv {
 	int			next_pending;
 	bool			have_queued;
 	struct sr_event		queued;
+	struct sr_ev_probe	probe;		/* the last probe event's fields (ev->str) */
 
 	struct marker_sample	sample;
 };
@@ -579,6 +580,9 @@ static int event_line(struct ingest *in, const struct text_head *h, struct sr_ev
 			ev->system = "";
 	}
 	ev->kind = ingest_event_kind_from_name(ev->name);
+	/* the decision probes: their group, or trace-cmd report's bare name */
+	if (ev->kind == SR_EV_OTHER)
+		ev->kind = ingest_probe_kind(h->system_len ? ev->system : "schedreplay_", ev->name);
 	if (ev->kind == SR_EV_OTHER && !h->system_len && !strcmp(ev->name, "tracing_mark_write")) {
 		ev->kind = SR_EV_PRINT;		/* tracefs prints the ip as the name */
 		ev->name = ingest_event_kind_name(SR_EV_PRINT);
@@ -587,7 +591,12 @@ static int event_line(struct ingest *in, const struct text_head *h, struct sr_ev
 	ev->cpu = h->cpu;
 	ev->pid = h->pid;
 	ev->src_pos = p->line_no;
-	if (!text_parse_body(ev, h->body, h->body_len, &why)) {
+	if (ingest_kind_is_probe(ev->kind)) {
+		if (!text_parse_probe(h->body, h->body_len, &p->probe))
+			return bad_line(in, "malformed decision probe fields") < 0 ? -SR_EBADTEXT : 0;
+		ev->str = (const char *)&p->probe;
+		ev->str_len = sizeof(p->probe);
+	} else if (!text_parse_body(ev, h->body, h->body_len, &why)) {
 		memset(&ev->u, 0, sizeof(ev->u));
 		return bad_line(in, why) < 0 ? -SR_EBADTEXT : 0;
 	}

@@ -188,6 +188,64 @@ static void answer_cost(FILE *out, const json_t *cost)
 }
 
 /* The answer: decisions, disagreements by class, the paired cost, the trust. */
+/* the headline of summary.ground_truth (decision probes only) */
+static void truth_answer(FILE *out, const json_t *gt)
+{
+	const json_t *lb = json_object_get(gt, "lb");
+	int64_t n = gi(lb, "candidates"), dis = gi(lb, "judged") - gi(lb, "model_agrees");
+
+	if (!gt)
+		return;
+	if (!json_is_string(json_object_get(lb, "policy"))) {
+		report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " can_migrate_task candidates (%" PRId64
+			     " allowed, %" PRId64 " refused by the kernel); no kernel model to check\n",
+			     HEAD_INDENT, "truth:", n, gi(lb, "kernel_allowed"), gi(lb, "kernel_refused"));
+		return;
+	}
+	report_wrapf(out, HEAD_INDENT, "%-*s%s agrees with the kernel's own verdict on %" PRId64 " of %"
+		     PRId64 " can_migrate_task candidates (%.1f%%; %" PRId64 " allowed, %" PRId64
+		     " refused), %" PRId64 " judged (%.1f%%); %" PRId64 " disagree%s\n",
+		     HEAD_INDENT, "truth:", gs(lb, "policy"), gi(lb, "model_agrees"), n,
+		     pct(gi(lb, "model_agrees"), n), gi(lb, "kernel_allowed"), gi(lb, "kernel_refused"),
+		     gi(lb, "judged"), pct(gi(lb, "judged"), n), dis,
+		     dis ? " (-v: by input)" : "");
+}
+
+/* -v: the ground truth in full */
+static void truth_text(FILE *out, const json_t *gt)
+{
+	const json_t *lb = json_object_get(gt, "lb"), *pl = json_object_get(gt, "placement");
+	const json_t *pr = json_object_get(gt, "probes"), *nc = json_object_get(gt, "numa_claims");
+	const json_t *v;
+	const char *k;
+
+	if (!gt)
+		return;
+	fprintf(out, "\nground truth (decision probes: the kernel's own verdict per candidate):\n");
+	report_wrapf(out, 4, "  lb: %" PRId64 " candidates, %" PRId64 " allowed (%" PRId64
+		     " then moved), %" PRId64 " refused; judged %" PRId64 ", agreeing %" PRId64 "\n",
+		     gi(lb, "candidates"), gi(lb, "kernel_allowed"), gi(lb, "moved"),
+		     gi(lb, "kernel_refused"), gi(lb, "judged"), gi(lb, "model_agrees"));
+	if (json_object_size(json_object_get(lb, "disagreements")))
+		fprintf(out, "  model against kernel, by the input that decided the model's verdict:\n");
+	json_object_foreach((json_t *)json_object_get(lb, "disagreements"), k, v)
+		fprintf(out, "    %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
+	if (json_object_size(json_object_get(lb, "unknown")))
+		fprintf(out, "  unknown, by the input that was missing:\n");
+	json_object_foreach((json_t *)json_object_get(lb, "unknown"), k, v)
+		fprintf(out, "    %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
+	report_wrapf(out, 4, "  placement: %" PRId64 " select_task_rq_fair calls; no kernel model "
+		     "chooses a wake-up or fork CPU, so none is checked\n", gi(pl, "candidates"));
+	report_wrapf(out, 4, "  numa claims: %" PRId64 " task_numa_migrate windows (mean %.3f ms, "
+		     "max %.3f ms); %" PRId64 " NUMA decisions read them, %" PRId64 " found the CPU "
+		     "claimed\n", gi(nc, "windows"), gi(nc, "window_ns_mean") / 1e6,
+		     gi(nc, "window_ns_max") / 1e6, gi(nc, "decisions"), gi(nc, "claimed"));
+	report_wrapf(out, 4, "  pairing damage: %" PRId64 " entries without return, %" PRId64
+		     " returns without entry, %" PRId64 " pairs without a task, CPUs of this "
+		     "machine or a verdict\n", gi(pr, "unpaired_entries"),
+		     gi(pr, "returns_without_entry"), gi(pr, "unusable"));
+}
+
 static void answer_text(FILE *out, const json_t *doc)
 {
 	const json_t *tr = json_object_get(doc, "trace"), *sum = json_object_get(doc, "summary");
@@ -227,6 +285,7 @@ static void answer_text(FILE *out, const json_t *doc)
 		report_wrapf(out, HEAD_INDENT, "%-*sthe kernel model's reproduced/judged/decisions "
 			     "(one-sided, see below): %s\n", HEAD_INDENT, "fidelity:", buf ? buf : "");
 	free(buf);
+	truth_answer(out, json_object_get(sum, "ground_truth"));
 	report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " verdicts unknown%s%s%s; %" PRId64
 		     " decisions in lost-event windows (%" PRId64 " events lost); %" PRId64
 		     " damage warnings\n", HEAD_INDENT, "trust:", gi(sum, "unknown"),
@@ -410,6 +469,8 @@ int report_replay_text(FILE *out, const json_t *doc, bool verbose)
 	class_table(out, sum, verbose);
 	disagreement_text(out, sum, verbose);
 	fidelity_text(out, doc);
+	if (verbose)
+		truth_text(out, json_object_get(sum, "ground_truth"));
 	counters_text(out, sum);
 	if (json_object_get(sum, "cost") && (verbose || have_faults(sum)))
 		report_cost_text(out, json_object_get(sum, "cost"), verbose);

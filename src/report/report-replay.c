@@ -77,6 +77,9 @@ json_t *report_decision_json(const struct engine_result *r)
 	json_object_set_new(o, "old", verdict_json(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]));
 	json_object_set_new(o, "new", verdict_json(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
 	json_object_set_new(o, "kernel", verdict_json(r->pol[ENGINE_KERNEL], &r->v[ENGINE_KERNEL]));
+	/* what the kernel itself answered, when a decision probe saw it */
+	if (d->has_truth)
+		json_object_set_new(o, "kernel_verdict", json_string(d->truth ? "allowed" : "refused"));
 	json_object_set_new(o, "disagree", json_boolean(r->disagree));
 	json_object_set_new(o, "unknown", json_boolean(r->unknown));
 	json_object_set_new(o, "balance_failed_dependent", json_boolean(r->flips));
@@ -124,6 +127,75 @@ static json_t *side_json(const struct engine *e, enum engine_side side)
 	for (i = 0; i < engine_nr_policies(e, side); i++)
 		json_array_append_new(a, report_policy_json(engine_policy_at(e, side, i)));
 	return a;
+}
+
+/* counts by key, most first */
+static json_t *counts_json(const struct strcount *sc)
+{
+	json_t *o = json_object();
+	struct strcount_entry *pe;
+	size_t n, i;
+
+	pe = strcount_sorted(sc, &n);
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, pe[i].key, jint((int64_t)pe[i].count));
+	free(pe);
+	return o;
+}
+
+bool report_replay_has_probes(const struct decision_stats *ds)
+{
+	return ds->probe_candidates || ds->probe_placements || ds->probe_numa_windows ||
+	       ds->probe_numa_claim_windows || ds->probe_unusable ||
+	       ds->probe_unpaired_entries || ds->probe_returns_without_entry ||
+	       ds->probe_paired_migrations;
+}
+
+/*
+ * summary.ground_truth: the kernel model against the kernel's verdicts
+ * (docs/json-schema.md); only for a trace with decision probes.
+ */
+static json_t *ground_truth_json(const struct report_replay_in *in)
+{
+	const struct engine_truth *t = engine_truth(in->engine);
+	const struct decision_stats *ds = in->dstats;
+	json_t *gt = json_object(), *lb = json_object(), *pl = json_object();
+	json_t *pr = json_object(), *nw = json_object();
+
+	json_object_set_new(lb, "policy", t->policy ? json_string(t->policy) : json_null());
+	json_object_set_new(lb, "candidates", jint((int64_t)t->candidates));
+	json_object_set_new(lb, "kernel_allowed", jint((int64_t)t->kernel_allowed));
+	json_object_set_new(lb, "kernel_refused", jint((int64_t)t->kernel_refused));
+	json_object_set_new(lb, "judged", jint((int64_t)t->judged));
+	json_object_set_new(lb, "model_agrees", t->policy ? jint((int64_t)t->model_agrees) :
+							    json_null());
+	json_object_set_new(lb, "disagreements", counts_json(&t->disagree_by));
+	json_object_set_new(lb, "unknown", counts_json(&t->unknown_by));
+	json_object_set_new(lb, "moved", jint((int64_t)ds->probe_paired_migrations));
+	json_object_set_new(gt, "lb", lb);
+
+	/* no built-in decides wake-up or fork placement by CPU */
+	json_object_set_new(pl, "policy", json_null());
+	json_object_set_new(pl, "candidates", jint((int64_t)ds->probe_placements));
+	json_object_set_new(pl, "model_agrees", json_null());
+	json_object_set_new(gt, "placement", pl);
+
+	json_object_set_new(pr, "unpaired_entries", jint((int64_t)ds->probe_unpaired_entries));
+	json_object_set_new(pr, "returns_without_entry",
+			    jint((int64_t)ds->probe_returns_without_entry));
+	json_object_set_new(pr, "unusable", jint((int64_t)ds->probe_unusable));
+	json_object_set_new(gt, "probes", pr);
+
+	/* task_numa_migrate() windows: the numa_migrate_on claims they covered */
+	json_object_set_new(nw, "windows", jint((int64_t)ds->probe_numa_windows));
+	json_object_set_new(nw, "window_ns_mean", ds->probe_numa_windows ?
+			    jint((int64_t)(ds->probe_numa_window_ns / ds->probe_numa_windows)) :
+			    json_null());
+	json_object_set_new(nw, "window_ns_max", jint((int64_t)ds->probe_numa_window_max_ns));
+	json_object_set_new(nw, "decisions", jint((int64_t)ds->probe_numa_claim_windows));
+	json_object_set_new(nw, "claimed", jint((int64_t)ds->probe_numa_claimed));
+	json_object_set_new(gt, "numa_claims", nw);
+	return gt;
 }
 
 static json_t *summary_json(const struct report_replay_in *in)
@@ -209,6 +281,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "unknown_inputs", missing);
 	json_object_set_new(sum, "top_tasks", tasks);
 	json_object_set_new(sum, "fidelity", fidelity);
+	if (report_replay_has_probes(in->dstats))
+		json_object_set_new(sum, "ground_truth", ground_truth_json(in));
 	{
 		json_t *kt = json_object();
 

@@ -75,6 +75,9 @@ json_t *report_decision_json(const struct engine_result *r);
  */
 json_t *report_replay_build(const struct report_replay_in *in);
 
+/** report_replay_has_probes() - the trace had decision-probe events */
+bool report_replay_has_probes(const struct decision_stats *ds);
+
 /**
  * report_replay_text() - the text summary of report_replay_build()'s object
  * @out: the stream

@@ -15,6 +15,7 @@
  * `info` runs the model alone and counts events by name.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -257,9 +258,42 @@ static int run_info(struct session *s)
 	return r;
 }
 
+/* decision-probe pairing damage counted so far (the classifier's counters) */
+static uint64_t probe_damage(const struct decision_stats *st)
+{
+	return st->probe_unpaired_entries + st->probe_returns_without_entry + st->probe_unusable;
+}
+
+/*
+ * A decision probe that did not pair, seen at @ev: one warning (counted
+ * as damage read around), naming the event; the counts are in the report.
+ */
+static void warn_probe(struct session *s, const struct sr_event *ev, uint64_t before)
+{
+	const struct decision_stats *st = decision_stats(s->dec);
+	struct err e = { 0 };
+
+	if (probe_damage(st) == before)
+		return;
+	s->tr.warnings++;
+	if (!s->opts.warn)
+		return;
+	err_set(&e, -SR_EBADTRACE, "decision probe %s: pairing damage (%" PRIu64 " entries without "
+		"return, %" PRIu64 " returns without entry, %" PRIu64 " unusable so far)",
+		ev->name ? ev->name : "event", st->probe_unpaired_entries,
+		st->probe_returns_without_entry, st->probe_unusable);
+	err_set_file(&e, s->tr.path);
+	if (ingest_pos_is_line(s->in))
+		err_at_line(&e, ev->src_pos);
+	else
+		err_at_byte(&e, ev->src_pos);
+	s->opts.warn(s->opts.cb_arg, &e);
+}
+
 static int run_replay(struct session *s)
 {
 	const struct sr_event *ev;
+	uint64_t dmg;
 	int r;
 
 	s->model = model_new(s->topo);
@@ -270,7 +304,10 @@ static int run_replay(struct session *s)
 	if (s->opts.scan_period_ns)
 		model_set_scan_period(s->model, s->opts.scan_period_ns);
 	while ((r = next_event(s, &ev)) > 0) {
+		dmg = probe_damage(decision_stats(s->dec));
 		r = decision_feed(s->dec, s->model, ev);
+		if (ingest_kind_is_probe(ev->kind) || ev->kind == SR_EV_LOST)
+			warn_probe(s, ev, dmg);
 		if (r >= 0)
 			r = cost_ledger_feed(s->ledger, s->model, ev);
 		if (r >= 0)

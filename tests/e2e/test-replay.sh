@@ -8,7 +8,9 @@ SCHEMA=$SR_SOURCE_DIR/docs/replay-schema.json
 VALIDATE="/usr/bin/python3 $SR_SOURCE_DIR/tests/e2e/validate-json.py"
 PLUGINS=$(dirname "$SR_BIN")/tests/plugins
 
-# one decision per sched_migrate_task and sched_stick_numa, classes adding up
+# one decision per sched_migrate_task and sched_stick_numa, classes adding up;
+# with decision probes, each can_migrate_task candidate is one too, and the
+# migration of an allowed one is that candidate (replay.md, "Ground truth")
 check_trace() {
 	local name=$1 trace=$2
 	if ! "$SR_BIN" replay --quiet --json "$T/r.json" "$trace" >"$T/out" 2>"$T/err"; then
@@ -18,6 +20,8 @@ check_trace() {
 	"$SR_BIN" info --json --quiet "$trace" >"$T/i.json"
 	local want got sum
 	want=$(jq '(.events.sched_migrate_task // 0) + (.events.sched_stick_numa // 0)' "$T/i.json")
+	want=$((want + $(jq '(.summary.ground_truth.lb // {candidates: 0, moved: 0}) |
+		.candidates - .moved' "$T/r.json")))
 	got=$(jq '.summary.decisions' "$T/r.json")
 	sum=$(jq '[.summary.by_class[]] | add' "$T/r.json")
 	check "$name: decisions = migrations + sticks ($want)" test "$got" = "$want"

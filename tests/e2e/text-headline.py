@@ -5,7 +5,8 @@
 usage: text-headline.py REPORT.json SUMMARY.txt VERBOSE.txt
 
 Reads the answer lines at the top of the text (decisions, cost, fidelity,
-trust: each a label and its value, continuation lines indented) and checks
+truth when the trace has decision probes, trust: each a label and its
+value, continuation lines indented) and checks
 every figure in them against the JSON: counts exactly, reals as the text
 rounds them (one decimal).  Also: every line of both texts within 100
 columns, one "kernel:" line, the sections left out without fault events
@@ -55,8 +56,20 @@ def main():
     tr = doc["trace"]
     head, order = answer(text)
 
-    check("the text begins with the answer", order[:4] == ["decisions", "cost", "fidelity", "trust"],
-          repr(order))
+    gt = s.get("ground_truth")
+    want_order = ["decisions", "cost", "fidelity"] + (["truth"] if gt else []) + ["trust"]
+    check("the text begins with the answer", order[:len(want_order)] == want_order, repr(order))
+    if gt:
+        lb = gt["lb"]
+        m = re.match(r"^(\S+) agrees with the kernel's own verdict on (\d+) of (\d+) can_migrate_task "
+                     r"candidates \([\d.]+%; (\d+) allowed, (\d+) refused\), (\d+) judged \([\d.]+%\); "
+                     r"(\d+) disagree", head.get("truth", ""))
+        check("truth line parses", m is not None, head.get("truth", ""))
+        if m:
+            check("truth = summary.ground_truth.lb",
+                  [m.group(1)] + [int(x) for x in m.groups()[1:]] ==
+                  [lb["policy"], lb["model_agrees"], lb["candidates"], lb["kernel_allowed"],
+                   lb["kernel_refused"], lb["judged"], lb["judged"] - lb["model_agrees"]])
     vhead, _ = answer(verbose)
     check("-v begins with the same answer", vhead == head)
 

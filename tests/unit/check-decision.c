@@ -10,51 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check-common.h"
-#include "check-topo2.h"
-#include "decision/decision.h"
-#include "ingest/ingest.h"
+#include "check-decision-fixture.h"
 
 #define MS (1000ull * 1000)
-
-static struct topo *topo;
-static struct model *m;
-static struct decision_ctx *d;
-static struct decision got[64];
-static int nr_got;
-
-static int collect(const struct decision *dec, void *arg)
-{
-	(void)arg;
-	ck_assert_int_lt(nr_got, 64);
-	got[nr_got++] = *dec;
-	return 0;
-}
-
-/* 2 nodes x 2 CPUs, distance 20 between them */
-static void setup(void)
-{
-	topo = check_topo2();
-	m = model_new(topo);
-	d = decision_new(topo, collect, NULL);
-	ck_assert_ptr_nonnull(m);
-	ck_assert_ptr_nonnull(d);
-	nr_got = 0;
-}
-
-static void teardown(void)
-{
-	decision_free(d);
-	model_free(m);
-	topo_free(topo);
-}
-
-static void feed(struct sr_event *ev)
-{
-	ev->name = ingest_event_kind_name(ev->kind);
-	ck_assert_int_eq(decision_feed(d, m, ev), 0);
-	ck_assert_int_eq(model_feed(m, ev), 0);
-}
 
 static void sw(uint64_t ts, int cpu, int prev, long state, int next, const char *next_comm)
 {

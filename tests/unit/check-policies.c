@@ -39,7 +39,12 @@ static void base_snapshot(struct sr_snapshot *s)
 	int a, b;
 
 	replay_snapshot_init(s);
-	s->known = ~0ull & ((1ull << SR_SNAP_BIT__COUNT) - 1);
+	/*
+	 * nr_balance_failed comes from the parameters here, and the task's
+	 * affinity is not known, as in a trace without probes
+	 */
+	s->known = ~0ull & ((1ull << SR_SNAP_BIT__COUNT) - 1) &
+		   ~(SR_SNAP_BALANCE_FAILED | SR_SNAP_DST_ALLOWED);
 	s->decision_class = SR_DECISION_CLASS_LB_PULL;
 	s->ts_ns = 1000000000;
 	s->tid = 1234;

@@ -96,7 +96,8 @@ enum sr_verdict_kind {
 	X(EXEC_IDLEST,		"exec-idlest",		"dst is where find_idlest_cpu() goes within the domains that balance exec") \
 	X(EXEC_IDLER_ELSEWHERE,	"exec-idler-elsewhere",	"find_idlest_cpu() would pick another group or CPU than dst") \
 	X(EXEC_OUTSIDE_DOMAIN,	"exec-outside-domain",	"dst is outside every domain with SD_BALANCE_EXEC (nodes beyond node_reclaim_distance)") \
-	X(EXEC_PELT_ESTIMATE,	"exec-pelt-estimate",	"a group type or load comparison on the way rests on estimates of PELT averages (util_est and load_avg are not traced)")
+	X(EXEC_PELT_ESTIMATE,	"exec-pelt-estimate",	"a group type or load comparison on the way rests on estimates of PELT averages (util_est and load_avg are not traced)") \
+	X(DST_NOT_ALLOWED,	"dst-not-allowed",	"the task may not run on dst: a kernel thread bound to its CPU or node, which can_migrate_task() refuses first")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

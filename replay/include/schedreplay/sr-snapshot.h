@@ -164,7 +164,9 @@ enum sr_sd_level {
 	X(MOVED_SINCE_RAN, 32, "moved-since-ran", "whether the task was moved to another CPU, or forked, and has not run since") \
 	X(NODE_NR_IDLE,	33, "node-nr-idle",	"idle CPUs per node") \
 	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node") \
-	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known")
+	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known") \
+	X(BALANCE_FAILED, 36, "balance-failed",	"the balancing domain's nr_balance_failed and cache_nice_tries") \
+	X(DST_ALLOWED,	37, "dst-allowed",	"whether the task may run on the destination CPU (affinity, per-CPU kernel thread)")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -211,6 +213,8 @@ enum sr_snap_bit {
 #define SR_SNAP_NODE_NR_IDLE	(1ull << SR_SNAP_BIT_NODE_NR_IDLE)
 #define SR_SNAP_NODE_PELT	(1ull << SR_SNAP_BIT_NODE_PELT)
 #define SR_SNAP_NODE_KNOWN	(1ull << SR_SNAP_BIT_NODE_KNOWN)
+#define SR_SNAP_BALANCE_FAILED	(1ull << SR_SNAP_BIT_BALANCE_FAILED)
+#define SR_SNAP_DST_ALLOWED	(1ull << SR_SNAP_BIT_DST_ALLOWED)
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -307,6 +311,20 @@ enum sr_snap_bit {
  *                   nodes beyond 64 have no bit [NODE_KNOWN]
  * @node_pelt_known: bit n set when node n's PELT estimates are known
  *                   [NODE_KNOWN]
+ *
+ * Added in ABI 1.2:
+ * @nr_balance_failed: env->sd->nr_balance_failed of the domain the load
+ *                   balancer judged the candidate in, as the kernel read it
+ *                   (a can_migrate_task probe; never in a plain trace)
+ *                   [BALANCE_FAILED]
+ * @cache_nice_tries: env->sd->cache_nice_tries of that domain
+ *                   [BALANCE_FAILED]
+ * @dst_allowed:     0 when the task may not run on @dst_cpu: a kernel
+ *                   thread bound to one CPU (kthread_is_per_cpu(), or
+ *                   cpus_ptr of that one CPU) or to one node's CPUs
+ *                   (kcompactdN, kswapdN) other than @dst_cpu's; 1 when it
+ *                   may.  Known only where the evidence says (a decision
+ *                   probe's p_flags and the task's name) [DST_ALLOWED]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -360,6 +378,12 @@ struct sr_snapshot {
 	int32_t		node_runnable[SR_MAX_NODES];
 	uint64_t	node_known;
 	uint64_t	node_pelt_known;
+
+	/* ABI 1.2 */
+	int32_t		nr_balance_failed;
+	int32_t		cache_nice_tries;
+	int32_t		dst_allowed;
+	int32_t		reserved4;
 };
 
 /*
