@@ -331,6 +331,25 @@ static int find_topology(struct session *s, struct topo *from_trace, int max_cpu
 	return 0;
 }
 
+/* --latency FILE replaces the trace's own profile; its nodes must match */
+static int find_latency(struct session *s)
+{
+	struct err *e = &s->err;
+	struct topo_latency *l;
+
+	if (!s->opts.latency)
+		return 0;
+	l = topo_latency_load(s->opts.latency, e);
+	if (!l)
+		return e->code ? e->code : -SR_EBADTOPO;
+	if (topo_attach_latency(s->topo, l, e)) {
+		topo_latency_free(l);
+		err_set_file(e, s->opts.latency);
+		return e->code;
+	}
+	return 0;
+}
+
 int session_open_trace(struct session *s, const char *arg, struct err *e)
 {
 	struct topo *from_trace = NULL;
@@ -362,6 +381,9 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 	if ((!s->tr.kernel_release[0] || !s->tr.hostname[0]) && s->tr.capture_dir[0])
 		session_read_uname(s);
 	ret = find_topology(s, from_trace, max_cpu);
+	if (ret)
+		return ret;
+	ret = find_latency(s);
 	if (ret)
 		return ret;
 	s->tr.topo = s->topo;
