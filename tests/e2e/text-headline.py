@@ -55,8 +55,21 @@ def main():
     tr = doc["trace"]
     head, order = answer(text)
 
-    check("the text begins with the answer", order[:4] == ["decisions", "cost", "fidelity", "trust"],
-          repr(order))
+    check("the text begins with the answer",
+          order[:5] == ["decisions", "cost", "latency", "fidelity", "trust"], repr(order))
+    lat = head.get("latency", "")
+    cost = s.get("cost") or {}
+    if cost.get("latency_source") == "measured":
+        check("latency line = measured profile", lat.startswith("measured profile ("), lat)
+    elif cost:
+        check("latency line = prior", lat.startswith("prior (no "), lat)
+        rng = cost["latency"]["paired_weighted"].get("delta")
+        if rng:
+            m = re.search(r"new - old ([-+][\d.]+) weighted with SLIT as the latency ratio, "
+                          r"([-+][\d.]+) with the low prior", lat)
+            check("latency range = cost.latency.paired_weighted.delta",
+                  m is not None and m.group(1) == one(rng["high"]) and m.group(2) == one(rng["low"]),
+                  lat)
     vhead, _ = answer(verbose)
     check("-v begins with the same answer", vhead == head)
 
