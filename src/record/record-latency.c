@@ -22,6 +22,22 @@
 #define MIN_LOADS	20000.0
 #define MAX_BUFFER	(128u << 20)
 
+/*
+ * libnuma reports its failures through these two weak hooks, which by
+ * default print to stderr; library code prints nothing, and every failure
+ * here is seen through the return values, so they are silent.
+ */
+void numa_error(char *where)
+{
+	(void)where;
+}
+
+void numa_warn(int num, char *fmt, ...)
+{
+	(void)num;
+	(void)fmt;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -131,22 +147,28 @@ static struct record_latency *latency_new(int n)
 	return l;
 }
 
-/* the CPUs of node @node into @set; false when it has none */
-static bool node_cpus(struct record_latency *l, int node, cpu_set_t *set)
+/*
+ * The CPUs of node @node this thread may run on (@allowed) into @set;
+ * false when there are none.
+ */
+static bool node_cpus(struct record_latency *l, int node, const cpu_set_t *allowed,
+		      cpu_set_t *set)
 {
 	struct bitmask *bm;
 	unsigned int c;
 	bool any = false;
 
 	CPU_ZERO(set);
-	if (!l->numa)
-		return sched_getaffinity(0, sizeof(*set), set) == 0;
+	if (!l->numa) {
+		*set = *allowed;
+		return CPU_COUNT(set) > 0;
+	}
 	bm = numa_allocate_cpumask();
 	if (!bm)
 		return false;
 	if (numa_node_to_cpus(node, bm) == 0) {
 		for (c = 0; c < bm->size && c < CPU_SETSIZE; c++) {
-			if (numa_bitmask_isbitset(bm, c)) {
+			if (numa_bitmask_isbitset(bm, c) && CPU_ISSET(c, allowed)) {
 				CPU_SET(c, set);
 				any = true;
 			}
@@ -251,7 +273,7 @@ struct record_latency *record_latency_measure(double budget_s, struct err *e)
 	l->repeats = RECORD_LATENCY_REPEATS;
 	l->buffer_bytes = buffer_size();
 	for (from = 0; from < n; from++)
-		if (node_cpus(l, from, &cpus))
+		if (node_cpus(l, from, &saved, &cpus))
 			runnable++;
 	if (!runnable) {
 		err_set(e, -ENODEV, "no node has CPUs this thread may run on");
@@ -266,7 +288,7 @@ struct record_latency *record_latency_measure(double budget_s, struct err *e)
 			continue;	/* cannot place the buffer there: not measured */
 		build_cycle(buf, l->buffer_bytes / LINE);
 		for (from = 0; from < n && !ret; from++)
-			if (node_cpus(l, from, &cpus))
+			if (node_cpus(l, from, &saved, &cpus))
 				ret = measure_pair(l, from, to, &cpus, buf, per_repeat);
 		buffer_free(l, buf);
 	}

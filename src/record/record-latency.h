@@ -60,7 +60,10 @@ struct record_latency {
  *            buffer); each repeat runs at least 20000 loads
  * @e:        failure details
  *
- * The calling thread's CPU affinity is restored before returning.
+ * Only the CPUs the calling thread may run on are used (a node with none
+ * of them gives no row); its CPU affinity is restored before returning.
+ * libnuma's warning hooks (numa_warn(), numa_error()) are made silent for
+ * the whole process, since library code prints nothing.
  * Context: runs for about @budget_s seconds; allocates 1 buffer at a time.
  * Return: owned (record_latency_free()), or NULL with @e set.
  */

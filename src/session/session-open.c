@@ -306,6 +306,12 @@ static int find_topology(struct session *s, struct topo *from_trace, int max_cpu
 				 from_trace->nr_nodes, from_trace->nr_cpus);
 			note(s, msg);
 		}
+		/* the trace's latency profile still holds when the node ids agree */
+		if (from_trace && from_trace->latency && !s->topo->latency &&
+		    from_trace->nr_nodes == s->topo->nr_nodes) {
+			s->topo->latency = from_trace->latency;
+			from_trace->latency = NULL;
+		}
 		topo_free(from_trace);
 		return 0;
 	}

@@ -85,6 +85,9 @@ line() { # line ARGS: a schedreplay_latency print event after the node line
 line "from=0 to=0 ns=95.125 spread=1.5 repeats=5 loads=1000" >"$T/good.txt"
 expect_exit 0 "replay a trace with a latency line" "$SR_BIN" replay --quiet --json "$T/good.json" "$T/good.txt"
 check "the trace's profile priced it" test "$(jq -r '.summary.cost.latency_source + " " + .summary.cost.latency.profile' "$T/good.json")" = "measured the trace's schedreplay_latency lines"
+echo '{"nodes": [{"id": 0, "cpus": "0-1", "distance": [10]}]}' >"$T/topo1.json"
+expect_exit 0 "the same with --topology" "$SR_BIN" replay --quiet --json "$T/good-t.json" --topology "$T/topo1.json" "$T/good.txt"
+check "--topology keeps the trace's profile (same nodes)" test "$(jq -r .summary.cost.latency_source "$T/good-t.json")" = measured
 bad=$((node + 1))
 for l in "from=0 to=0 ns=95.1234" "from=0 to=0" "from=0 ns=9" "from=0 to=0 ns=-3" "from=0 to=0 ns=0" "from=0 to=0 ns=9 spread=x" "from=0 to=3 ns=9"; do
 	line "$l" >"$T/bad.txt"
