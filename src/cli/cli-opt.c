@@ -170,7 +170,7 @@ static const struct cli_opt opts[] = {
 	  "the profile as JSON (what replay --latency reads)" },
 	{ "seconds", CLI_OPT_SECONDS, required_argument, "S", CLI_LATENCY,
 	  "time the chases may take, all node pairs together (default\n"
-	  STR(RECORD_LATENCY_DEFAULT_S) "; buffer setup adds about 0.1 s per node)" },
+	  STR(RECORD_LATENCY_DEFAULT_S) "; setting up each node's buffer adds about 1 s)" },
 
 	/* the source of a trace (source.c) */
 	{ "format", CLI_OPT_FORMAT, required_argument, "FMT", SRC,

@@ -56,8 +56,9 @@ struct record_latency {
 /**
  * record_latency_measure() - measure the profile of this host
  * @budget_s: time the chases may take, all pairs together (> 0); buffer
- *            setup adds to it (about 0.1 s per node with the default
- *            buffer); each repeat runs at least 20000 loads
+ *            setup adds to it (faulting in and shuffling the buffer: about 1 s
+ *            per node for 128 MiB on a busy 2-CPU VM); each repeat runs at least
+ *            20000 loads
  * @e:        failure details
  *
  * Only the CPUs the calling thread may run on are used (a node with none
