@@ -104,7 +104,8 @@ static int record_opt(void *ctx, int id, const char *v)
 		return 0;
 	}
 	add_cmdline(ra, cli_opt_name(id));
-	add_cmdline(ra, v);
+	if (v)	/* a switch (--no-latency) has no value */
+		add_cmdline(ra, v);
 	switch (id) {
 	case CLI_OPT_OUTPUT:
 		if (!*v)
