@@ -19,7 +19,7 @@
 
 #define SRC	(CLI_INFO | CLI_REPLAY | CLI_TUI)	/* the trace-reading commands */
 #define POL	(CLI_REPLAY | CLI_TUI)			/* the replaying ones */
-#define ALL	(CLI_INFO | CLI_REPLAY | CLI_POLICIES | CLI_COMPARE | CLI_RECORD | CLI_TUI)
+#define ALL	(CLI_INFO | CLI_REPLAY | CLI_POLICIES | CLI_COMPARE | CLI_RECORD | CLI_TUI | CLI_LATENCY)
 
 /**
  * struct cli_opt - one row of the table
@@ -55,6 +55,9 @@ static const struct cli_opt opts[] = {
 	{ "kernel-policy", CLI_OPT_KERNEL_POLICY, required_argument, "P[,P...]", POL,
 	  "model of the recording kernel for fidelity (default:\n"
 	  "from the kernel release; 'none' for no fidelity)" },
+	{ "latency", CLI_OPT_LATENCY, required_argument, "FILE", POL,
+	  "price remote accesses with this latency profile (the JSON of\n"
+	  "'schedreplay latency --json'; default: the trace's own, else priors)" },
 	{ "scan-period-ms", CLI_OPT_SCAN_PERIOD, required_argument, "N", POL,
 	  "decay period of the NUMA fault model (default: the trace's\n"
 	  "scan_period_min_ms, else 1000; docs/cost-model.md)" },
@@ -156,8 +159,18 @@ static const struct cli_opt opts[] = {
 	  "numa_sample period in ms (default " STR(RECORD_DEFAULT_SAMPLE_MS) "; 0: none)" },
 	{ "buffer-kb", CLI_OPT_BUFFER_KB, required_argument, "N", CLI_RECORD,
 	  "ring buffer per CPU in KiB (default " STR(RECORD_DEFAULT_BUFFER_KB) ")" },
+	{ "no-latency", CLI_OPT_NO_LATENCY, no_argument, NULL, CLI_RECORD,
+	  "do not measure the memory latency profile first (default: measured,\n"
+	  STR(RECORD_LATENCY_DEFAULT_S) " s; docs/recording.md)" },
 	{ "quiet", CLI_OPT_QUIET, no_argument, NULL, CLI_RECORD,
 	  "no summary on stderr" },
+
+	/* latency */
+	{ "json", CLI_OPT_JSON, no_argument, NULL, CLI_LATENCY,
+	  "the profile as JSON (what replay --latency reads)" },
+	{ "seconds", CLI_OPT_SECONDS, required_argument, "S", CLI_LATENCY,
+	  "time the chases may take, all node pairs together (default\n"
+	  STR(RECORD_LATENCY_DEFAULT_S) "; setting up each node's buffer adds about 1 s)" },
 
 	/* the source of a trace (source.c) */
 	{ "format", CLI_OPT_FORMAT, required_argument, "FMT", SRC,
@@ -179,7 +192,7 @@ static const struct cli_opt opts[] = {
 	  "no warnings and no progress on stderr" },
 
 	/* text output and help */
-	{ "output", CLI_OPT_OUTPUT, required_argument, "FILE|-", CLI_INFO | CLI_REPLAY | CLI_POLICIES | CLI_COMPARE,
+	{ "output", CLI_OPT_OUTPUT, required_argument, "FILE|-", CLI_INFO | CLI_REPLAY | CLI_POLICIES | CLI_COMPARE | CLI_LATENCY,
 	  "write the text to FILE (replaced whole, never half-written)" },
 	{ "help", CLI_OPT_HELP, no_argument, NULL, ALL, "this help" },
 };

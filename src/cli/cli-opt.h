@@ -21,6 +21,7 @@ enum cli_cmd_bit {
 	CLI_COMPARE	= 1 << 3,
 	CLI_RECORD	= 1 << 4,
 	CLI_TUI		= 1 << 5,
+	CLI_LATENCY	= 1 << 6,
 };
 
 /*
@@ -79,6 +80,9 @@ enum cli_opt_id {
 	CLI_OPT_COUNT,
 	CLI_OPT_SAMPLE_MS,
 	CLI_OPT_BUFFER_KB,
+	CLI_OPT_NO_LATENCY,
+	CLI_OPT_SECONDS,
+	CLI_OPT_LATENCY,
 };
 
 /**

@@ -41,6 +41,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_policies(int argc, char **argv);
 int cmd_tui(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
 
 /**
  * cli_error() - print "schedreplay: error: ..." on stderr

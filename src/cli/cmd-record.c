@@ -39,6 +39,7 @@ struct record_args {
 	int		nr_comms;
 	unsigned int	sample_ms;
 	unsigned int	buffer_kb;
+	bool		no_latency;
 	bool		quiet;
 	char		**command;	/* argv after "--", or NULL */
 	char		cmdline[1024];	/* the options, for the metadata */
@@ -103,7 +104,8 @@ static int record_opt(void *ctx, int id, const char *v)
 		return 0;
 	}
 	add_cmdline(ra, cli_opt_name(id));
-	add_cmdline(ra, v);
+	if (v)	/* a switch (--no-latency) has no value */
+		add_cmdline(ra, v);
 	switch (id) {
 	case CLI_OPT_OUTPUT:
 		if (!*v)
@@ -133,6 +135,9 @@ static int record_opt(void *ctx, int id, const char *v)
 		if (!parse_uint(v, 3600000, &u) || (u && u < 10))
 			return cli_usage_error("record", "bad --sample-ms '%s' (0 or 10..3600000)", v);
 		ra->sample_ms = (unsigned int)u;
+		break;
+	case CLI_OPT_NO_LATENCY:
+		ra->no_latency = true;
 		break;
 	case CLI_OPT_BUFFER_KB:
 		if (!parse_uint(v, 4u * 1024 * 1024, &u) || u < 64)
@@ -272,6 +277,14 @@ static void print_summary(const struct record_args *ra, const struct record_summ
 		"%llu numa_sample lines\n", ra->output, (unsigned long long)s->file_bytes,
 		s->duration_ns / 1e9, (unsigned long long)s->samples);
 	fprintf(stderr, "schedreplay record: numa_fault kprobe: %s\n", s->kprobe);
+	if (s->latency)
+		fprintf(stderr, "schedreplay record: latency profile: %d node%s measured in %.1f s "
+			"(node 0 local %.1f ns)\n", s->latency->nr_nodes,
+			s->latency->nr_nodes == 1 ? "" : "s", s->latency->seconds, s->latency->ns[0]);
+	else
+		fprintf(stderr, "schedreplay record: latency profile: %s\n",
+			!strcmp(s->latency_why, "off") ? "not measured (--no-latency)" :
+			s->latency_why);
 	if (s->stale_removed || s->stale_probes)
 		fprintf(stderr, "schedreplay record: removed %d stale instance(s) and %d stale "
 			"probe group(s) of dead recorders\n", s->stale_removed, s->stale_probes);
@@ -368,6 +381,7 @@ int cmd_record(int argc, char **argv)
 	ro.sample_ms = ra.sample_ms;
 	ro.buffer_kb = ra.buffer_kb;
 	ro.cmdline = ra.cmdline;
+	ro.latency_s = ra.no_latency ? 0 : RECORD_LATENCY_DEFAULT_S;
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);

@@ -20,6 +20,8 @@ static const struct cli_cmd commands[] = {
 	{ "record",	NULL,	"record a trace.dat on this host (root; private tracefs instance)",
 	  cmd_record },
 	{ "tui",	NULL,	"browse the decisions of a replay in the terminal", cmd_tui },
+	{ "latency",	NULL,	"measure this host's memory latency from every node to every node",
+	  cmd_latency },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

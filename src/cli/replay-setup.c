@@ -44,6 +44,9 @@ int cli_replay_opts_take(struct cli_replay_opts *o, int id, const char *arg, con
 						arg);
 		o->scan_period_ns = (uint64_t)v * 1000 * 1000;
 		return 1;
+	case CLI_OPT_LATENCY:
+		o->latency = arg;
+		return 1;
 	case CLI_OPT_PARAM:
 		if (o->nr_params == CLI_REPLAY_MAX_PARAMS)
 			return -cli_usage_error(cmd, "at most %d --param", CLI_REPLAY_MAX_PARAMS);
@@ -75,4 +78,5 @@ void cli_replay_opts_session(const struct cli_replay_opts *o, struct session_opt
 		so->plugins[i] = o->plugins[i];
 	so->nr_plugins = o->nr_plugins;
 	so->scan_period_ns = o->scan_period_ns;
+	so->latency = o->latency;
 }

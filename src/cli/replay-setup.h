@@ -40,6 +40,7 @@ struct cli_replay_opts {
 	const char	*ndjson;
 	size_t		top;
 	uint64_t	scan_period_ns;	/* --scan-period-ms, 0 for the trace's own */
+	const char	*latency;	/* --latency FILE, NULL for the trace's own */
 	bool		fail_on_disagree;
 };
 

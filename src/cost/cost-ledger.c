@@ -44,7 +44,7 @@ struct ltask {
 struct cost_ledger {
 	const struct topo	*topo;
 	int			nr_nodes;
-	int			*dist;
+	double			*ratio;		/* r(c,k), cost.h */
 	cost_done_fn		done;
 	cost_release_fn		release;
 	void			*arg;
@@ -103,11 +103,59 @@ int cost_trace_node(const struct sr_snapshot *s)
 	return (s->known & SR_SNAP_DST_NODE) ? s->dst_node : -1;
 }
 
+/* does a task ever run on node @node: does it hold a CPU */
+static bool node_has_cpu(const struct topo *topo, int node)
+{
+	int c;
+
+	for (c = 0; c < topo->nr_cpus; c++)
+		if (topo->cpu_node[c] == node)
+			return true;
+	return false;
+}
+
+/*
+ * r(c,k) for every pair: the measured profile's ratio when it covers every
+ * pair a task can be priced on (a node with CPUs to a present node), else
+ * the high prior (the distances) throughout, with the pairs it lacked
+ * counted.
+ */
+static void set_ratios(struct cost_ledger *l, const struct topo *topo, int n)
+{
+	int *dist = l->tot.latency_dist;
+	int a, b, need = 0, have = 0;
+
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			dist[a * n + b] = topo->nr_nodes > 0 ? topo_distance(topo, a, b) :
+					  COST_LOCAL_DISTANCE;
+	for (a = 0; a < n && topo->latency; a++) {
+		if (!node_has_cpu(topo, a))
+			continue;
+		for (b = 0; b < n; b++) {
+			if (!topo_node_present(topo, b))
+				continue;
+			need++;
+			have += topo_latency_ratio(topo, a, b) > 0;
+		}
+	}
+	l->tot.latency = topo->latency && need && have == need ? COST_LATENCY_MEASURED :
+			 COST_LATENCY_PRIOR;
+	l->tot.latency_missing = topo->latency ? need - have : 0;
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			l->ratio[a * n + b] = l->tot.latency == COST_LATENCY_MEASURED &&
+					      topo_latency_ratio(topo, a, b) > 0 ?
+					      topo_latency_ratio(topo, a, b) :
+					      cost_ratio_from_distance(dist, n, a, b);
+	l->tot.ratio = l->ratio;
+}
+
 struct cost_ledger *cost_ledger_new(const struct topo *topo, cost_done_fn done,
 				    cost_release_fn release, void *arg)
 {
 	struct cost_ledger *l = calloc(1, sizeof(*l));
-	int n = topo->nr_nodes > 0 ? topo->nr_nodes : 1, a, b, s;
+	int n = topo->nr_nodes > 0 ? topo->nr_nodes : 1, s;
 
 	if (!l)
 		return NULL;
@@ -120,20 +168,18 @@ struct cost_ledger *cost_ledger_new(const struct topo *topo, cost_done_fn done,
 	l->arg = arg;
 	l->in_window = true;
 	l->tot.nr_nodes = n;
-	l->dist = calloc((size_t)n * n, sizeof(*l->dist));
+	l->ratio = calloc((size_t)n * n, sizeof(*l->ratio));
 	l->shares = calloc((size_t)n, sizeof(*l->shares));
 	l->tot.actual = calloc((size_t)n * n, sizeof(double));
+	l->tot.latency_dist = calloc((size_t)n * n, sizeof(int));
 	for (s = 0; s < COST__SIDES; s++)
 		l->tot.matrix[s] = calloc((size_t)n * n, sizeof(double));
-	if (!l->dist || !l->shares || !l->tot.actual || !l->tot.matrix[0] || !l->tot.matrix[1] ||
+	if (!l->ratio || !l->tot.latency_dist || !l->shares || !l->tot.actual || !l->tot.matrix[0] || !l->tot.matrix[1] ||
 	    !l->tot.matrix[2]) {
 		cost_ledger_free(l);
 		return NULL;
 	}
-	for (a = 0; a < n; a++)
-		for (b = 0; b < n; b++)
-			l->dist[a * n + b] = topo->nr_nodes > 0 ? topo_distance(topo, a, b) :
-						 COST_LOCAL_DISTANCE;
+	set_ratios(l, topo, n);
 	return l;
 }
 
@@ -162,9 +208,10 @@ void cost_ledger_free(struct cost_ledger *l)
 		if (l->tasks[i].used)
 			task_clear(l, &l->tasks[i]);
 	free(l->tasks);
-	free(l->dist);
+	free(l->ratio);
 	free(l->shares);
 	free(l->tot.actual);
+	free(l->tot.latency_dist);
 	for (s = 0; s < COST__SIDES; s++)
 		free(l->tot.matrix[s]);
 	free(l);
@@ -336,7 +383,7 @@ static int finalize(struct cost_ledger *l, struct ltask *t, int i)
 		if (it.unknown)
 			memset(&it.v[s], 0, sizeof(it.v[s]));
 		else
-			cost_of(iv->acc, l->nr_nodes, l->dist, it.node[s], &it.v[s]);
+			cost_of(iv->acc, l->nr_nodes, l->ratio, it.node[s], &it.v[s]);
 	}
 	add_totals(l, t, it.unknown ? NULL : iv, &it);
 	iv_remove(t, i);

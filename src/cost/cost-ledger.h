@@ -170,6 +170,11 @@ struct cost_calibration {
  *           of the CPU the fault was taken on
  * @side:    per side, over every decision that side priced (the sets differ)
  * @pair:    old and new over the decisions both priced: the delta to report
+ * @latency: enum cost_latency: what priced remote accesses
+ * @latency_missing: pairs a task could be priced on that the topology's
+ *           profile lacks (then the priors price them all); 0 without one
+ * @ratio:   nr_nodes x nr_nodes: r(c,k) used (cost.h), -1 where unknown
+ * @latency_dist: nr_nodes x nr_nodes: the distances the priors rest on
  */
 struct cost_totals {
 	int				nr_nodes;
@@ -185,6 +190,10 @@ struct cost_totals {
 	uint64_t			unpriced_faults;
 	uint64_t			dropped_intervals;	/* closed, no decision came */
 	struct cost_calibration		cal;
+	int				latency;
+	int				latency_missing;
+	const double			*ratio;
+	int				*latency_dist;
 };
 
 /**
@@ -202,7 +211,8 @@ struct cost_ledger;
 
 /**
  * cost_ledger_new() - a ledger for one trace
- * @topo: borrowed; its distances price the accesses
+ * @topo: borrowed; its latency profile (when complete), else its distances
+ *        price the accesses (cost.h: r(c,k))
  * @done:    called once per decision given to cost_ledger_decide()
  * @release: frees the user pointer of a decision that never reaches @done;
  *           may be NULL

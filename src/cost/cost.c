@@ -62,15 +62,14 @@ int cost_price(const double *shares, int nr_nodes, const int *dist, int node, do
 	return 0;
 }
 
-void cost_of(const double *acc, int nr_nodes, const int *dist, int node, struct cost_value *out)
+void cost_of(const double *acc, int nr_nodes, const double *ratio, int node,
+	     struct cost_value *out)
 {
-	double sum = 0;
-	double remote, weighted;
-	double shares[64];
+	double sum = 0, w = 0;
 	int k;
 
 	memset(out, 0, sizeof(*out));
-	if (node < 0 || node >= nr_nodes || nr_nodes > 64)
+	if (node < 0 || node >= nr_nodes)
 		return;
 	for (k = 0; k < nr_nodes; k++)
 		sum += acc[k];
@@ -78,16 +77,39 @@ void cost_of(const double *acc, int nr_nodes, const int *dist, int node, struct 
 		out->known = true;	/* no accesses: a known zero */
 		return;
 	}
-	for (k = 0; k < nr_nodes; k++)
-		shares[k] = acc[k] / sum;
-	if (cost_price(shares, nr_nodes, dist, node, &remote, &weighted))
-		return;
+	for (k = 0; k < nr_nodes; k++) {
+		double r = ratio[node * nr_nodes + k];
+
+		if (acc[k] == 0)
+			continue;
+		if (!(r > 0))
+			return;
+		w += acc[k] * r;
+	}
 	out->accesses = sum;
 	out->remote = sum - acc[node];
 	if (out->remote < 0)
 		out->remote = 0;
-	out->weighted = weighted * sum;
+	out->weighted = w;
 	out->known = true;
+}
+
+double cost_ratio_from_distance(const int *dist, int nr_nodes, int a, int b)
+{
+	int local, d;
+
+	if (a < 0 || b < 0 || a >= nr_nodes || b >= nr_nodes)
+		return -1;
+	local = dist[a * nr_nodes + a];
+	d = dist[a * nr_nodes + b];
+	if (local <= 0 || d <= 0)
+		return -1;
+	return (double)d / (double)local;
+}
+
+double cost_weighted_low(double accesses, double weighted)
+{
+	return accesses + COST_PRIOR_LOW_EXCESS * (weighted - accesses);
 }
 
 void cost_add(struct cost_value *sum, const struct cost_value *v)

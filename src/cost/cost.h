@@ -15,7 +15,13 @@
  *
  *   A_k   = sum over the x's of f_k        expected accesses to node k
  *   remote(c)   = sum_{k != c} A_k          if the task ran on node c
- *   weighted(c) = sum_k A_k * dist(c,k) / dist(c,c)
+ *   weighted(c) = sum_k A_k * r(c,k)
+ *
+ *   r(c,k): the latency of an access from node c to node k's memory over a
+ *   local one: lat(c,k) / lat(c,c) from the measured profile when the
+ *   trace (or --latency) has one; else the priors, a range:
+ *   high r = dist(c,k) / dist(c,c) (SLIT taken as a latency ratio), low
+ *   r = 1 + COST_PRIOR_LOW_EXCESS * (dist(c,k) / dist(c,c) - 1)
  *
  *   old: c = node the old policy would have left T on (allow: dst, resist: src)
  *   new: c = the same for the new policy;  trace: c = where the kernel put it
@@ -23,7 +29,7 @@
  *
  * Units: accesses are NUMA hinting faults (sampled accesses, not every
  * load); weighted is in local-access equivalents (a local access is 1, a
- * remote one dist/10).  It does not re-simulate what later decisions would
+ * remote one r).  It does not re-simulate what later decisions would
  * have done after a different choice.
  */
 #ifndef SR_COST_COST_H
@@ -34,6 +40,26 @@
 
 /* node_distance() of a node to itself on every kernel */
 #define COST_LOCAL_DISTANCE	10
+
+/*
+ * The low prior: a remote access's extra latency over a local one is this
+ * fraction of what the SLIT distance says.  From the one published pair
+ * issue 17 quotes: SLIT 21 (2.1x) where a pointer chase measured 1.53x,
+ * (1.53 - 1) / (2.1 - 1).  The high prior is the SLIT ratio itself.
+ */
+#define COST_PRIOR_LOW_EXCESS	(0.53 / 1.1)
+
+/**
+ * enum cost_latency - what priced remote accesses
+ * @COST_LATENCY_PRIOR:    no (complete) measured profile: the SLIT priors,
+ *                         weighted is the high one and the low one is
+ *                         cost_weighted_low()
+ * @COST_LATENCY_MEASURED: the measured latency profile
+ */
+enum cost_latency {
+	COST_LATENCY_PRIOR = 0,
+	COST_LATENCY_MEASURED,
+};
 
 /**
  * struct cost_value - a cost, in hinting faults
@@ -85,13 +111,39 @@ int cost_price(const double *shares, int nr_nodes, const int *dist, int node, do
 	       double *weighted);
 
 /**
+ * cost_ratio_from_distance() - r(a,b) of the high prior, dist(a,b) / dist(a,a)
+ * @dist: nr_nodes x nr_nodes distances, row-major
+ *
+ * Context: pure.
+ * Return: the ratio, or -1 when a distance is not positive or out of range.
+ */
+double cost_ratio_from_distance(const int *dist, int nr_nodes, int a, int b);
+
+/**
+ * cost_weighted_low() - the low prior's weighted figure from the high
+ * one's: every access costs 1 + COST_PRIOR_LOW_EXCESS * (r - 1), so a sum
+ * of @accesses accesses that weighs @weighted at the high prior weighs
+ * accesses + COST_PRIOR_LOW_EXCESS * (weighted - accesses)
+ * @accesses: the accesses summed (0 for a difference of two sides over
+ *            the same intervals, whose accesses are equal)
+ * @weighted: their weighted figure at the high prior
+ *
+ * Context: pure; linear, so it holds for sums and differences alike.
+ */
+double cost_weighted_low(double accesses, double weighted);
+
+/**
  * cost_of() - the cost of accesses @acc made from @node
- * @acc:  A_k (cost_accumulate())
- * @out:  filled; out->known false when @node < 0 or the distances lack it
+ * @acc:   A_k (cost_accumulate())
+ * @ratio: nr_nodes x nr_nodes, row-major: r(c,k), the price of one access
+ *         from node c to node k's memory (a local one is 1); <= 0 unknown
+ * @out:   filled; out->known false when @node < 0 or @ratio lacks a pair
+ *         it needs
  *
  * Context: pure.
  */
-void cost_of(const double *acc, int nr_nodes, const int *dist, int node, struct cost_value *out);
+void cost_of(const double *acc, int nr_nodes, const double *ratio, int node,
+	     struct cost_value *out);
 
 /**
  * cost_add() - @sum += @v (accesses, remote, weighted); unknown @v adds nothing

@@ -27,6 +27,8 @@ static const struct marker_key meta_keys[MK_META__COUNT] = {
 	[MK_META_BUFFER_KB]	= I64("buffer_kb", false, 0, UINT32_MAX, struct marker_meta, buffer_kb),
 	[MK_META_KPROBE]	= STR("kprobe", false, struct marker_meta, kprobe),
 	[MK_META_PAGE_SIZE]	= I64("page_size", false, 0, INT_MAX, struct marker_meta, page_size),
+	[MK_META_LATENCY]	= INT("latency", false, 0, MARKER_MAX_LATENCY_LINES, struct marker_meta,
+				      latency),
 };
 
 static const struct marker_key node_keys[MK_NODE__COUNT] = {
@@ -96,6 +98,18 @@ static const struct marker_key lost_keys[MK_LOST__COUNT] = {
 	[MK_LOST_PAGES]		= L64("pages", 0, pages),
 };
 
+/* ns between 0.001 and one second, in thousandths */
+#define MILLI(n, req, lo, f) { n, MARKER_T_MILLI, req, lo, 1000000000000LL, \
+			       offsetof(struct marker_latency, f) }
+static const struct marker_key latency_keys[MK_LATENCY__COUNT] = {
+	[MK_LATENCY_FROM]	= INT("from", true, 0, MARKER_MAX_NODES - 1, struct marker_latency, from),
+	[MK_LATENCY_TO]		= INT("to", true, 0, MARKER_MAX_NODES - 1, struct marker_latency, to),
+	[MK_LATENCY_NS]		= MILLI("ns", true, 1, ns_milli),
+	[MK_LATENCY_SPREAD]	= MILLI("spread", false, 0, spread_milli),
+	[MK_LATENCY_REPEATS]	= INT("repeats", false, 1, INT_MAX, struct marker_latency, repeats),
+	[MK_LATENCY_LOADS]	= I64("loads", false, 1, INT64_MAX, struct marker_latency, loads),
+};
+
 #define KEYS(k) k, (int)(sizeof(k) / sizeof(k[0]))
 static const struct marker_format formats[SR_MARK__COUNT] = {
 	[SR_MARK_META]		= { SR_MARK_META, "schedreplay_meta", KEYS(meta_keys), false },
@@ -106,6 +120,7 @@ static const struct marker_format formats[SR_MARK__COUNT] = {
 	[SR_MARK_EVENTS]	= { SR_MARK_EVENTS, "schedreplay_events", NULL, 0, true },
 	[SR_MARK_RECORD]	= { SR_MARK_RECORD, "schedreplay_record", KEYS(record_keys), false },
 	[SR_MARK_LOST]		= { SR_MARK_LOST, "schedreplay_lost", KEYS(lost_keys), false },
+	[SR_MARK_LATENCY]	= { SR_MARK_LATENCY, "schedreplay_latency", KEYS(latency_keys), false },
 };
 
 _Static_assert(MK_META__COUNT <= MARKER_MAX_KEYS && MK_SAMPLE__COUNT <= MARKER_MAX_KEYS &&

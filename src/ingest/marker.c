@@ -97,6 +97,39 @@ static bool parse_i64(const char *s, size_t len, int64_t *out)
 	return true;
 }
 
+/*
+ * Parse exactly @len bytes as a non-negative decimal with at most three
+ * fraction digits ("95", "95.3", "95.312") into thousandths.
+ */
+static bool parse_milli(const char *s, size_t len, int64_t *out)
+{
+	size_t dot = 0;
+	int64_t whole, frac = 0;
+	size_t i;
+	int digits;
+
+	while (dot < len && s[dot] != '.')
+		dot++;
+	if (!dot || (len && s[0] == '-') || !parse_i64(s, dot, &whole))
+		return false;
+	if (dot < len) {
+		digits = (int)(len - dot - 1);
+		if (digits < 1 || digits > 3)
+			return false;
+		for (i = dot + 1; i < len; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				return false;
+			frac = frac * 10 + (s[i] - '0');
+		}
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if (whole > (INT64_MAX - frac) / 1000)
+		return false;
+	*out = whole * 1000 + frac;
+	return true;
+}
+
 bool marker_get_i64(const char *s, size_t len, const char *key, int64_t *out)
 {
 	const char *v;
@@ -196,6 +229,7 @@ static void set_default(const struct marker_key *k, void *out)
 
 	switch (k->type) {
 	case MARKER_T_I64:
+	case MARKER_T_MILLI:
 		*(int64_t *)p = -1;
 		break;
 	case MARKER_T_INT:
@@ -259,6 +293,13 @@ static enum marker_status decode_value(const struct marker_key *k, const char *v
 		return status_of(ret);
 	case MARKER_T_FAULTS:
 		return status_of(parse_faults(v, vlen, out));
+	case MARKER_T_MILLI:
+		if (!parse_milli(v, vlen, &x))
+			return MARKER_BAD;
+		if (x < k->lo || x > k->hi)
+			return MARKER_RANGE;
+		*(int64_t *)p = x;
+		return MARKER_OK;
 	}
 	return MARKER_BAD;
 }
@@ -353,4 +394,9 @@ int marker_decode_record(const struct sr_event *ev, struct marker_record *out)
 int marker_decode_lost(const struct sr_event *ev, struct marker_lost *out)
 {
 	return decode_event(ev, SR_MARK_LOST, out, out->status);
+}
+
+int marker_decode_latency(const struct sr_event *ev, struct marker_latency *out)
+{
+	return decode_event(ev, SR_MARK_LATENCY, out, out->status);
 }

@@ -2,7 +2,7 @@
 /*
  * marker.h - the key=value lines schedreplay writes into traces through
  * trace_marker (schedreplay_meta / _node / _sysctl / _vmstat / _events /
- * _record / _lost and numa_sample; docs/formats.md), as one table and the
+ * _record / _lost / _latency and numa_sample; docs/formats.md), as one table and the
  * typed events decoded from it.
  *
  * The table (marker_format()) says, for every kind of line, its leading
@@ -28,6 +28,7 @@
 #define MARKER_MAX_CPUS		4096
 #define MARKER_MAX_DISTANCE	255
 #define MARKER_MAX_KEYS		24
+#define MARKER_MAX_LATENCY_LINES	(64 * 64)	/* RECORD_LATENCY_MAX_NODES squared */
 
 /** enum marker_type - how a key's value is written */
 enum marker_type {
@@ -38,6 +39,8 @@ enum marker_type {
 	MARKER_T_CPULIST,	/* "0-3,8"; ids 0 .. hi */
 	MARKER_T_INTLIST,	/* "10,20,40"; each lo .. hi, at most MARKER_MAX_NODES */
 	MARKER_T_FAULTS,	/* numa_sample f=: "node:tp/ts/gp/gs,..." */
+	MARKER_T_MILLI,		/* "95.312": a decimal with at most 3 fraction digits, kept
+				 * in an int64_t as thousandths (95312); lo/hi in them */
 };
 
 /**
@@ -99,7 +102,7 @@ struct marker_str {
 /* Key indices of each kind, in table order (status[] is indexed by them). */
 enum { MK_META_RELEASE, MK_META_MACHINE, MK_META_NODES, MK_META_CPUS, MK_META_RECORDER,
        MK_META_CLOCK, MK_META_SAMPLE_MS, MK_META_BUFFER_KB, MK_META_KPROBE, MK_META_PAGE_SIZE,
-       MK_META__COUNT };
+       MK_META_LATENCY, MK_META__COUNT };
 enum { MK_NODE_NODE, MK_NODE_CPUS, MK_NODE_DISTANCE, MK_NODE__COUNT };
 enum { MK_SYSCTL_SCAN_MIN, MK_SYSCTL_SCAN_MIN_OLD, MK_SYSCTL_SCHED_FEATURES,
        MK_SYSCTL__COUNT };
@@ -111,6 +114,8 @@ enum { MK_SAMPLE_T, MK_SAMPLE_SEQ, MK_SAMPLE_PID, MK_SAMPLE_TID, MK_SAMPLE_COMM,
 enum { MK_RECORD_OPTIONS, MK_RECORD_KPROBE, MK_RECORD__COUNT };
 enum { MK_LOST_CPU, MK_LOST_LOST, MK_LOST_LOST_PAGES, MK_LOST_OVERRUN, MK_LOST_DROPPED,
        MK_LOST_PAGES, MK_LOST__COUNT };
+enum { MK_LATENCY_FROM, MK_LATENCY_TO, MK_LATENCY_NS, MK_LATENCY_SPREAD, MK_LATENCY_REPEATS,
+       MK_LATENCY_LOADS, MK_LATENCY__COUNT };
 
 /* Integers are -1 and strings empty where a key is absent. */
 
@@ -126,6 +131,7 @@ struct marker_meta {
 	int64_t			buffer_kb;
 	struct marker_str	kprobe;
 	int64_t			page_size;
+	int			latency;	/* schedreplay_latency lines that follow */
 	uint8_t			status[MARKER_MAX_KEYS];
 };
 
@@ -220,6 +226,24 @@ struct marker_lost {
 };
 
 /**
+ * struct marker_latency - schedreplay_latency: one pair of the host's
+ * memory latency profile (`schedreplay latency`, docs/formats.md)
+ * @from, @to:  the node whose CPUs loaded, the node whose memory was loaded
+ * @ns_milli:   median latency of one dependent load, in 1/1000 ns
+ * @spread_milli: max - min of the repeats, 1/1000 ns (-1: absent)
+ * @repeats, @loads: how it was measured (-1: absent)
+ */
+struct marker_latency {
+	int		from;
+	int		to;
+	int64_t		ns_milli;
+	int64_t		spread_milli;
+	int		repeats;
+	int64_t		loads;
+	uint8_t		status[MARKER_MAX_KEYS];
+};
+
+/**
  * marker_classify() - which of our lines, if any, @s is
  * @s:   line text (no trailing newline needed)
  * @len: its length
@@ -260,6 +284,8 @@ int marker_decode_sample(const struct sr_event *ev, struct marker_sample *out);
 int marker_decode_record(const struct sr_event *ev, struct marker_record *out);
 /** marker_decode_lost() - a schedreplay_lost event, as marker_decode_meta(). */
 int marker_decode_lost(const struct sr_event *ev, struct marker_lost *out);
+/** marker_decode_latency() - a schedreplay_latency event, as marker_decode_meta(). */
+int marker_decode_latency(const struct sr_event *ev, struct marker_latency *out);
 
 /**
  * marker_parse_sample() - marker_decode_sample() on a line of text

@@ -103,6 +103,8 @@ struct record {
 	bool			out_direct;	/* -o is a FIFO, device or stdout: written in place */
 	int			stale_removed;
 	int			stale_probes;
+	struct record_latency	*latency;	/* NULL: not measured */
+	char			latency_why[600];	/* "measured", "off" or why not */
 	struct record_summary	sum;
 };
 

@@ -252,6 +252,47 @@ static void meta_nodes(struct record *r, int nodes, int cpus)
 	}
 }
 
+/* the pairs of the latency profile that were measured */
+static int latency_lines(const struct record_latency *l)
+{
+	int i, n = 0;
+
+	for (i = 0; l && i < l->nr_nodes * l->nr_nodes; i++)
+		n += l->ns[i] > 0;
+	return n;
+}
+
+/* one schedreplay_latency line per measured pair, from the marker table */
+static int meta_latency(struct record *r)
+{
+	const struct record_latency *l = r->latency;
+	char bufs[MK_LATENCY__COUNT][32];
+	const char *vals[MK_LATENCY__COUNT];
+	char line[MARKER_LINE + 1];
+	size_t len;
+	int from, to, i, ret = 0;
+
+	for (from = 0; l && from < l->nr_nodes; from++) {
+		for (to = 0; to < l->nr_nodes; to++) {
+			i = from * l->nr_nodes + to;
+			if (!(l->ns[i] > 0))
+				continue;
+			snprintf(bufs[MK_LATENCY_FROM], sizeof(bufs[0]), "%d", from);
+			snprintf(bufs[MK_LATENCY_TO], sizeof(bufs[0]), "%d", to);
+			snprintf(bufs[MK_LATENCY_NS], sizeof(bufs[0]), "%.3f", l->ns[i]);
+			snprintf(bufs[MK_LATENCY_SPREAD], sizeof(bufs[0]), "%.3f", l->spread[i]);
+			snprintf(bufs[MK_LATENCY_REPEATS], sizeof(bufs[0]), "%d", l->repeats);
+			snprintf(bufs[MK_LATENCY_LOADS], sizeof(bufs[0]), "%.0f", l->loads[i]);
+			for (i = 0; i < MK_LATENCY__COUNT; i++)
+				vals[i] = bufs[i];
+			len = record_marker_line(line, sizeof(line), SR_MARK_LATENCY, vals);
+			if (len && !ret)
+				ret = record_marker_write(r->marker_fd, line, len);
+		}
+	}
+	return ret;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -371,6 +412,8 @@ int record_meta_start(struct record *r)
 	lb_key(&lb, MK_META_KPROBE, r->probe_enabled ? "numa_fault" : "unavailable");
 	snprintf(val, sizeof(val), "%d", r->page_size);
 	lb_key(&lb, MK_META_PAGE_SIZE, val);
+	snprintf(val, sizeof(val), "%d", latency_lines(r->latency));
+	lb_key(&lb, MK_META_LATENCY, val);
 	lb_flush(&lb);
 	ret = lb.ret;
 	lb_init(&lb, r, SR_MARK_EVENTS);
@@ -378,6 +421,8 @@ int record_meta_start(struct record *r)
 		lb_add(&lb, r->events[i].name, r->events[i].enabled ? "on" : "absent");
 	lb_flush(&lb);
 	meta_nodes(r, nodes, r->nr_cpus);
+	if (!ret)
+		ret = meta_latency(r);
 	meta_sysctl(r);
 	if (!ret)
 		ret = meta_vmstat(r, "start");

@@ -491,6 +491,21 @@ static void read_clock(struct record *r)
 
 static int flush_all(struct record *r);
 
+/*
+ * The latency profile, before the instance exists (the chase is not in the
+ * trace).  A failure is not fatal: the trace says why it has no profile.
+ */
+static void measure_latency(struct record *r)
+{
+	struct err e = { 0 };
+
+	snprintf(r->latency_why, sizeof(r->latency_why), "off");
+	if (!(r->opts.latency_s > 0))
+		return;
+	r->latency = record_latency_measure(r->opts.latency_s, &e);
+	snprintf(r->latency_why, sizeof(r->latency_why), "%s", r->latency ? "measured" : e.msg);
+}
+
 int record_create(struct record *r, pid_t child)
 {
 	int ret;
@@ -499,6 +514,7 @@ int record_create(struct record *r, pid_t child)
 	if (ret < 0)
 		return ret;
 	r->stale_removed = ret;
+	measure_latency(r);
 	r->page_size = getpagesize();
 	parse_header_page(r);
 	if (tracefs_instance_exists(r->name))
@@ -717,6 +733,8 @@ int record_stop(struct record *r)
 	r->sum.samples = r->smp.samples;
 	r->sum.stale_removed = r->stale_removed;
 	r->sum.stale_probes = r->stale_probes;
+	r->sum.latency = r->latency;
+	r->sum.latency_why = r->latency_why;
 	r->sum.duration_ns = r->t_off_ns > r->t_on_ns ? r->t_off_ns - r->t_on_ns : 0;
 	return ret;
 }
@@ -846,6 +864,7 @@ void record_free(struct record *r)
 	free(r->stats);
 	free(r->page);
 	free(r->events);
+	record_latency_free(r->latency);
 	record_text_release(&r->meta);
 	pthread_mutex_destroy(&r->smp.lock);
 	pthread_cond_destroy(&r->smp.cond);

@@ -29,6 +29,7 @@
 #include <sys/types.h>
 
 #include "ingest/marker.h"
+#include "record-latency.h"
 #include "util/err.h"
 
 #define RECORD_INSTANCE_PREFIX	"schedreplay-"
@@ -46,6 +47,8 @@
  * @sample_ms:	numa_sample period in milliseconds (0: no sampler)
  * @buffer_kb:	ring buffer per CPU, KiB
  * @cmdline:	the recorder's own options as one line, stored as metadata
+ * @latency_s:	time budget of the memory latency profile measured before
+ *		tracing starts (record-latency.h); 0: not measured
  *
  * With no @pids, @comms or child (record_create()), every user-space
  * thread is sampled.  Events are always recorded system-wide: the replay
@@ -60,6 +63,7 @@ struct record_opts {
 	unsigned int		sample_ms;
 	unsigned int		buffer_kb;
 	const char		*cmdline;
+	double			latency_s;
 };
 
 /**
@@ -88,6 +92,9 @@ struct record_cpu_stats {
  * @cpu:	per-CPU statistics (owned by the record)
  * @samples:	numa_sample lines written
  * @kprobe:	"added", or why the numa_fault probe is absent (static text)
+ * @latency:	the latency profile written into the trace (owned by the
+ *		record), NULL when none
+ * @latency_why: "measured", "off" (not asked for) or why it failed
  * @stale_removed: stale instances of dead recorders removed
  * @stale_probes: stale probe groups of dead recorders removed
  * @file_bytes:	size of the trace.dat written
@@ -98,6 +105,8 @@ struct record_summary {
 	const struct record_cpu_stats	*cpu;
 	uint64_t			samples;
 	const char			*kprobe;
+	const struct record_latency	*latency;
+	const char			*latency_why;
 	int				stale_removed;
 	int				stale_probes;
 	uint64_t			file_bytes;

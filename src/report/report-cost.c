@@ -198,6 +198,63 @@ static json_t *fault_model_json(const struct report_cost_in *in)
 	return o;
 }
 
+static json_t *range_json(double accesses, double weighted)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "low", jreal(cost_weighted_low(accesses, weighted)));
+	json_object_set_new(o, "high", jreal(weighted));
+	return o;
+}
+
+/*
+ * What priced remote accesses: the measured profile, or the priors with
+ * the range they give over the paired totals (old, new, new - old).
+ */
+static json_t *latency_json(const struct report_cost_in *in)
+{
+	const struct cost_totals *t = in->totals;
+	const struct cost_pair *p = &t->pair;
+	json_t *o = json_object(), *ratio = json_array(), *pr, *rg;
+	int a, b, n = t->nr_nodes;
+
+	json_object_set_new(o, "source", json_string(t->latency == COST_LATENCY_MEASURED ?
+						     "measured" : "prior"));
+	for (a = 0; a < n; a++) {
+		json_t *row = json_array();
+
+		for (b = 0; b < n; b++)
+			json_array_append_new(row, t->ratio[a * n + b] > 0 ?
+					      jreal(t->ratio[a * n + b]) : json_null());
+		json_array_append_new(ratio, row);
+	}
+	json_object_set_new(o, "ratio", ratio);
+	json_object_set_new(o, "profile", in->latency_origin ? json_string(in->latency_origin) :
+			    json_null());
+	if (in->latency_origin && t->latency != COST_LATENCY_MEASURED)
+		json_object_set_new(o, "profile_missing_pairs", jint(t->latency_missing));
+	if (t->latency == COST_LATENCY_MEASURED)
+		return o;
+	pr = json_object();
+	json_object_set_new(pr, "high", json_string("the SLIT distance ratio, dist(c,k) / dist(c,c)"));
+	json_object_set_new(pr, "low", json_string("1 + low_excess x (dist(c,k) / dist(c,c) - 1)"));
+	json_object_set_new(pr, "low_excess", jreal(COST_PRIOR_LOW_EXCESS));
+	json_object_set_new(pr, "from", json_string("SLIT 21 (2.1x) against a measured 1.53x: "
+						     "(1.53 - 1) / (2.1 - 1); docs/cost-model.md"));
+	json_object_set_new(o, "prior", pr);
+	rg = json_object();
+	if (p->decisions) {
+		json_object_set_new(rg, "old", range_json(p->v[COST_OLD].accesses,
+							  p->v[COST_OLD].weighted));
+		json_object_set_new(rg, "new", range_json(p->v[COST_NEW].accesses,
+							  p->v[COST_NEW].weighted));
+		json_object_set_new(rg, "delta", range_json(0, p->v[COST_NEW].weighted -
+							    p->v[COST_OLD].weighted));
+	}
+	json_object_set_new(o, "paired_weighted", rg);
+	return o;
+}
+
 json_t *report_cost_json(const struct report_cost_in *in)
 {
 	const struct cost_totals *t = in->totals;
@@ -238,6 +295,9 @@ json_t *report_cost_json(const struct report_cost_in *in)
 	free(top);
 
 	json_object_set_new(o, "assumptions", json_string(REPORT_COST_ASSUMPTIONS));
+	json_object_set_new(o, "latency_source", json_string(t->latency == COST_LATENCY_MEASURED ?
+							     "measured" : "prior"));
+	json_object_set_new(o, "latency", latency_json(in));
 	json_object_set_new(o, "unit", json_string("NUMA hinting faults (sampled accesses)"));
 	json_object_set_new(o, "totals", sides_json(t->side, t->side_known, t->decisions, &t->pair));
 	json_object_set_new(o, "unknown", unk);
@@ -315,6 +375,13 @@ static void pct_or_unknown(FILE *out, double v)
 		fprintf(out, "%.1f%%", 100.0 * v);
 }
 
+bool report_cost_measured(const json_t *cost)
+{
+	const char *src = json_string_value(json_object_get(cost, "latency_source"));
+
+	return src && !strcmp(src, "measured");
+}
+
 int report_cost_text(FILE *out, const json_t *cost, bool verbose)
 {
 	const json_t *tot = json_object_get(cost, "totals"), *cal = json_object_get(cost, "calibration");
@@ -322,7 +389,8 @@ int report_cost_text(FILE *out, const json_t *cost, bool verbose)
 	const char *k;
 	size_t i;
 
-	fprintf(out, "\nremote-access cost (unit: hinting faults; weighted: x distance / 10):\n");
+	fprintf(out, "\nremote-access cost (unit: hinting faults; weighted: x %s):\n",
+		report_cost_measured(cost) ? "measured latency ratio" : "distance / 10");
 	fprintf(out, "  %-10s %12s %12s %12s %9s\n", "policy", "accesses", "remote", "weighted",
 		"decisions");
 	side_line(out, "old", json_object_get(tot, "old"));

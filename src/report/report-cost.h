@@ -19,7 +19,9 @@
 /* The cost model's assumptions in one line: every report prints it. */
 #define REPORT_COST_ASSUMPTIONS \
 	"cost: first-order; accesses = the task's NUMA hinting faults, memory placement = its " \
-	"decayed per-node fault shares, price = shares x node distance / 10, each decision " \
+	"decayed per-node fault shares, price = shares x the remote/local latency ratio (the " \
+	"measured profile's, else the SLIT distance / 10 with a lower prior: cost.latency), " \
+	"each decision " \
 	"priced until the task's next decision, exit or trace end; later decisions are not " \
 	"re-simulated"
 
@@ -31,6 +33,8 @@
  * @scan_period_ns: the period the fault model decayed by
  * @vmstat_source:  "schedreplay_vmstat", "vmstat-before.txt/vmstat-after.txt" or NULL
  * @top_tasks:      how many tasks to list
+ * @latency_origin: where the topology's latency profile came from (a file,
+ *                  or the trace's lines), NULL when it has none
  */
 struct report_cost_in {
 	const struct cost_totals	*totals;
@@ -39,6 +43,7 @@ struct report_cost_in {
 	uint64_t			scan_period_ns;
 	const char			*vmstat_source;
 	size_t				top_tasks;
+	const char			*latency_origin;
 };
 
 /**
@@ -52,6 +57,9 @@ json_t *report_cost_item_json(const struct cost_item *it);
  * Return: owned, or NULL on allocation failure.
  */
 json_t *report_cost_json(const struct report_cost_in *in);
+
+/** report_cost_measured() - did a measured latency profile price the "cost" block @cost */
+bool report_cost_measured(const json_t *cost);
 
 /**
  * report_cost_text() - the text of a "cost" block (report_cost_json())

@@ -157,6 +157,34 @@ static char *counts_str(const json_t *o, const char *field)
 	return buf;
 }
 
+/* The latency line: what priced remote accesses, and the priors' range. */
+static void answer_latency(FILE *out, const json_t *cost)
+{
+	const json_t *lat = json_object_get(cost, "latency");
+	const json_t *d = json_object_get(json_object_get(lat, "paired_weighted"), "delta");
+	const char *prof = json_string_value(json_object_get(lat, "profile"));
+
+	if (!json_is_object(lat))
+		return;
+	if (report_cost_measured(cost)) {
+		report_wrapf(out, HEAD_INDENT, "%-*smeasured profile (%s) prices remote accesses\n",
+			     HEAD_INDENT, "latency:", prof ? prof : "?");
+		return;
+	}
+	if (!json_is_object(d)) {
+		report_wrapf(out, HEAD_INDENT, "%-*sprior (no %smeasured profile): SLIT as the latency "
+			     "ratio, and a low prior (docs/cost-model.md)\n", HEAD_INDENT, "latency:",
+			     prof ? "complete " : "");
+		return;
+	}
+	report_wrapf(out, HEAD_INDENT, "%-*sprior (no %smeasured profile): new - old %+.1f weighted "
+		     "with SLIT as the latency ratio, %+.1f with the low prior (remote excess x %.3f; "
+		     "docs/cost-model.md)\n", HEAD_INDENT, "latency:", prof ? "complete " : "",
+		     json_number_value(json_object_get(d, "high")),
+		     json_number_value(json_object_get(d, "low")),
+		     json_number_value(json_object_get(json_object_get(lat, "prior"), "low_excess")));
+}
+
 static void answer_cost(FILE *out, const json_t *cost)
 {
 	const json_t *tot = json_object_get(cost, "totals"), *pr = json_object_get(tot, "paired");
@@ -173,18 +201,21 @@ static void answer_cost(FILE *out, const json_t *cost)
 			     "(of %" PRId64 " decisions: %s)\n", HEAD_INDENT, "cost:", gi(tot, "decisions"),
 			     unk && *unk ? unk : "no policy on either side");
 		free(unk);
+		answer_latency(out, cost);
 		return;
 	}
-	report_wrapf(out, HEAD_INDENT, "%-*snew - old %+.1f weighted hinting faults (x distance / 10), "
+	report_wrapf(out, HEAD_INDENT, "%-*snew - old %+.1f weighted hinting faults (x %s), "
 		     "%+.1f remote, paired over the %" PRId64 " of %" PRId64 " decisions both sides "
 		     "priced (old %.1f, new %.1f weighted); left out: %" PRId64 " priced by old only, %"
 		     PRId64 " by new only, %" PRId64 " by neither\n", HEAD_INDENT, "cost:",
 		     json_number_value(json_object_get(d, "weighted")),
+		     report_cost_measured(cost) ? "latency ratio" : "distance / 10",
 		     json_number_value(json_object_get(d, "remote_accesses")),
 		     gi(pr, "decisions"), gi(tot, "decisions"),
 		     json_number_value(json_object_get(json_object_get(pr, "old"), "weighted")),
 		     json_number_value(json_object_get(json_object_get(pr, "new"), "weighted")),
 		     gi(lo, "old_only"), gi(lo, "new_only"), gi(lo, "neither"));
+	answer_latency(out, cost);
 }
 
 /* The answer: decisions, disagreements by class, the paired cost, the trust. */

@@ -69,6 +69,9 @@ void report_replay_in_session(struct report_replay_in *ri, struct report_replay_
 	cin->fstats = model_fault_stats(m);
 	cin->scan_period_ns = model_scan_period(m);
 	cin->top_tasks = top;
+	cin->latency_origin = tr->topo && tr->topo->latency ?
+			      (tr->topo->latency->origin[0] ? tr->topo->latency->origin :
+			       "the trace's schedreplay_latency lines") : NULL;
 	ri->cost = cin;
 }
 

@@ -306,6 +306,12 @@ static int find_topology(struct session *s, struct topo *from_trace, int max_cpu
 				 from_trace->nr_nodes, from_trace->nr_cpus);
 			note(s, msg);
 		}
+		/* the trace's latency profile still holds when the node ids agree */
+		if (from_trace && from_trace->latency && !s->topo->latency &&
+		    from_trace->nr_nodes == s->topo->nr_nodes) {
+			s->topo->latency = from_trace->latency;
+			from_trace->latency = NULL;
+		}
 		topo_free(from_trace);
 		return 0;
 	}
@@ -328,6 +334,25 @@ static int find_topology(struct session *s, struct topo *from_trace, int max_cpu
 		 "no topology in '%s' and none given: assuming one node holding every CPU (use --topology)",
 		 s->tr.path);
 	note(s, msg);
+	return 0;
+}
+
+/* --latency FILE replaces the trace's own profile; its nodes must match */
+static int find_latency(struct session *s)
+{
+	struct err *e = &s->err;
+	struct topo_latency *l;
+
+	if (!s->opts.latency)
+		return 0;
+	l = topo_latency_load(s->opts.latency, e);
+	if (!l)
+		return e->code ? e->code : -SR_EBADTOPO;
+	if (topo_attach_latency(s->topo, l, e)) {
+		topo_latency_free(l);
+		err_set_file(e, s->opts.latency);
+		return e->code;
+	}
 	return 0;
 }
 
@@ -362,6 +387,9 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 	if ((!s->tr.kernel_release[0] || !s->tr.hostname[0]) && s->tr.capture_dir[0])
 		session_read_uname(s);
 	ret = find_topology(s, from_trace, max_cpu);
+	if (ret)
+		return ret;
+	ret = find_latency(s);
 	if (ret)
 		return ret;
 	s->tr.topo = s->topo;

@@ -72,6 +72,8 @@ typedef void (*session_progress_fn)(void *arg, uint64_t nr_read, double fraction
  * @ingest:         format, reader, threads, buffer, strict; its warn hook is
  *                  the session's own (see @warn)
  * @topology:       --topology PATH, NULL for none
+ * @latency:        --latency FILE (a latency profile's JSON), NULL for the
+ *                  trace's own schedreplay_latency lines
  * @old_list, @new_list: comma-separated policy names of each side (replay)
  * @kernel_policy:  the kernel side's names, "none", or NULL for the models of
  *                  the trace's release
@@ -84,6 +86,7 @@ struct session_opts {
 	enum session_mode	mode;
 	struct ingest_opts	ingest;
 	const char		*topology;
+	const char		*latency;
 	const char		*old_list;
 	const char		*new_list;
 	const char		*kernel_policy;

@@ -5,7 +5,10 @@
  *
  *	schedreplay_meta release=6.1.0-57-amd64 machine=x86_64 nodes=4 cpus=8
  *	schedreplay_node node=0 cpus=0-1 distance=10,20,40,40
+ *	schedreplay_latency from=0 to=1 ns=141.702 spread=1.113 repeats=5 loads=2822000
  *
+ * The latency lines (as many as the meta line's latency= says) become the
+ * topology's measured latency profile (struct topo_latency).
  * The lines are decoded by src/ingest (marker_decode_meta(), _node()); this
  * file takes their typed fields and the status of each key.  Keys the
  * topology does not need are not looked at, so that newer recorders stay
@@ -23,16 +26,28 @@
 _Static_assert(MARKER_MAX_NODES == TOPO_MAX_NODES && MARKER_MAX_CPUS == TOPO_MAX_CPUS &&
 	       MARKER_MAX_DISTANCE == TOPO_MAX_DISTANCE, "the marker table's ranges are the topology's");
 
+/* one schedreplay_latency line */
+struct latency_pair {
+	int	from;
+	int	to;
+	double	ns;
+	double	spread;
+};
+
 struct topo_builder {
 	struct topo_draft	*d;
 	int			meta_nodes;	/* 0 until a meta line said */
 	int			meta_cpus;	/* -1 until a meta line said */
 	int			node_lines;
 	int			max_distance;	/* longest distance= row */
+	int			meta_latency;	/* latency= of the meta line, 0 when none */
+	struct latency_pair	*lat;		/* the schedreplay_latency lines */
+	int			nr_lat;
 	struct err		conflict;
 	union {
 		struct marker_meta	meta;
 		struct marker_node	node;
+		struct marker_latency	latency;
 	} mk;			/* the line being fed, decoded */
 };
 
@@ -56,7 +71,14 @@ void topo_builder_free(struct topo_builder *b)
 	if (!b)
 		return;
 	topo_draft_free(b->d);
+	free(b->lat);
 	free(b);
+}
+
+/* the name of a schedreplay_latency key, from the marker table */
+static const char *latency_key(int k)
+{
+	return marker_format(SR_MARK_LATENCY)->keys[k].name;
 }
 
 /* "no" or "bad" for a key's status */
@@ -88,7 +110,52 @@ static int feed_meta(struct topo_builder *b, const struct sr_event *ev, struct e
 		b->meta_nodes = nodes;
 		b->meta_cpus = cpus;
 		b->d->min_cpus = cpus > 0 ? cpus : 0;
+		if (m->status[MK_META_LATENCY] == MARKER_OK)
+			b->meta_latency = m->latency;
 	}
+	return 1;
+}
+
+static int feed_latency(struct topo_builder *b, const struct sr_event *ev, struct err *err)
+{
+	static const int keys[] = { MK_LATENCY_FROM, MK_LATENCY_TO, MK_LATENCY_NS,
+				    MK_LATENCY_SPREAD, MK_LATENCY_REPEATS, MK_LATENCY_LOADS };
+	struct marker_latency *m = &b->mk.latency;
+	struct latency_pair p, *grown;
+	size_t i;
+	int k;
+
+	marker_decode_latency(ev, m);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		k = keys[i];
+		if (m->status[k] == MARKER_OK ||
+		    (m->status[k] == MARKER_ABSENT && k > MK_LATENCY_NS))
+			continue;
+		return err_set(err, -SR_EBADTOPO, "schedreplay_latency: %s %s=%s",
+			       no_or_bad(m->status[k]), latency_key(k),
+			       m->status[k] == MARKER_RANGE ? " (out of range)" : "");
+	}
+	if (b->nr_lat >= MARKER_MAX_LATENCY_LINES)
+		return err_set(err, -SR_EBADTOPO, "more than %d schedreplay_latency lines",
+			       MARKER_MAX_LATENCY_LINES);
+	p.from = m->from;
+	p.to = m->to;
+	p.ns = (double)m->ns_milli / 1000.0;
+	p.spread = m->spread_milli >= 0 ? (double)m->spread_milli / 1000.0 : -1;
+	for (k = 0; k < b->nr_lat; k++) {
+		if (b->lat[k].from != p.from || b->lat[k].to != p.to)
+			continue;
+		if (b->lat[k].ns != p.ns)
+			err_set(&b->conflict, -SR_EBADTOPO,
+				"two schedreplay_latency lines for from=%d to=%d disagree", p.from,
+				p.to);
+		return 1;
+	}
+	grown = realloc(b->lat, ((size_t)b->nr_lat + 1) * sizeof(*b->lat));
+	if (!grown)
+		return err_set(err, -ENOMEM, "out of memory");
+	b->lat = grown;
+	b->lat[b->nr_lat++] = p;
 	return 1;
 }
 
@@ -133,12 +200,42 @@ int topo_builder_feed(struct topo_builder *b, const struct sr_event *ev, struct 
 		return feed_meta(b, ev, err);
 	if (ev->marker == SR_MARK_NODE)
 		return feed_node(b, ev, err);
+	if (ev->marker == SR_MARK_LATENCY)
+		return feed_latency(b, ev, err);
 	return 0;
 }
 
 bool topo_builder_complete(const struct topo_builder *b)
 {
-	return b->meta_nodes > 0 && b->d->nr_present >= b->meta_nodes;
+	return b->meta_nodes > 0 && b->d->nr_present >= b->meta_nodes &&
+	       b->nr_lat >= b->meta_latency;
+}
+
+/* the latency lines as the profile of @t; a pair beyond its nodes is an error */
+static int build_latency(const struct topo_builder *b, struct topo *t, struct err *err)
+{
+	struct topo_latency *l;
+	int i, n = t->nr_nodes;
+
+	if (!b->nr_lat)
+		return 0;
+	l = topo_latency_new(n);
+	if (!l)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (i = 0; i < b->nr_lat; i++) {
+		const struct latency_pair *p = &b->lat[i];
+
+		if (p->from >= n || p->to >= n) {
+			topo_latency_free(l);
+			return err_set(err, -SR_EBADTOPO,
+				       "schedreplay_latency from=%d to=%d: the trace has %d nodes",
+				       p->from, p->to, n);
+		}
+		l->ns[p->from * n + p->to] = p->ns;
+		l->spread[p->from * n + p->to] = p->spread;
+	}
+	t->latency = l;
+	return 0;
 }
 
 int topo_builder_nodes(const struct topo_builder *b, int *described)
@@ -151,6 +248,8 @@ int topo_builder_nodes(const struct topo_builder *b, int *described)
 
 struct topo *topo_builder_build(const struct topo_builder *b, struct err *err)
 {
+	struct topo *t;
+
 	if (!b->node_lines)
 		return NULL;
 	if (b->conflict.code) {
@@ -163,5 +262,10 @@ struct topo *topo_builder_build(const struct topo_builder *b, struct err *err)
 			b->meta_nodes, b->d->nr_present);
 		return NULL;
 	}
-	return topo_draft_build(b->d, TOPO_SRC_TRACE, "", err);
+	t = topo_draft_build(b->d, TOPO_SRC_TRACE, "", err);
+	if (t && build_latency(b, t, err)) {
+		topo_free(t);
+		return NULL;
+	}
+	return t;
 }

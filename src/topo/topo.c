@@ -76,6 +76,7 @@ void topo_free(struct topo *t)
 	free(t->cpu_node);
 	free(t->distance);
 	free(t->node_absent);
+	topo_latency_free(t->latency);
 	free(t);
 }
 

@@ -42,6 +42,23 @@ enum topo_source {
 };
 
 /**
+ * struct topo_latency - a measured memory latency profile of the machine
+ * (`schedreplay latency`, the trace's schedreplay_latency lines)
+ * @nr_nodes: nodes it covers (ids 0 .. nr_nodes-1)
+ * @ns:       nr_nodes x nr_nodes, row-major, ns[from * nr_nodes + to]: ns
+ *            per dependent load from node @from's CPUs to node @to's
+ *            memory; < 0 where not measured
+ * @spread:   the same shape: max - min of the repeats, < 0 when unknown
+ * @origin:   where it was read from ("" for the trace itself)
+ */
+struct topo_latency {
+	int	nr_nodes;
+	double	*ns;
+	double	*spread;
+	char	origin[512];
+};
+
+/**
  * struct topo - a topology; plain data, owned by whoever made it
  * @nr_cpus:	entries in @cpu_node
  * @nr_nodes:	nodes (ids 0..nr_nodes-1)
@@ -51,6 +68,8 @@ enum topo_source {
  *		(sparse kernel ids); absent nodes have no CPUs and distance 0
  * @source:	where it came from
  * @origin:	the file or folder it was read from, "" when none
+ * @latency:	the measured latency profile, owned; NULL when there is none
+ *		(topo_attach_latency())
  */
 struct topo {
 	int			nr_cpus;
@@ -60,6 +79,7 @@ struct topo {
 	bool			*node_absent;
 	enum topo_source	source;
 	char			origin[512];
+	struct topo_latency	*latency;
 };
 
 /**
@@ -150,6 +170,46 @@ int topo_builder_nodes(const struct topo_builder *b, int *described);
  * they contradict each other (@err set).
  */
 struct topo *topo_builder_build(const struct topo_builder *b, struct err *err);
+
+/**
+ * topo_latency_new() - a profile of @nr_nodes nodes, nothing measured
+ * Return: owned (topo_latency_free()), or NULL on allocation failure.
+ */
+struct topo_latency *topo_latency_new(int nr_nodes);
+
+/** topo_latency_free() - free (NULL is fine). */
+void topo_latency_free(struct topo_latency *l);
+
+/**
+ * topo_latency_from_json() - read the JSON `schedreplay latency --json`
+ * writes ({"latency": {"nodes": N, "ns": [[...], ...], "spread": ...}};
+ * docs/formats.md); a null entry is a pair not measured
+ * @text, @len: the text
+ * @name:       file name for messages
+ * @err:        failure details: the line of a syntax error, else the JSON
+ *              path of the bad value
+ * Return: owned, or NULL with @err set.
+ */
+struct topo_latency *topo_latency_from_json(const char *text, size_t len, const char *name,
+					    struct err *err);
+
+/** topo_latency_load() - topo_latency_from_json() on the file @path. */
+struct topo_latency *topo_latency_load(const char *path, struct err *err);
+
+/**
+ * topo_attach_latency() - give @t the profile @l (replacing any it had)
+ * Return: 0 (@l is then owned by @t), or -SR_EBADTOPO with @err set when
+ * @l covers another number of nodes (@l stays the caller's).
+ */
+int topo_attach_latency(struct topo *t, struct topo_latency *l, struct err *err);
+
+/**
+ * topo_latency_ratio() - the latency of a load from node @a to node @b's
+ * memory over one to @a's own memory, from the measured profile
+ * Return: the ratio (> 0), or -1 when @t has no profile or it lacks either
+ * pair.
+ */
+double topo_latency_ratio(const struct topo *t, int a, int b);
 
 /** topo_free() - free (NULL is fine). */
 void topo_free(struct topo *t);

@@ -137,7 +137,7 @@ check "... the release is still printed" grep -q '6.1.0-57-amd64' "$T/out"
 # --- every option of every --help is in the man page and in docs/cli.md ----------
 "$SR_BIN" --help >"$T/help"
 cmds=$(awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { print $1 } f && /^$/ { f = 0 }' "$T/help")
-check "--help lists six commands" test "$(echo "$cmds" | wc -w)" = 6
+check "--help lists seven commands" test "$(echo "$cmds" | wc -w)" = 7
 for cmd in $cmds; do
 	check "man page SYNOPSIS has '$cmd'" \
 		awk -v c="$cmd" '/^\.SH SYNOPSIS/ { f = 1; next } /^\.SH/ { f = 0 } f && $0 == ".B schedreplay " c { ok = 1 } END { exit !ok }' "$MAN"
@@ -170,7 +170,8 @@ comp() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _schedreplay
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$COMP" "$SR_BIN" "$@"
 }
-check "completion: commands" test "$(comp "" | grep -c -x -e info -e replay -e policies -e compare -e record -e tui)" = 6
+check "completion: commands" test "$(comp "" | grep -c -x -e info -e replay -e policies -e compare -e record -e tui -e latency)" = 7
+check "completion: latency --se" test "$(comp latency --se)" = --seconds
 check "completion: 're' gives record and replay" test "$(comp re | sort | tr '\n' ' ')" = "record replay "
 check "completion: replay --ol" test "$(comp replay --ol)" = --old
 check "completion: record --d is --duration" test "$(comp record --d)" = --duration

@@ -57,7 +57,7 @@ def main():
     head, order = answer(text)
 
     gt = s.get("ground_truth")
-    want_order = ["decisions", "cost", "fidelity"] + (["truth"] if gt else []) + ["trust"]
+    want_order = ["decisions", "cost", "latency", "fidelity"] + (["truth"] if gt else []) + ["trust"]
     check("the text begins with the answer", order[:len(want_order)] == want_order, repr(order))
     if gt:
         lb = gt["lb"]
@@ -70,6 +70,19 @@ def main():
                   [m.group(1)] + [int(x) for x in m.groups()[1:]] ==
                   [lb["policy"], lb["model_agrees"], lb["candidates"], lb["kernel_allowed"],
                    lb["kernel_refused"], lb["judged"], lb["judged"] - lb["model_agrees"]])
+    lat = head.get("latency", "")
+    cost = s.get("cost") or {}
+    if cost.get("latency_source") == "measured":
+        check("latency line = measured profile", lat.startswith("measured profile ("), lat)
+    elif cost:
+        check("latency line = prior", lat.startswith("prior (no "), lat)
+        rng = cost["latency"]["paired_weighted"].get("delta")
+        if rng:
+            m = re.search(r"new - old ([-+][\d.]+) weighted with SLIT as the latency ratio, "
+                          r"([-+][\d.]+) with the low prior", lat)
+            check("latency range = cost.latency.paired_weighted.delta",
+                  m is not None and m.group(1) == one(rng["high"]) and m.group(2) == one(rng["low"]),
+                  lat)
     vhead, _ = answer(verbose)
     check("-v begins with the same answer", vhead == head)
 

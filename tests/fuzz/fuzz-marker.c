@@ -44,6 +44,7 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 	struct marker_vmstat vm;
 	struct marker_record rec;
 	struct marker_lost lost;
+	struct marker_latency lat;
 	const char *val;
 	size_t vlen, i;
 	int64_t v;
@@ -80,6 +81,11 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 		break;
 	case SR_MARK_LOST:
 		(void)marker_decode_lost(&ev, &lost);
+		break;
+	case SR_MARK_LATENCY:
+		if (marker_decode_latency(&ev, &lat) == 0 &&
+		    (lat.ns_milli < 1 || lat.from < 0 || lat.to < 0))
+			abort();	/* decoded, but out of the table's range */
 		break;
 	default:
 		break;

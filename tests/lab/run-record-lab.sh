@@ -291,6 +291,13 @@ check "schedreplay_node lines: $NODES" \
 	test "$(grep -c 'tracing_mark_write: schedreplay_node ' "$OUT/report.txt")" -eq "$NODES"
 check "debugfs NUMA knobs in schedreplay_sysctl" \
 	grep -q 'schedreplay_sysctl.* numa_balancing.scan_delay_ms=200' "$OUT/report.txt"
+# the latency profile: measured on every pair (emulated latencies mean nothing: no ratio is asserted)
+check "schedreplay_latency lines: $NODES x $NODES" \
+	test "$(grep -c 'tracing_mark_write: schedreplay_latency ' "$OUT/report.txt")" -eq $((NODES * NODES))
+check "schedreplay_meta announces them (latency=$((NODES * NODES)))" \
+	grep -q "schedreplay_meta release=.* latency=$((NODES * NODES))" "$OUT/report.txt"
+check "every pair's latency is positive" awk '/schedreplay_latency / { n++; for (i = 1; i <= NF; i++)
+	if ($i ~ /^ns=/ && !(substr($i, 4) > 0)) exit 1 } END { exit !n }' "$OUT/report.txt"
 
 # replay
 "$SR" replay --json "$OUT/replay.json" "$X" >"$OUT/replay.txt" 2>"$OUT/replay-err.txt"
@@ -298,6 +305,8 @@ check "schedreplay replay exits 0" test $? -eq 0
 numa=$(jq '.summary.classes | [.["numa-move"], .["numa-swap"], .["numa-stick"]] |
 	map(.decisions) | add' "$OUT/replay.json")
 check "replay: NUMA decisions ($numa)" test "${numa:-0}" -gt 0
+check "replay: remote accesses priced with the trace's latency profile" \
+	test "$(jq -r .summary.cost.latency_source "$OUT/replay.json")" = measured
 check "replay: a calibration figure from schedreplay_vmstat" \
 	test "$(jq -r .summary.cost.calibration.source "$OUT/replay.json")" = schedreplay_vmstat
 check "replay: calibration's fault count = the kprobe events between the vmstat lines" \

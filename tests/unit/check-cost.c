@@ -32,6 +32,18 @@ static const int direct4[16] = {
 	20, 20, 20, 10,
 };
 
+/* r(c,k) of the high prior from a distance matrix */
+static const double *ratios(const int *dist, int n)
+{
+	static double r[16];
+	int a, b;
+
+	for (a = 0; a < n; a++)
+		for (b = 0; b < n; b++)
+			r[a * n + b] = cost_ratio_from_distance(dist, n, a, b);
+	return r;
+}
+
 START_TEST(shares_normalise)
 {
 	uint64_t f[2] = { 300, 100 };
@@ -96,33 +108,55 @@ START_TEST(cost_of_accumulated)
 
 	/* 40 accesses, 3/4 on node 0 */
 	cost_accumulate(acc, (double[]){ 0.75, 0.25 }, 2, 40);
-	cost_of(acc, 2, dist2, 1, &v);
+	cost_of(acc, 2, ratios(dist2, 2), 1, &v);
 	ck_assert(v.known);
 	ck_assert_double_eq_tol(v.accesses, 40, EPS);
 	ck_assert_double_eq_tol(v.remote, 30, EPS);
 	ck_assert_double_eq_tol(v.weighted, 30 * 2 + 10, EPS);
-	cost_of(acc, 2, dist2, 0, &v);
+	cost_of(acc, 2, ratios(dist2, 2), 0, &v);
 	ck_assert_double_eq_tol(v.remote, 10, EPS);
 	ck_assert_double_eq_tol(v.weighted, 30 + 10 * 2, EPS);
-	cost_of(acc, 2, dist2, -1, &v);
+	cost_of(acc, 2, ratios(dist2, 2), -1, &v);
 	ck_assert(!v.known);
-	cost_of(acc, 2, bad, 0, &v);	/* a distance it needs is missing */
+	cost_of(acc, 2, ratios(bad, 2), 0, &v);	/* a distance it needs is missing */
 	ck_assert(!v.known);
 
 	/* seed 002: 10 accesses half on 0, half on 1, run on node 2: all remote at 40 */
 	memset(acc, 0, sizeof(acc));
 	cost_accumulate(acc, s, 4, 10);
-	cost_of(acc, 4, seed002, 2, &v);
+	cost_of(acc, 4, ratios(seed002, 4), 2, &v);
 	ck_assert_double_eq_tol(v.remote, 10, EPS);
 	ck_assert_double_eq_tol(v.weighted, 40, EPS);
-	cost_of(acc, 4, seed002, 1, &v);
+	cost_of(acc, 4, ratios(seed002, 4), 1, &v);
 	ck_assert_double_eq_tol(v.remote, 5, EPS);
 	ck_assert_double_eq_tol(v.weighted, 5 * 2 + 5, EPS);
 	/* no accesses: a known zero */
 	memset(acc, 0, sizeof(acc));
-	cost_of(acc, 4, seed002, 1, &v);
+	cost_of(acc, 4, ratios(seed002, 4), 1, &v);
 	ck_assert(v.known);
 	ck_assert_double_eq(v.weighted, 0);
+}
+END_TEST
+
+START_TEST(ratio_and_low_prior)
+{
+	/* SLIT 21 vs 10: 2.1 high; the low prior is the measured 1.53 it comes from */
+	const int slit[4] = { 10, 21, 21, 10 };
+	double acc[2] = { 0, 100 };
+	struct cost_value v;
+
+	ck_assert_double_eq_tol(cost_ratio_from_distance(slit, 2, 0, 1), 2.1, EPS);
+	ck_assert_double_eq_tol(cost_ratio_from_distance(slit, 2, 1, 1), 1, EPS);
+	ck_assert_double_eq(cost_ratio_from_distance(slit, 2, 0, 2), -1);
+	ck_assert_double_eq(cost_ratio_from_distance((int[]){ 0, 20, 20, 10 }, 2, 0, 1), -1);
+	/* 100 remote accesses: 210 at the high prior, 153 at the low one */
+	cost_of(acc, 2, ratios(slit, 2), 0, &v);
+	ck_assert_double_eq_tol(v.weighted, 210, 1e-6);
+	ck_assert_double_eq_tol(cost_weighted_low(v.accesses, v.weighted), 153, 1e-6);
+	/* local accesses cost 1 under either prior */
+	ck_assert_double_eq_tol(cost_weighted_low(100, 100), 100, EPS);
+	/* a difference over the same accesses: the excess scales */
+	ck_assert_double_eq_tol(cost_weighted_low(0, 110), 53, 1e-6);
 }
 END_TEST
 
@@ -257,6 +291,71 @@ START_TEST(ledger_prices_interval)
 }
 END_TEST
 
+/* the same interval as ledger_prices_interval, priced with a profile */
+START_TEST(ledger_measured_profile)
+{
+	struct topo *t = check_topo2();
+	struct topo_latency *lat = topo_latency_new(2);
+	struct model *m;
+	struct cost_ledger *l;
+	const struct cost_totals *tot;
+	struct err e = { 0 };
+
+	/* node 0: local 80 ns, remote 120 (1.5x); node 1: local 100, remote 130 (1.3x) */
+	ck_assert_ptr_nonnull(lat);
+	lat->ns[0] = 80;
+	lat->ns[1] = 120;
+	lat->ns[2] = 130;
+	lat->ns[3] = 100;
+	ck_assert_int_eq(topo_attach_latency(t, lat, &e), 0);
+	m = model_new(t);
+	l = cost_ledger_new(t, take, NULL, NULL);
+	tot = cost_ledger_totals(l);
+	ck_assert_int_eq(tot->latency, COST_LATENCY_MEASURED);
+	ck_assert_int_eq(tot->latency_missing, 0);
+	ck_assert_double_eq_tol(tot->ratio[1], 1.5, EPS);
+	ck_assert_double_eq_tol(tot->ratio[2], 1.3, EPS);
+	nr_items = 0;
+	sample(l, m, 1000, "numa_sample t=1 seq=0 pid=100 tid=100 comm=t cpu=0 pref=0 node=0 "
+		"grp=0 tf=400 mig=0 scan=1 f=0:300/0/0/0,1:100/0/0/0");
+	migrate(l, m, 10000, 0, 2);
+	decide(l, 0, 10000, 0, 1, 0, 1);
+	fault(l, m, 11000, 2, 0, 0);
+	fault(l, m, 12000, 2, 0, 0);
+	fault(l, m, 13000, 2, 1, MODEL_TNF_FAULT_LOCAL);
+	fault(l, m, 14000, 2, 0, 0);
+	migrate(l, m, 20000, 2, 0);
+	ck_assert_int_eq(nr_items, 1);
+	/* 4 faults, 3/4 on node 0: from node 0, 3 + 1 x 1.5 = 4.5 (SLIT: 5) */
+	ck_assert_double_eq_tol(items[0].v[COST_OLD].remote, 1, EPS);
+	ck_assert_double_eq_tol(items[0].v[COST_OLD].weighted, 4.5, EPS);
+	/* from node 1, 3 x 1.3 + 1 = 4.9 (SLIT: 7): the remote price follows the row */
+	ck_assert_double_eq_tol(items[0].v[COST_NEW].remote, 3, EPS);
+	ck_assert_double_eq_tol(items[0].v[COST_NEW].weighted, 4.9, EPS);
+	cost_ledger_free(l);
+	model_free(m);
+
+	/* a profile lacking a pair a task can run on: the priors price everything */
+	lat = topo_latency_new(2);
+	ck_assert_ptr_nonnull(lat);
+	lat->ns[0] = 80;
+	lat->ns[1] = 120;
+	lat->ns[3] = 100;
+	ck_assert_int_eq(topo_attach_latency(t, lat, &e), 0);
+	l = cost_ledger_new(t, take, NULL, NULL);
+	tot = cost_ledger_totals(l);
+	ck_assert_int_eq(tot->latency, COST_LATENCY_PRIOR);
+	ck_assert_int_eq(tot->latency_missing, 1);
+	ck_assert_double_eq_tol(tot->ratio[1], 2, EPS);
+	cost_ledger_free(l);
+	/* a profile of another size is refused */
+	lat = topo_latency_new(3);
+	ck_assert_int_eq(topo_attach_latency(t, lat, &e), -SR_EBADTOPO);
+	topo_latency_free(lat);
+	topo_free(t);
+}
+END_TEST
+
 START_TEST(ledger_without_faults)
 {
 	struct topo *t = check_topo2();
@@ -293,10 +392,12 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, price_two_nodes);
 	tcase_add_test(tc, price_seed002);
 	tcase_add_test(tc, cost_of_accumulated);
+	tcase_add_test(tc, ratio_and_low_prior);
 	tcase_add_test(tc, rate_and_share);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ledger");
 	tcase_add_test(tc, ledger_prices_interval);
+	tcase_add_test(tc, ledger_measured_profile);
 	tcase_add_test(tc, ledger_without_faults);
 	suite_add_tcase(s, tc);
 	return s;

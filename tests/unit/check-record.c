@@ -170,6 +170,7 @@ static union {
 	struct marker_vmstat	vmstat;
 	struct marker_record	record;
 	struct marker_lost	lost;
+	struct marker_latency	latency;
 } dec;
 
 /* the decoder of @kind; @status set to its per-key statuses */
@@ -194,6 +195,9 @@ static int decode(enum sr_marker_kind kind, const struct sr_event *ev, const uin
 	case SR_MARK_LOST:
 		*status = dec.lost.status;
 		return marker_decode_lost(ev, &dec.lost);
+	case SR_MARK_LATENCY:
+		*status = dec.latency.status;
+		return marker_decode_latency(ev, &dec.latency);
 	default:
 		ck_abort_msg("no decoder for kind %d", kind);
 		return -1;
@@ -208,6 +212,7 @@ static const char *value_for(const struct marker_key *k, int i, int pass, char *
 {
 	int64_t lo = k->type == MARKER_T_INT && k->lo < INT_MIN ? INT_MIN : k->lo;
 	int64_t hi = k->type == MARKER_T_INT && k->hi > INT_MAX ? INT_MAX : k->hi;
+	int64_t x;
 
 	switch (k->type) {
 	case MARKER_T_I64:
@@ -219,6 +224,10 @@ static const char *value_for(const struct marker_key *k, int i, int pass, char *
 		} else {
 			snprintf(buf, len, "%" PRId64, pass ? hi : lo);
 		}
+		return buf;
+	case MARKER_T_MILLI:	/* thousandths, written as a decimal */
+		x = pass == 2 ? hi + 1 : pass ? hi : lo;
+		snprintf(buf, len, "%" PRId64 ".%03" PRId64, x / 1000, x % 1000);
 		return buf;
 	case MARKER_T_STR:
 	case MARKER_T_COMM:
@@ -251,6 +260,9 @@ static void check_value(const struct marker_key *k, const void *out, const char 
 	switch (k->type) {
 	case MARKER_T_I64:
 		ck_assert_int_eq(*(const int64_t *)p, x);
+		break;
+	case MARKER_T_MILLI:
+		ck_assert_int_eq(*(const int64_t *)p, x * 1000 + strtoll(strchr(val, '.') + 1, NULL, 10));
 		break;
 	case MARKER_T_INT:
 		ck_assert_int_eq(*(const int *)p, x);

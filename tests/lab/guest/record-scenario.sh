@@ -99,7 +99,7 @@ check "run 1: tracing state as before" same_state
 grep -E '^(numa_|pgmigrate)' /proc/vmstat > $O/vmstat-after.txt
 
 # --- 2. SIGINT: a clean stop -------------------------------------------------------
-schedreplay record -q -o $O/int.dat -d 120 2> $O/int-err.txt &
+schedreplay record -q --no-latency -o $O/int.dat -d 120 2> $O/int-err.txt &
 REC=$!
 i=0
 while [ $i -lt 100 ] && ! grep -q "^p:schedreplay_$REC/" $T/kprobe_events; do sleep 0.2; i=$((i + 1)); done
@@ -114,7 +114,7 @@ check "run 2: SIGINT: no probe left" test "$(probes)" -eq 0
 check "run 2: SIGINT: tracing state as before" same_state
 
 # --- 3. SIGKILL: left behind, removed by the next run ---------------------------------
-schedreplay record -q -o $O/kill.dat -d 120 2> $O/kill-err.txt &
+schedreplay record -q --no-latency -o $O/kill.dat -d 120 2> $O/kill-err.txt &
 REC=$!
 i=0
 while [ $i -lt 100 ] && ! grep -q "^p:schedreplay_$REC/" $T/kprobe_events; do sleep 0.2; i=$((i + 1)); done
@@ -126,7 +126,7 @@ check "run 3: SIGKILL: its instance is left behind" test -d $T/instances/schedre
 check "run 3: SIGKILL: its probe is left behind" grep -q "^p:schedreplay_$REC/numa_fault " $T/kprobe_events
 check "run 3: SIGKILL: no kill.dat" test ! -e $O/kill.dat
 check "run 3: SIGKILL: no named temporary in /out" test -z "$(ls -A $O | grep -E '^\.schedreplay|\.tmp-')"
-schedreplay record -o $O/next.dat -d 2 > /dev/null 2> $O/next-err.txt
+schedreplay record --no-latency -o $O/next.dat -d 2 > /dev/null 2> $O/next-err.txt
 rc=$?
 check "run 4: the next run exits 0 (rc=$rc)" test $rc -eq 0
 check "run 4: it says it removed the stale instance and probe" \
