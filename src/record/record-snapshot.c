@@ -33,6 +33,7 @@
 
 #include "record-local.h"
 #include "../util/digits.h"
+#include "../util/lists.h"
 
 #define PF_KTHREAD	0x00200000
 #define SNAP_LINE	960
@@ -197,7 +198,7 @@ static bool allowed_cpus(const char *text, size_t len, uint64_t *cpus)
 			p += sizeof(key) - 1;
 			while (p < le && (*p == ' ' || *p == '\t'))
 				p++;
-			return marker_parse_cpulist(p, le - p, cpus, MARKER_MAX_CPUS) > 0;
+			return util_parse_cpulist(p, le - p, cpus, MARKER_MAX_CPUS) > 0;
 		}
 		p = le + 1;
 	}
@@ -344,7 +345,7 @@ static bool domain_span(int cpu, const char *name, uint64_t *span)
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/%s", cpu, spans[i].file);
 		memset(span, 0, MARKER_MAX_CPUS / 8);
 		if (record_read_value(path, val, sizeof(val)) &&
-		    marker_parse_cpulist(val, strlen(val), span, MARKER_MAX_CPUS) > 0)
+		    util_parse_cpulist(val, strlen(val), span, MARKER_MAX_CPUS) > 0)
 			return true;
 	}
 	return false;
