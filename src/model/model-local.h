@@ -126,6 +126,8 @@ struct model {
 	size_t			nr_clock_pairs;
 	size_t			cap_clock_pairs;
 	bool			snap_done;	/* the start snapshot's summary line was seen */
+	struct model_seed	*seeds;		/* by tid, model_seed_tasks() */
+	size_t			nr_seeds;
 	int64_t			*clock_off;	/* per CPU, nr_clock_off entries */
 	bool			*clock_off_known;
 	int			nr_clock_off;
@@ -158,6 +160,7 @@ bool model_sample_faults_valid(const struct marker_sample *smp);
 /* model-snapshot.c: schedreplay_task and schedreplay_snapshot lines */
 int model_feed_snapshot_task(struct model *m, const struct sr_event *ev);
 int model_feed_snapshot_end(struct model *m, const struct sr_event *ev);
+void model_seed_apply(struct model *m, struct model_slot *s);
 
 /** model_feed_misplaced() - mm_migrate_pages.  Return: 0 or -ENOMEM. */
 int model_feed_misplaced(struct model *m, const struct sr_event *ev);

@@ -4,7 +4,10 @@
  * then one schedreplay_snapshot line; docs/formats.md) seeds the tasks that
  * are older than the trace.
  *
- * Each task line is applied where it sits in the trace: its comm and tgid
+ * The session's pre-scan hands the start lines' lasting facts (tgid,
+ * PF_KTHREAD, comm) to model_seed_tasks() before the first event, so the
+ * decisions before a task's line know them too.  Each task line is then
+ * applied where it sits in the trace: its comm and tgid
  * when the trace had not told them, its last CPU when the model had none,
  * PF_KTHREAD (kernel-thread evidence "snapshot", model-kthread.c), and for
  * a user task its NUMA numbers as a numa_sample's (preferred node, group,
@@ -167,4 +170,55 @@ int model_feed_snapshot_end(struct model *m, const struct sr_event *ev)
 		}
 	}
 	return 0;
+}
+
+static int cmp_seed(const void *a, const void *b)
+{
+	const struct model_seed *x = a, *y = b;
+
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+int model_seed_tasks(struct model *m, const struct model_seed *seeds, size_t n)
+{
+	size_t i, o = 0;
+
+	free(m->seeds);
+	m->seeds = NULL;
+	m->nr_seeds = 0;
+	if (!n)
+		return 0;
+	m->seeds = malloc(n * sizeof(*seeds));
+	if (!m->seeds)
+		return -ENOMEM;
+	memcpy(m->seeds, seeds, n * sizeof(*seeds));
+	/* stable for equal tids is not needed: the first of a tid is kept below */
+	for (i = 0; i < n; i++)
+		m->seeds[i].comm[SR_COMM_LEN - 1] = '\0';
+	qsort(m->seeds, n, sizeof(*seeds), cmp_seed);
+	for (i = 0; i < n; i++)
+		if (!o || m->seeds[o - 1].tid != m->seeds[i].tid)
+			m->seeds[o++] = m->seeds[i];
+	m->nr_seeds = o;
+	return 0;
+}
+
+void model_seed_apply(struct model *m, struct model_slot *s)
+{
+	struct model_seed key = { .tid = s->pub.tid };
+	const struct model_seed *sd;
+	struct model_task *t = &s->pub;
+
+	if (!m->nr_seeds)
+		return;
+	sd = bsearch(&key, m->seeds, m->nr_seeds, sizeof(key), cmp_seed);
+	if (!sd)
+		return;
+	if (sd->tgid > 0) {
+		t->tgid = sd->tgid;
+		t->known |= MODEL_KNOWN_TGID;
+	}
+	t->snap_kthread = sd->kthread;
+	if (!(t->known & MODEL_KNOWN_COMM) && sd->comm[0])
+		model_set_comm(t, sd->comm, sizeof(sd->comm));
 }

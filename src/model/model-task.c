@@ -208,6 +208,7 @@ struct model_slot *model_task_get(struct model *m, int tid, uint64_t ts_ns)
 	s->pub.cpu = -1;
 	m->stats.tasks_live++;
 	model_task_reset(m, s, ts_ns);
+	model_seed_apply(m, s);
 	for (i = hash_tid(tid, m->table_size); m->table[i]; i = (i + 1) & (m->table_size - 1))
 		;
 	m->table[i] = s;

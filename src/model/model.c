@@ -45,6 +45,7 @@ void model_free(struct model *m)
 	free(m->clock_pairs);
 	free(m->clock_off);
 	free(m->clock_off_known);
+	free(m->seeds);
 	free(m->cpus);
 	free(m);
 }

@@ -333,6 +333,35 @@ const struct model_stats *model_stats(const struct model *m);
  */
 bool model_clock_task_offset(const struct model *m, int cpu, int64_t *off_ns);
 
+/**
+ * struct model_seed - what the recorder's start snapshot says of a task
+ * that does not change over its life: its process and whether it is a
+ * kernel thread
+ * @kthread: 1 PF_KTHREAD, 0 a user task, -1 not said
+ * @tgid:    -1 when not said
+ */
+struct model_seed {
+	int	tid;
+	int	tgid;
+	int	kthread;
+	char	comm[SR_COMM_LEN];
+};
+
+/**
+ * model_seed_tasks() - give the model the start snapshot's tasks before the
+ * first event, so that a task is known from its first event on, not only
+ * from its schedreplay_task line (which the recorder writes after tracing
+ * began)
+ * @seeds: copied; a tid listed twice takes the first
+ * @n:     entries
+ *
+ * A task takes its seed when the model first meets its tid (not after the
+ * tid is reused): tgid, kernel-thread-ness and, until an event names it,
+ * comm.  Call once, before model_feed().
+ * Return: 0, or -ENOMEM.
+ */
+int model_seed_tasks(struct model *m, const struct model_seed *seeds, size_t n);
+
 /** model_nr_cpus() - CPUs the model tracks (grows as events name CPUs). */
 int model_nr_cpus(const struct model *m);
 
