@@ -396,7 +396,6 @@ int record_meta_start(struct record *r)
 int record_meta_end(struct record *r)
 {
 	int ret = meta_sysctl(r, "end");
-
 	int ret2 = meta_vmstat(r, "end");
 
 	return ret2 ? ret2 : ret;
