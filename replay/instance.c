@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "replay.h"
@@ -18,6 +19,7 @@
 struct replay_policy {
 	const struct sr_policy_ops	*ops;
 	struct sr_param_values		vals;
+	char				source[SR_MAX_PARAMS][96];	/* "" = default */
 	void				*priv;
 	bool				started;
 };
@@ -42,6 +44,23 @@ int replay_policy_set_param(struct replay_policy *pol, const char *assign, struc
 		return err_set(err, -EBUSY, "policy '%s' already started: parameters are frozen",
 			       pol->ops->name);
 	return replay_param_parse(pol->ops, &pol->vals, assign, err);
+}
+
+int replay_policy_set_source(struct replay_policy *pol, const char *name, const char *source)
+{
+	int i = replay_param_index(pol->ops, name);
+
+	if (i < 0 || i >= SR_MAX_PARAMS)
+		return -SR_ENOTFOUND;
+	snprintf(pol->source[i], sizeof(pol->source[i]), "%s", source ? source : "");
+	return 0;
+}
+
+const char *replay_policy_param_source(const struct replay_policy *pol, int i)
+{
+	if (i < 0 || i >= SR_MAX_PARAMS || !pol->source[i][0])
+		return NULL;
+	return pol->source[i];
 }
 
 int replay_policy_start(struct replay_policy *pol, struct err *err)

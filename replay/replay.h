@@ -205,6 +205,24 @@ struct replay_policy *replay_policy_new(const struct sr_policy_ops *ops);
 int replay_policy_set_param(struct replay_policy *pol, const char *assign, struct err *err);
 
 /**
+ * replay_policy_set_source() - say where parameter @name's value came from
+ * @pol:    the instance
+ * @name:   a parameter of its table
+ * @source: "recorded sysctl kernel.numa_balancing", "sched_features",
+ *          "--param", ...; NULL or "" for the policy's default
+ *
+ * Only a label for the report: the value is set with replay_policy_set_param().
+ * Return: 0, or -SR_ENOTFOUND when the policy has no such parameter.
+ */
+int replay_policy_set_source(struct replay_policy *pol, const char *name, const char *source);
+
+/**
+ * replay_policy_param_source() - where parameter @i (table order) came from
+ * Return: borrowed, or NULL when it holds the policy's default.
+ */
+const char *replay_policy_param_source(const struct replay_policy *pol, int i);
+
+/**
  * replay_policy_start() - freeze the parameters and run the policy's init
  * @pol: the instance
  * @err: error slot

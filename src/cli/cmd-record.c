@@ -285,6 +285,10 @@ static void print_summary(const struct record_args *ra, const struct record_summ
 		fprintf(stderr, "schedreplay record: latency profile: %s\n",
 			!strcmp(s->latency_why, "off") ? "not measured (--no-latency)" :
 			s->latency_why);
+	fprintf(stderr, "schedreplay record: snapshots at start and end: %lld tasks in the last, "
+		"%lld sched-domain lines%s\n", (long long)s->snapshot_tasks,
+		(long long)s->snapshot_domains,
+		s->snapshot_unwritten ? " (some task lines were refused by trace_marker)" : "");
 	if (s->stale_removed || s->stale_probes)
 		fprintf(stderr, "schedreplay record: removed %d stale instance(s) and %d stale "
 			"probe group(s) of dead recorders\n", s->stale_removed, s->stale_probes);

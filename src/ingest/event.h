@@ -66,6 +66,9 @@ enum sr_marker_kind {
 	SR_MARK_RECORD,		/* schedreplay_record */
 	SR_MARK_LOST,		/* schedreplay_lost */
 	SR_MARK_LATENCY,	/* schedreplay_latency */
+	SR_MARK_TASK,		/* schedreplay_task (a snapshot's task) */
+	SR_MARK_DOMAIN,		/* schedreplay_domain (a snapshot's sched domain) */
+	SR_MARK_SNAPSHOT,	/* schedreplay_snapshot (what a snapshot holds) */
 	SR_MARK__COUNT
 };
 

@@ -47,6 +47,14 @@ static const struct marker_key sysctl_keys[MK_SYSCTL__COUNT] = {
 				       struct marker_sysctl, scan_period_min_ms_old),
 	[MK_SYSCTL_SCHED_FEATURES] = STR("sched_features", false, struct marker_sysctl,
 					 sched_features),
+	[MK_SYSCTL_PHASE]	= STR("phase", false, struct marker_sysctl, phase_word),
+	[MK_SYSCTL_NUMA_BALANCING] = I64("kernel.numa_balancing", false, INT64_MIN, INT64_MAX,
+					 struct marker_sysctl, numa_balancing),
+	[MK_SYSCTL_MIGRATION_COST] = I64("sched.migration_cost_ns", false, INT64_MIN, INT64_MAX,
+					 struct marker_sysctl, migration_cost_ns),
+	[MK_SYSCTL_MIGRATION_COST_OLD] = I64("kernel.sched_migration_cost_ns", false, INT64_MIN,
+					     INT64_MAX, struct marker_sysctl,
+					     migration_cost_ns_old),
 };
 
 /* the counters the cost ledger reads; the recorder adds the other NUMA ones */
@@ -110,6 +118,57 @@ static const struct marker_key latency_keys[MK_LATENCY__COUNT] = {
 	[MK_LATENCY_LOADS]	= I64("loads", false, 1, INT64_MAX, struct marker_latency, loads),
 };
 
+/* a snapshot's task: the keys numa_sample also has decode into .s as there */
+#define T32(n, f) INT(n, false, INT_MIN, INT_MAX, struct marker_task, f)
+static const struct marker_key task_keys[MK_TASK__COUNT] = {
+	[MK_TASK_PHASE]		= STR("phase", true, struct marker_task, phase_word),
+	[MK_TASK_TID]		= INT("tid", true, 1, INT_MAX, struct marker_task, s.tid),
+	[MK_TASK_PID]		= T32("pid", s.pid),
+	[MK_TASK_PPID]		= T32("ppid", ppid),
+	[MK_TASK_COMM]		= { "comm", MARKER_T_COMM, false, 0, SR_COMM_LEN - 1,
+				    offsetof(struct marker_task, s.comm) },
+	[MK_TASK_KTHREAD]	= INT("kthread", false, 0, 1, struct marker_task, kthread),
+	[MK_TASK_POLICY]	= T32("policy", policy),
+	[MK_TASK_PRIO]		= T32("prio", prio),
+	[MK_TASK_NICE]		= INT("nice", false, -20, 19, struct marker_task, nice),
+	[MK_TASK_CPUS]		= { "cpus", MARKER_T_CPULIST, false, 0, MARKER_MAX_CPUS - 1,
+				    offsetof(struct marker_task, cpus) },
+	[MK_TASK_CPU]		= T32("cpu", s.cpu),
+	[MK_TASK_PREF]		= T32("pref", s.pref),
+	[MK_TASK_GRP]		= T32("grp", s.grp),
+	[MK_TASK_TF]		= I64("tf", false, INT64_MIN, INT64_MAX, struct marker_task, s.tf),
+	[MK_TASK_EXEC_START]	= I64("exec_start_ns", false, 0, INT64_MAX, struct marker_task,
+				      exec_start_ns),
+	[MK_TASK_NMIG]		= I64("nmig", false, INT64_MIN, INT64_MAX, struct marker_task,
+				      s.nmig),
+	[MK_TASK_F]		= { "f", MARKER_T_FAULTS, false, 0, MARKER_MAX_NODES - 1,
+				    offsetof(struct marker_task, s) },
+};
+
+/* a snapshot's sched domain; its knobs follow by their debugfs names */
+static const struct marker_key domain_keys[MK_DOMAIN__COUNT] = {
+	[MK_DOMAIN_PHASE]	= STR("phase", true, struct marker_domain, phase_word),
+	[MK_DOMAIN_CPU]		= INT("cpu", true, 0, MARKER_MAX_CPUS - 1, struct marker_domain, cpu),
+	[MK_DOMAIN_LEVEL]	= INT("level", true, 0, 64, struct marker_domain, level),
+	[MK_DOMAIN_NAME]	= STR("name", false, struct marker_domain, name),
+	[MK_DOMAIN_FLAGS]	= STR("flags", false, struct marker_domain, flags),
+	[MK_DOMAIN_SPAN]	= { "span", MARKER_T_CPULIST, false, 0, MARKER_MAX_CPUS - 1,
+				    offsetof(struct marker_domain, span) },
+	[MK_DOMAIN_SPAN_FROM]	= STR("span_from", false, struct marker_domain, span_from),
+};
+
+#define N64(n, f) I64(n, false, 0, INT64_MAX, struct marker_snapshot, f)
+static const struct marker_key snapshot_keys[MK_SNAP__COUNT] = {
+	[MK_SNAP_PHASE]		= STR("phase", true, struct marker_snapshot, phase_word),
+	[MK_SNAP_TASKS]		= N64("tasks", tasks),
+	[MK_SNAP_KTHREADS]	= N64("kthreads", kthreads),
+	[MK_SNAP_UNWRITTEN]	= N64("unwritten", unwritten),
+	[MK_SNAP_ABSENT]	= STR("absent", false, struct marker_snapshot, absent),
+	[MK_SNAP_DOMAINS]	= N64("domains", domains),
+	[MK_SNAP_DEBUGFS]	= STR("debugfs", false, struct marker_snapshot, debugfs),
+	[MK_SNAP_READ_NS]	= N64("read_ns", read_ns),
+};
+
 #define KEYS(k) k, (int)(sizeof(k) / sizeof(k[0]))
 static const struct marker_format formats[SR_MARK__COUNT] = {
 	[SR_MARK_META]		= { SR_MARK_META, "schedreplay_meta", KEYS(meta_keys), false },
@@ -121,10 +180,16 @@ static const struct marker_format formats[SR_MARK__COUNT] = {
 	[SR_MARK_RECORD]	= { SR_MARK_RECORD, "schedreplay_record", KEYS(record_keys), false },
 	[SR_MARK_LOST]		= { SR_MARK_LOST, "schedreplay_lost", KEYS(lost_keys), false },
 	[SR_MARK_LATENCY]	= { SR_MARK_LATENCY, "schedreplay_latency", KEYS(latency_keys), false },
+	[SR_MARK_TASK]		= { SR_MARK_TASK, "schedreplay_task", KEYS(task_keys), false },
+	[SR_MARK_DOMAIN]	= { SR_MARK_DOMAIN, "schedreplay_domain", KEYS(domain_keys), true },
+	[SR_MARK_SNAPSHOT]	= { SR_MARK_SNAPSHOT, "schedreplay_snapshot", KEYS(snapshot_keys),
+				    false },
 };
 
 _Static_assert(MK_META__COUNT <= MARKER_MAX_KEYS && MK_SAMPLE__COUNT <= MARKER_MAX_KEYS &&
-	       MK_LOST__COUNT <= MARKER_MAX_KEYS, "status[] too small");
+	       MK_LOST__COUNT <= MARKER_MAX_KEYS && MK_TASK__COUNT <= MARKER_MAX_KEYS &&
+	       MK_SYSCTL__COUNT <= MARKER_MAX_KEYS, "status[] too small");
+_Static_assert(offsetof(struct marker_task, s) == 0, "the f= decoder writes a marker_sample");
 
 const struct marker_format *marker_format(enum sr_marker_kind kind)
 {

@@ -344,6 +344,8 @@ static int decode_event(const struct sr_event *ev, enum sr_marker_kind kind, voi
 	return decode_line(ev->str, ev->str_len, kind, out, status);
 }
 
+static enum marker_phase phase_of(const struct marker_str *w);
+
 int marker_decode_meta(const struct sr_event *ev, struct marker_meta *out)
 {
 	return decode_event(ev, SR_MARK_META, out, out->status);
@@ -356,19 +358,58 @@ int marker_decode_node(const struct sr_event *ev, struct marker_node *out)
 
 int marker_decode_sysctl(const struct sr_event *ev, struct marker_sysctl *out)
 {
-	return decode_event(ev, SR_MARK_SYSCTL, out, out->status);
+	int ret = decode_event(ev, SR_MARK_SYSCTL, out, out->status);
+
+	/* an older recorder's line has no phase=: it was written at the start */
+	out->phase = out->status[MK_SYSCTL_PHASE] == MARKER_OK ? phase_of(&out->phase_word) :
+								  MARKER_PHASE_START;
+	return ret;
+}
+
+static enum marker_phase phase_of(const struct marker_str *w)
+{
+	if (w->len == 5 && !memcmp(w->s, "start", 5))
+		return MARKER_PHASE_START;
+	if (w->len == 3 && !memcmp(w->s, "end", 3))
+		return MARKER_PHASE_END;
+	return MARKER_PHASE_OTHER;
 }
 
 int marker_decode_vmstat(const struct sr_event *ev, struct marker_vmstat *out)
 {
 	int ret = decode_event(ev, SR_MARK_VMSTAT, out, out->status);
-	const struct marker_str *w = &out->phase_word;
 
-	out->phase = MARKER_PHASE_OTHER;
-	if (w->len == 5 && !memcmp(w->s, "start", 5))
-		out->phase = MARKER_PHASE_START;
-	else if (w->len == 3 && !memcmp(w->s, "end", 3))
-		out->phase = MARKER_PHASE_END;
+	out->phase = phase_of(&out->phase_word);
+	return ret;
+}
+
+int marker_decode_task(const struct sr_event *ev, struct marker_task *out)
+{
+	struct marker_sample *s = &out->s;
+	int ret;
+
+	/* the numa_sample fields a task line has no key for */
+	s->t = s->seq = s->tf = s->mig = s->scan = -1;
+	s->forced = s->fhot = s->frun = s->faff = -1;
+	s->node = -1;
+	ret = decode_event(ev, SR_MARK_TASK, out, out->status);
+	out->phase = phase_of(&out->phase_word);
+	return ret;
+}
+
+int marker_decode_domain(const struct sr_event *ev, struct marker_domain *out)
+{
+	int ret = decode_event(ev, SR_MARK_DOMAIN, out, out->status);
+
+	out->phase = phase_of(&out->phase_word);
+	return ret;
+}
+
+int marker_decode_snapshot(const struct sr_event *ev, struct marker_snapshot *out)
+{
+	int ret = decode_event(ev, SR_MARK_SNAPSHOT, out, out->status);
+
+	out->phase = phase_of(&out->phase_word);
 	return ret;
 }
 

@@ -2,7 +2,8 @@
 /*
  * marker.h - the key=value lines schedreplay writes into traces through
  * trace_marker (schedreplay_meta / _node / _sysctl / _vmstat / _events /
- * _record / _lost / _latency and numa_sample; docs/formats.md), as one table and the
+ * _record / _lost / _latency, numa_sample, and the snapshot's schedreplay_task /
+ * _domain / _snapshot; docs/formats.md), as one table and the
  * typed events decoded from it.
  *
  * The table (marker_format()) says, for every kind of line, its leading
@@ -105,7 +106,8 @@ enum { MK_META_RELEASE, MK_META_MACHINE, MK_META_NODES, MK_META_CPUS, MK_META_RE
        MK_META_LATENCY, MK_META__COUNT };
 enum { MK_NODE_NODE, MK_NODE_CPUS, MK_NODE_DISTANCE, MK_NODE__COUNT };
 enum { MK_SYSCTL_SCAN_MIN, MK_SYSCTL_SCAN_MIN_OLD, MK_SYSCTL_SCHED_FEATURES,
-       MK_SYSCTL__COUNT };
+       MK_SYSCTL_PHASE, MK_SYSCTL_NUMA_BALANCING, MK_SYSCTL_MIGRATION_COST,
+       MK_SYSCTL_MIGRATION_COST_OLD, MK_SYSCTL__COUNT };
 enum { MK_VMSTAT_PHASE, MK_VMSTAT_HINT_FAULTS, MK_VMSTAT_HINT_LOCAL, MK_VMSTAT__COUNT };
 enum { MK_SAMPLE_T, MK_SAMPLE_SEQ, MK_SAMPLE_PID, MK_SAMPLE_TID, MK_SAMPLE_COMM, MK_SAMPLE_CPU,
        MK_SAMPLE_PREF, MK_SAMPLE_NODE, MK_SAMPLE_GRP, MK_SAMPLE_TF, MK_SAMPLE_MIG,
@@ -116,6 +118,13 @@ enum { MK_LOST_CPU, MK_LOST_LOST, MK_LOST_LOST_PAGES, MK_LOST_OVERRUN, MK_LOST_D
        MK_LOST_PAGES, MK_LOST__COUNT };
 enum { MK_LATENCY_FROM, MK_LATENCY_TO, MK_LATENCY_NS, MK_LATENCY_SPREAD, MK_LATENCY_REPEATS,
        MK_LATENCY_LOADS, MK_LATENCY__COUNT };
+enum { MK_TASK_PHASE, MK_TASK_TID, MK_TASK_PID, MK_TASK_PPID, MK_TASK_COMM, MK_TASK_KTHREAD,
+       MK_TASK_POLICY, MK_TASK_PRIO, MK_TASK_NICE, MK_TASK_CPUS, MK_TASK_CPU, MK_TASK_PREF,
+       MK_TASK_GRP, MK_TASK_TF, MK_TASK_EXEC_START, MK_TASK_NMIG, MK_TASK_F, MK_TASK__COUNT };
+enum { MK_DOMAIN_PHASE, MK_DOMAIN_CPU, MK_DOMAIN_LEVEL, MK_DOMAIN_NAME, MK_DOMAIN_FLAGS,
+       MK_DOMAIN_SPAN, MK_DOMAIN_SPAN_FROM, MK_DOMAIN__COUNT };
+enum { MK_SNAP_PHASE, MK_SNAP_TASKS, MK_SNAP_KTHREADS, MK_SNAP_UNWRITTEN, MK_SNAP_ABSENT,
+       MK_SNAP_DOMAINS, MK_SNAP_DEBUGFS, MK_SNAP_READ_NS, MK_SNAP__COUNT };
 
 /* Integers are -1 and strings empty where a key is absent. */
 
@@ -144,19 +153,31 @@ struct marker_node {
 	uint8_t		status[MARKER_MAX_KEYS];
 };
 
-/** struct marker_sysctl - schedreplay_sysctl: the NUMA balancer's knobs */
-struct marker_sysctl {
-	int64_t			scan_period_min_ms;	/* numa_balancing.scan_period_min_ms */
-	int64_t			scan_period_min_ms_old;	/* scan_period_min_ms (older recorders) */
-	struct marker_str	sched_features;
-	uint8_t			status[MARKER_MAX_KEYS];
-};
-
-/** enum marker_phase - a schedreplay_vmstat line's phase= */
+/** enum marker_phase - the phase= of a vmstat, sysctl or snapshot line */
 enum marker_phase {
 	MARKER_PHASE_OTHER = 0,	/* absent or another word */
 	MARKER_PHASE_START,
 	MARKER_PHASE_END,
+};
+
+/**
+ * struct marker_sysctl - schedreplay_sysctl: the scheduler's knobs (the
+ * ones the model and the kernel-side policies read; the line has more)
+ * @phase:          start (or an older recorder's line without phase=) or end
+ * @sched_features: debugfs sched/features as written: "A,NO_B,..."
+ * @migration_cost_ns:     debugfs sched/migration_cost_ns (v5.13 on)
+ * @migration_cost_ns_old: /proc/sys/kernel/sched_migration_cost_ns (before)
+ */
+struct marker_sysctl {
+	int64_t			scan_period_min_ms;	/* numa_balancing.scan_period_min_ms */
+	int64_t			scan_period_min_ms_old;	/* scan_period_min_ms (older recorders) */
+	struct marker_str	sched_features;
+	struct marker_str	phase_word;
+	enum marker_phase	phase;
+	int64_t			numa_balancing;		/* kernel.numa_balancing */
+	int64_t			migration_cost_ns;
+	int64_t			migration_cost_ns_old;
+	uint8_t			status[MARKER_MAX_KEYS];
 };
 
 /** struct marker_vmstat - schedreplay_vmstat: /proc/vmstat's NUMA counters */
@@ -244,6 +265,74 @@ struct marker_latency {
 };
 
 /**
+ * struct marker_task - schedreplay_task: one task (thread) of a snapshot;
+ * integers -1 where absent
+ * @s:        the keys it shares with numa_sample (tid, pid = tgid, comm,
+ *            cpu = last CPU, pref, grp, tf, nmig, f=), decoded as there;
+ *            the numa_sample keys a task line lacks (t, seq, mig, ...) are -1
+ * @kthread:  1 when /proc/PID/stat's flags have PF_KTHREAD, 0 when not
+ * @policy, @prio, @nice: /proc/PID/stat's policy, priority and nice
+ * @cpus:     the allowed CPUs (Cpus_allowed_list), empty when absent
+ * @exec_start_ns: se.exec_start in ns (the task's rq clock_task)
+ */
+struct marker_task {
+	struct marker_sample	s;	/* first: the f= decoder fills s.faults */
+	struct marker_str	phase_word;
+	enum marker_phase	phase;
+	int			ppid;
+	int			kthread;
+	int			policy;
+	int			prio;
+	int			nice;
+	int64_t			exec_start_ns;
+	uint64_t		cpus[MARKER_MAX_CPUS / 64];
+	uint8_t			status[MARKER_MAX_KEYS];
+};
+
+/**
+ * struct marker_domain - schedreplay_domain: one sched domain of one CPU
+ * (debugfs sched/domains/cpuN/domainM); its knobs follow by name
+ * @flags:     the flags file, blanks as ','
+ * @span:      its CPUs; empty when absent
+ * @span_from: "debugfs", or "topology" when derived from sysfs
+ */
+struct marker_domain {
+	struct marker_str	phase_word;
+	enum marker_phase	phase;
+	int			cpu;
+	int			level;
+	struct marker_str	name;
+	struct marker_str	flags;
+	uint64_t		span[MARKER_MAX_CPUS / 64];
+	struct marker_str	span_from;
+	uint8_t			status[MARKER_MAX_KEYS];
+};
+
+/**
+ * struct marker_snapshot - schedreplay_snapshot: what one snapshot holds
+ * @tasks:     schedreplay_task lines written
+ * @kthreads:  of them, kernel threads
+ * @unwritten: task lines the marker refused (a full buffer, an error)
+ * @absent:    the task fields /proc did not show for any task, ','-joined
+ *             ("none" when every field was there)
+ * @domains:   schedreplay_domain lines written
+ * @debugfs:   "mounted" or why the debugfs parts are missing
+ * @read_ns:   how long reading it took
+ */
+struct marker_snapshot {
+	struct marker_str	phase_word;
+	enum marker_phase	phase;
+	int64_t			tasks;
+	int64_t			kthreads;
+	int64_t			unwritten;
+	struct marker_str	absent;
+	int64_t			domains;
+	struct marker_str	debugfs;
+	int64_t			read_ns;
+	uint8_t			status[MARKER_MAX_KEYS];
+};
+
+/**
  * marker_classify() - which of our lines, if any, @s is
  * @s:   line text (no trailing newline needed)
  * @len: its length
@@ -286,6 +375,16 @@ int marker_decode_record(const struct sr_event *ev, struct marker_record *out);
 int marker_decode_lost(const struct sr_event *ev, struct marker_lost *out);
 /** marker_decode_latency() - a schedreplay_latency event, as marker_decode_meta(). */
 int marker_decode_latency(const struct sr_event *ev, struct marker_latency *out);
+
+/**
+ * marker_decode_task() - a schedreplay_task event, as marker_decode_meta()
+ * (phase= and tid= are required)
+ */
+int marker_decode_task(const struct sr_event *ev, struct marker_task *out);
+/** marker_decode_domain() - a schedreplay_domain event, as marker_decode_meta(). */
+int marker_decode_domain(const struct sr_event *ev, struct marker_domain *out);
+/** marker_decode_snapshot() - a schedreplay_snapshot event, as marker_decode_meta(). */
+int marker_decode_snapshot(const struct sr_event *ev, struct marker_snapshot *out);
 
 /**
  * marker_parse_sample() - marker_decode_sample() on a line of text

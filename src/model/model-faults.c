@@ -425,6 +425,8 @@ void model_feed_sysctl(struct model *m, const struct sr_event *ev)
 	if (m->scan_period_fixed)
 		return;
 	marker_decode_sysctl(ev, &sc);
+	if (sc.phase != MARKER_PHASE_START)
+		return;	/* the end's line: the period the trace ran with is the start's */
 	if (sc.status[MK_SYSCTL_SCAN_MIN] == MARKER_OK)
 		v = sc.scan_period_min_ms;
 	else if (sc.status[MK_SYSCTL_SCAN_MIN_OLD] == MARKER_OK)

@@ -8,7 +8,9 @@
  * so directly only for threads created inside it (kthreadd, pid 2, forks
  * them all); for older ones the evidence is, in this order:
  *   1. the task is kthreadd itself (pid 2) or a fork child of pid 2;
- *   2. a recorder snapshot of PF_KTHREAD (no recorder writes one yet);
+ *   2. the recorder's start snapshot (schedreplay_task kthread=1, from
+ *      PF_KTHREAD in /proc/PID/stat); kthread=0 there says a user task,
+ *      whatever its name;
  *   3. its name is one the kernel gives its own threads (the list below,
  *      docs/replay.md): a user task can take such a name, which is why it
  *      comes last and is counted apart.
@@ -68,6 +70,8 @@ int model_task_kthread(const struct model_task *t)
 		return MODEL_KTHREAD_PID2;
 	if (t->kthread_child)
 		return MODEL_KTHREAD_CHILD;
+	if (t->snap_kthread >= 0)
+		return t->snap_kthread ? MODEL_KTHREAD_SNAPSHOT : MODEL_KTHREAD_NONE;
 	if ((t->known & MODEL_KNOWN_COMM) && model_kthread_name(t->comm, sizeof(t->comm)))
 		return MODEL_KTHREAD_NAME;
 	return MODEL_KTHREAD_NONE;
@@ -79,7 +83,7 @@ const char *model_kthread_evidence_name(int ev)
 		[MODEL_KTHREAD_NONE]	 = "none",
 		[MODEL_KTHREAD_PID2]	 = "kthreadd-pid-2",
 		[MODEL_KTHREAD_CHILD]	 = "kthreadd-child",
-		[MODEL_KTHREAD_SNAPSHOT] = "recorder-snapshot",
+		[MODEL_KTHREAD_SNAPSHOT] = "snapshot",
 		[MODEL_KTHREAD_NAME]	 = "name",
 	};
 

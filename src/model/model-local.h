@@ -75,6 +75,12 @@ struct model_misplaced {
  * @pub: what model_task_lookup() hands out; model-only per-task fields go
  *       next to it
  */
+/* a task's switch-out time in the trace less its se.exec_start, on @cpu's rq */
+struct model_clock_pair {
+	int	cpu;
+	int64_t	off;
+};
+
 struct model_slot {
 	struct model_task	pub;
 	struct model_fstate	fs;
@@ -115,6 +121,16 @@ struct model {
 	uint64_t		last_ts_ns;
 	bool			have_ts;
 	struct marker_sample	sample;		/* scratch for numa_sample lines */
+	struct marker_task	snap;		/* scratch for schedreplay_task lines */
+	struct model_clock_pair	*clock_pairs;	/* trace clock - exec_start, per task */
+	size_t			nr_clock_pairs;
+	size_t			cap_clock_pairs;
+	bool			snap_done;	/* the start snapshot's summary line was seen */
+	struct model_seed	*seeds;		/* by tid, model_seed_tasks() */
+	size_t			nr_seeds;
+	int64_t			*clock_off;	/* per CPU, nr_clock_off entries */
+	bool			*clock_off_known;
+	int			nr_clock_off;
 
 	/* the fault model (model-faults.c) */
 	uint64_t		scan_period_ns;
@@ -135,6 +151,16 @@ uint64_t *model_arena_take(struct model *m, size_t n);
 
 /** model_feed_fault() - a NUMA hinting fault.  Return: 0 or -ENOMEM. */
 int model_feed_fault(struct model *m, const struct sr_event *ev);
+
+/* model-numa.c: a sample's numbers onto @s (@count: a numa_sample line, not a snapshot) */
+int model_apply_sample(struct model *m, struct model_slot *s, const struct marker_sample *smp,
+		       uint64_t ts_ns, bool count);
+bool model_sample_faults_valid(const struct marker_sample *smp);
+
+/* model-snapshot.c: schedreplay_task and schedreplay_snapshot lines */
+int model_feed_snapshot_task(struct model *m, const struct sr_event *ev);
+int model_feed_snapshot_end(struct model *m, const struct sr_event *ev);
+void model_seed_apply(struct model *m, struct model_slot *s);
 
 /** model_feed_misplaced() - mm_migrate_pages.  Return: 0 or -ENOMEM. */
 int model_feed_misplaced(struct model *m, const struct sr_event *ev);

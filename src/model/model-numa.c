@@ -63,12 +63,14 @@ static bool unlisted(const struct marker_node_faults *f)
 	       f->group_shared == -1;
 }
 
-static bool faults_valid(const struct marker_sample *smp, int nr)
+bool model_sample_faults_valid(const struct marker_sample *smp)
 {
 	const struct marker_node_faults *f;
 	int i;
 
-	for (i = 0; i < nr; i++) {
+	if (smp->nr_nodes < 0 || smp->nr_nodes > MARKER_MAX_NODES)
+		return false;
+	for (i = 0; i < smp->nr_nodes; i++) {
 		f = &smp->faults[i];
 		if (unlisted(f))
 			continue;
@@ -83,17 +85,8 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 {
 	struct marker_sample *smp = &m->sample;
 	struct model_slot *s;
-	struct model_task *t;
-	int nr;
-	int i;
 
-	if (marker_decode_sample(ev, smp) || smp->tid <= 0 ||
-	    smp->nr_nodes < 0 || smp->nr_nodes > MARKER_MAX_NODES) {
-		m->stats.bad_samples++;
-		return 0;
-	}
-	nr = smp->nr_nodes;
-	if (!faults_valid(smp, nr)) {
+	if (marker_decode_sample(ev, smp) || smp->tid <= 0 || !model_sample_faults_valid(smp)) {
 		m->stats.bad_samples++;
 		return 0;
 	}
@@ -103,10 +96,22 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 		return 0;
 	}
 	s = model_task_get(m, smp->tid, ev->ts_ns);
-	if (!s || model_task_faults(m, s))
+	if (!s)
 		return -ENOMEM;
-	t = &s->pub;
-	m->stats.samples++;
+	return model_apply_sample(m, s, smp, ev->ts_ns, true);
+}
+
+int model_apply_sample(struct model *m, struct model_slot *s, const struct marker_sample *smp,
+		       uint64_t ts_ns, bool count)
+{
+	struct model_task *t = &s->pub;
+	int nr = smp->nr_nodes;
+	int i;
+
+	if (model_task_faults(m, s))
+		return -ENOMEM;
+	if (count)
+		m->stats.samples++;
 
 	/* the sampler writes '_' for spaces: a comm from a sched event is exact */
 	if (!(t->known & MODEL_KNOWN_COMM))
@@ -156,6 +161,6 @@ int model_feed_sample(struct model *m, const struct sr_event *ev)
 	/* f= is empty until the first fault (the kernel's numa_faults is NULL) */
 	t->has_faults = nr > 0;
 	t->known |= MODEL_KNOWN_HAS_FAULTS;
-	model_faults_sampled(m, s, smp, ev->ts_ns);
+	model_faults_sampled(m, s, smp, ts_ns);
 	return 0;
 }

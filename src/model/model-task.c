@@ -169,6 +169,8 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->born = false;
 	t->moved_since_ran = false;
 	t->kthread_child = false;
+	t->snap_kthread = -1;
+	t->exec_start_ns = -1;
 	t->ks_seen = false;
 	model_faults_exit(m, s);
 	if (s->fs.mem)
@@ -206,6 +208,7 @@ struct model_slot *model_task_get(struct model *m, int tid, uint64_t ts_ns)
 	s->pub.cpu = -1;
 	m->stats.tasks_live++;
 	model_task_reset(m, s, ts_ns);
+	model_seed_apply(m, s);
 	for (i = hash_tid(tid, m->table_size); m->table[i]; i = (i + 1) & (m->table_size - 1))
 		;
 	m->table[i] = s;

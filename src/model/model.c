@@ -42,6 +42,10 @@ void model_free(struct model *m)
 		return;
 	model_faults_free(m);
 	model_tasks_free(m);
+	free(m->clock_pairs);
+	free(m->clock_off);
+	free(m->clock_off_known);
+	free(m->seeds);
 	free(m->cpus);
 	free(m);
 }
@@ -425,6 +429,10 @@ int model_feed(struct model *m, const struct sr_event *ev)
 			return model_feed_sample(m, ev);
 		if (ev->marker == SR_MARK_SYSCTL)
 			model_feed_sysctl(m, ev);
+		if (ev->marker == SR_MARK_TASK)
+			return model_feed_snapshot_task(m, ev);
+		if (ev->marker == SR_MARK_SNAPSHOT)
+			return model_feed_snapshot_end(m, ev);
 		return 0;
 	case SR_EV_LOST:
 		feed_lost(m, ev);

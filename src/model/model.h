@@ -65,6 +65,8 @@
 #define MODEL_KNOWN_FAULTS_MODELLED (1u << 10)
 /* moved_since_ran is known: a fork, a migration or a switch-in of it was seen */
 #define MODEL_KNOWN_MOVED	(1u << 11)
+/* exec_start_ns is known: the recorder's start snapshot gave se.exec_start */
+#define MODEL_KNOWN_EXEC_START	(1u << 12)
 
 /* task_numa_fault() flags (docs/kernel-behaviour.md section 4.1) */
 #define MODEL_TNF_MIGRATED	0x01
@@ -133,6 +135,14 @@ struct model_task {
 	bool			moved_since_ran;
 	bool			kthread_child;	/* forked by kthreadd (pid 2) in the trace */
 	/*
+	 * The start snapshot (schedreplay_task): snap_kthread is 1 when it
+	 * said PF_KTHREAD, 0 when it said a user task, -1 when it said
+	 * nothing; exec_start_ns is its se.exec_start (the rq's clock_task),
+	 * valid when MODEL_KNOWN_EXEC_START.
+	 */
+	int			snap_kthread;
+	int64_t			exec_start_ns;
+	/*
 	 * The kernel's own per-task counters from numa_sample lines (nmig=,
 	 * forced=, fhot=) at the task's first and last sample, and the
 	 * sched_migrate_task events the model had counted for it at those
@@ -190,7 +200,14 @@ struct model_stats {
 	uint64_t	lost_events;	/* sum of known lost counts */
 	uint64_t	lost_records;	/* lost markers, counted or not */
 	uint64_t	fault_events;	/* SR_EV_NUMA_FAULT events applied */
+	/* the recorder's start snapshot (model-snapshot.c) */
+	uint64_t	snapshot_tasks;		/* schedreplay_task phase=start lines applied */
+	uint64_t	snapshot_kthreads;	/* of them, PF_KTHREAD */
+	uint64_t	snapshot_bad;		/* schedreplay_task lines that did not parse */
+	uint64_t	snapshot_last_ran;	/* tasks whose last run the snapshot gave */
+	uint64_t	exec_clock_pairs;	/* tasks that gave a CPU's clock_task offset */
 };
+
 
 /**
  * struct model_fault_stats - the fault model against the samples, and the
@@ -238,7 +255,7 @@ enum model_kthread {
 	MODEL_KTHREAD_NONE = 0,		/* no evidence: a user task, or not known */
 	MODEL_KTHREAD_PID2,		/* kthreadd itself */
 	MODEL_KTHREAD_CHILD,		/* forked by kthreadd inside the trace */
-	MODEL_KTHREAD_SNAPSHOT,		/* a recorder snapshot said PF_KTHREAD (none yet) */
+	MODEL_KTHREAD_SNAPSHOT,		/* the recorder's start snapshot said PF_KTHREAD */
 	MODEL_KTHREAD_NAME,		/* a kernel thread's name (docs/replay.md lists them) */
 	MODEL_KTHREAD__COUNT
 };
@@ -308,6 +325,42 @@ bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util
 
 /** model_stats() - the counters.  Return: borrowed. */
 const struct model_stats *model_stats(const struct model *m);
+
+/**
+ * model_clock_task_offset() - how far CPU @cpu's rq clock_task ran behind
+ * the trace clock, as the start snapshot measured it (model-snapshot.c)
+ * Return: true and *@off_ns when measured on that CPU.
+ */
+bool model_clock_task_offset(const struct model *m, int cpu, int64_t *off_ns);
+
+/**
+ * struct model_seed - what the recorder's start snapshot says of a task
+ * that does not change over its life: its process and whether it is a
+ * kernel thread
+ * @kthread: 1 PF_KTHREAD, 0 a user task, -1 not said
+ * @tgid:    -1 when not said
+ */
+struct model_seed {
+	int	tid;
+	int	tgid;
+	int	kthread;
+	char	comm[SR_COMM_LEN];
+};
+
+/**
+ * model_seed_tasks() - give the model the start snapshot's tasks before the
+ * first event, so that a task is known from its first event on, not only
+ * from its schedreplay_task line (which the recorder writes after tracing
+ * began)
+ * @seeds: copied; a tid listed twice takes the first
+ * @n:     entries
+ *
+ * A task takes its seed when the model first meets its tid (not after the
+ * tid is reused): tgid, kernel-thread-ness and, until an event names it,
+ * comm.  Call once, before model_feed().
+ * Return: 0, or -ENOMEM.
+ */
+int model_seed_tasks(struct model *m, const struct model_seed *seeds, size_t n);
 
 /** model_nr_cpus() - CPUs the model tracks (grows as events name CPUs). */
 int model_nr_cpus(const struct model *m);

@@ -94,23 +94,29 @@ static size_t sample_faults(char *buf, size_t len, size_t o, const struct marker
 	return o;
 }
 
-size_t record_format_sample(char *buf, size_t len, const char *comm, const struct marker_sample *s)
+void record_comm_encode(char *name, size_t len, const char *comm)
 {
-	const struct marker_format *f = marker_format(SR_MARK_NUMA_SAMPLE);
-	char name[SR_COMM_LEN];
-	size_t o;
 	size_t i;
-	int k;
-	int n;
 
-	for (i = 0; comm[i] && i + 1 < sizeof(name); i++) {
+	for (i = 0; comm[i] && i + 1 < len; i++) {
 		unsigned char c = comm[i];
 
 		name[i] = c <= 0x20 || c == 0x7f ? '_' : (char)c;
 	}
 	name[i] = '\0';
 	if (!i)
-		snprintf(name, sizeof(name), "_");
+		snprintf(name, len, "_");
+}
+
+size_t record_format_sample(char *buf, size_t len, const char *comm, const struct marker_sample *s)
+{
+	const struct marker_format *f = marker_format(SR_MARK_NUMA_SAMPLE);
+	char name[SR_COMM_LEN];
+	size_t o;
+	int k;
+	int n;
+
+	record_comm_encode(name, sizeof(name), comm);
 	n = snprintf(buf, len, "%s", f->word);
 	if (n < 0 || (size_t)n >= len)
 		goto cut;
@@ -127,5 +133,95 @@ size_t record_format_sample(char *buf, size_t len, const char *comm, const struc
 cut:
 	if (len)
 		buf[0] = '\0';
+	return 0;
+}
+
+int record_format_cpulist(char *buf, size_t len, const uint64_t *cpus, int max)
+{
+	size_t o = 0;
+	int c = 0;
+	int n;
+
+	buf[0] = '\0';
+	while (c < max) {
+		int lo;
+
+		if (!(cpus[c / 64] & ((uint64_t)1 << (c % 64)))) {
+			c++;
+			continue;
+		}
+		lo = c;
+		while (c + 1 < max && (cpus[(c + 1) / 64] & ((uint64_t)1 << ((c + 1) % 64))))
+			c++;
+		n = lo == c ? snprintf(buf + o, len - o, "%s%d", o ? "," : "", lo) :
+			      snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", lo, c);
+		if (n < 0 || (size_t)n >= len - o)
+			return -1;
+		o += (size_t)n;
+		c++;
+	}
+	return (int)o;
+}
+
+size_t record_format_task(char *buf, size_t len, const char *comm, const struct marker_task *t)
+{
+	const struct marker_format *f = marker_format(SR_MARK_TASK);
+	char name[SR_COMM_LEN];
+	char list[512];
+	size_t o;
+	int k;
+	int n;
+
+	if (!len)
+		return 0;
+	record_comm_encode(name, sizeof(name), comm);
+	n = snprintf(buf, len, "%s", f->word);
+	if (n < 0 || (size_t)n >= len)
+		goto cut;
+	o = (size_t)n;
+	for (k = 0; k < f->nr_keys; k++) {
+		const struct marker_key *key = &f->keys[k];
+		const char *p = (const char *)t + key->off;
+
+		if (t->status[k] != MARKER_OK)
+			continue;	/* the recorder did not have it */
+		switch (key->type) {
+		case MARKER_T_I64:
+			n = snprintf(buf + o, len - o, " %s=%" PRId64, key->name, *(const int64_t *)p);
+			break;
+		case MARKER_T_INT:
+			n = snprintf(buf + o, len - o, " %s=%d", key->name, *(const int *)p);
+			break;
+		case MARKER_T_STR:
+			n = snprintf(buf + o, len - o, " %s=%.*s", key->name,
+				     (int)((const struct marker_str *)p)->len,
+				     ((const struct marker_str *)p)->s);
+			break;
+		case MARKER_T_COMM:
+			n = snprintf(buf + o, len - o, " %s=%s", key->name, name);
+			break;
+		case MARKER_T_CPULIST:
+			/* a list too long for the line is left out (its status says so) */
+			n = record_format_cpulist(list, sizeof(list), (const uint64_t *)p, MARKER_MAX_CPUS);
+			if (n <= 0)
+				continue;
+			n = snprintf(buf + o, len - o, " %s=%s", key->name, list);
+			break;
+		case MARKER_T_FAULTS:
+			n = snprintf(buf + o, len - o, " %s=", key->name);
+			if (n < 0 || (size_t)n >= len - o)
+				goto cut;
+			o = sample_faults(buf, len, o + (size_t)n, &t->s);
+			continue;
+		default:
+			continue;
+		}
+		if (n < 0 || (size_t)n >= len - o)
+			goto cut;
+		o += (size_t)n;
+	}
+	return o;
+cut:
+	buf[0] = '\0';
 	return 0;
 }

@@ -119,6 +119,18 @@ char *record_read_file(const char *path, size_t *len);
 int record_sampler_start(struct record *r, pid_t child);
 void record_sampler_stop(struct record *r);
 
+/* record-meta.c: a one-line file's value, blanks as ',' (no spaces in markers) */
+bool record_read_value(const char *path, char *val, size_t len);
+
+/* record.c: take every page of every CPU now */
+int record_flush(struct record *r);
+
+/* record-line.c: a CPU bitmap as "0-3,8"; Return: its length, -1 when it does not fit */
+int record_format_cpulist(char *buf, size_t len, const uint64_t *cpus, int max);
+
+/* record-snapshot.c: the snapshot lines of @phase ("start", "end") */
+int record_snapshot(struct record *r, const char *phase);
+
 /* record-dat.c */
 int record_dat_write(struct record *r, int fd);
 

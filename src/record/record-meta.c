@@ -133,7 +133,7 @@ char *record_read_file(const char *path, size_t *len)
 }
 
 /* a one-line file's value: blanks inside become ',' (no spaces in markers) */
-static bool read_value(const char *path, char *val, size_t len)
+bool record_read_value(const char *path, char *val, size_t len)
 {
 	char *s = record_read_file(path, NULL);
 	size_t i;
@@ -241,11 +241,11 @@ static void meta_nodes(struct record *r, int nodes, int cpus)
 		snprintf(num, sizeof(num), "%d", n);
 		lb_key(&lb, MK_NODE_NODE, num);
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", n);
-		if (!nodes || !read_value(path, val, sizeof(val)))
+		if (!nodes || !record_read_value(path, val, sizeof(val)))
 			snprintf(val, sizeof(val), "0-%d", cpus - 1);
 		lb_key(&lb, MK_NODE_CPUS, val);
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/distance", n);
-		if (!nodes || !read_value(path, val, sizeof(val)))
+		if (!nodes || !record_read_value(path, val, sizeof(val)))
 			snprintf(val, sizeof(val), "10");
 		lb_key(&lb, MK_NODE_DISTANCE, val);
 		lb_flush(&lb);
@@ -315,8 +315,10 @@ static void sysctl_dir(struct line_builder *lb, const char *dir, const char *pre
 	if (!dd)
 		return;
 	while ((d = readdir(dd)) && n < 256) {
-		if (d->d_name[0] == '.' || strncmp(d->d_name, prefix, strlen(prefix)))
-			continue;
+		if (d->d_name[0] == '.' || strncmp(d->d_name, prefix, strlen(prefix)) ||
+		    d->d_type == DT_DIR || !strcmp(d->d_name, "debug") ||
+		    !strcmp(d->d_name, "features"))
+			continue;	/* sched/debug is not one value; features has its key */
 		names[n] = strdup(d->d_name);
 		if (names[n])
 			n++;
@@ -326,28 +328,32 @@ static void sysctl_dir(struct line_builder *lb, const char *dir, const char *pre
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		snprintf(key, sizeof(key), "%s%s", keyprefix, names[i]);
-		if (read_value(path, val, sizeof(val)))
+		if (record_read_value(path, val, sizeof(val)))
 			lb_add(lb, key, val);
 		free(names[i]);
 	}
 }
 
-static void meta_sysctl(struct record *r)
+static int meta_sysctl(struct record *r, const char *phase)
 {
 	struct line_builder lb;
 	char val[MARKER_LINE];
 
 	lb_init(&lb, r, SR_MARK_SYSCTL);
+	lb_key(&lb, MK_SYSCTL_PHASE, phase);
 	sysctl_dir(&lb, "/proc/sys/kernel", "numa_balancing", "kernel.");
 	/* debugfs knobs: read when debugfs is mounted (the recorder never mounts it) */
 	sysctl_dir(&lb, "/sys/kernel/debug/sched/numa_balancing", "", "numa_balancing.");
+	/* the tunables of sched/ (migration_cost_ns, nr_migrate, ...): not debug, features */
+	sysctl_dir(&lb, "/sys/kernel/debug/sched", "", "sched.");
 	sysctl_dir(&lb, "/proc/sys/kernel", "sched_", "kernel.");
-	if (read_value("/sys/kernel/debug/sched/features", val, sizeof(val)) ||
-	    read_value("/sys/kernel/debug/sched_features", val, sizeof(val)))
+	if (record_read_value("/sys/kernel/debug/sched/features", val, sizeof(val)) ||
+	    record_read_value("/sys/kernel/debug/sched_features", val, sizeof(val)))
 		lb_key(&lb, MK_SYSCTL_SCHED_FEATURES, val);
 	else
 		lb_key(&lb, MK_SYSCTL_SCHED_FEATURES, "unavailable");
 	lb_flush(&lb);
+	return lb.ret;
 }
 
 static bool vmstat_key(const char *k)
@@ -423,7 +429,7 @@ int record_meta_start(struct record *r)
 	meta_nodes(r, nodes, r->nr_cpus);
 	if (!ret)
 		ret = meta_latency(r);
-	meta_sysctl(r);
+	meta_sysctl(r, "start");
 	if (!ret)
 		ret = meta_vmstat(r, "start");
 	if (ret < 0)
@@ -434,7 +440,10 @@ int record_meta_start(struct record *r)
 
 int record_meta_end(struct record *r)
 {
-	return meta_vmstat(r, "end");
+	int ret = meta_sysctl(r, "end");
+	int ret2 = meta_vmstat(r, "end");
+
+	return ret2 ? ret2 : ret;
 }
 
 /* ---- /proc/PID/task/TID/sched and numa_sample --------------------------- */

@@ -489,7 +489,6 @@ static void read_clock(struct record *r)
 	free(c);
 }
 
-static int flush_all(struct record *r);
 
 /*
  * The latency profile, before the instance exists (the chase is not in the
@@ -551,7 +550,10 @@ int record_create(struct record *r, pid_t child)
 	ret = record_meta_start(r);
 	if (ret < 0)
 		return ret;
-	ret = flush_all(r);
+	ret = record_flush(r);
+	if (ret < 0)
+		return ret;
+	ret = record_snapshot(r, "start");
 	if (ret < 0)
 		return ret;
 	return record_sampler_start(r, child);
@@ -661,7 +663,7 @@ static int drain_cpu(struct record *r, int i, bool flush)
  * lines so that a ring buffer overrun early in a busy recording cannot
  * overwrite them (they hold the topology).
  */
-static int flush_all(struct record *r)
+int record_flush(struct record *r)
 {
 	int i;
 	int ret;
@@ -709,6 +711,7 @@ int record_stop(struct record *r)
 	r->stopped = true;
 	record_sampler_stop(r);
 	if (r->tracing) {
+		record_snapshot(r, "end");
 		record_meta_end(r);
 		tracefs_trace_off(r->inst);
 		r->t_off_ns = record_now_ns();

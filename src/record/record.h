@@ -99,6 +99,9 @@ struct record_cpu_stats {
  * @stale_probes: stale probe groups of dead recorders removed
  * @file_bytes:	size of the trace.dat written
  * @duration_ns: time tracing was on
+ * @snapshot_tasks: schedreplay_task lines of the last snapshot written
+ * @snapshot_unwritten: of its tasks, lines the marker refused
+ * @snapshot_domains: schedreplay_domain lines of it (0 without debugfs)
  */
 struct record_summary {
 	int				nr_cpus;
@@ -111,6 +114,9 @@ struct record_summary {
 	int				stale_probes;
 	uint64_t			file_bytes;
 	uint64_t			duration_ns;
+	int64_t				snapshot_tasks;
+	int64_t				snapshot_unwritten;
+	int64_t				snapshot_domains;
 };
 
 struct record;
@@ -241,6 +247,75 @@ void record_parse_sched(const char *text, size_t len, struct marker_sample *out)
  */
 size_t record_format_sample(char *buf, size_t len, const char *comm,
 			    const struct marker_sample *s);
+
+/**
+ * struct record_stat - the fields of /proc/PID/stat a snapshot keeps;
+ * -1 where the line was too short (nice 0)
+ * @comm:  between the first '(' and the last ')' (the name may hold both)
+ * @flags: field 9 (PF_KTHREAD is 0x00200000)
+ * @prio, @nice: fields 18 and 19; @cpu: field 39; @policy: field 41
+ */
+struct record_stat {
+	char		comm[64];
+	int		ppid;
+	unsigned long	flags;
+	int		prio;
+	int		nice;
+	int		cpu;
+	int		policy;
+};
+
+/**
+ * record_parse_stat() - read a /proc/PID/stat line
+ * @text, @len: its bytes (no NUL needed)
+ * @out:        filled
+ * Return: 0, or -EINVAL when there is no "(comm)" or fewer than 19 fields.
+ */
+int record_parse_stat(const char *text, size_t len, struct record_stat *out);
+
+/**
+ * record_parse_exec_start() - se.exec_start of a /proc/.../sched text
+ * ("se.exec_start : 12333015.052034", milliseconds) in ns
+ * Return: the value, -1 when the line is absent or malformed.
+ */
+int64_t record_parse_exec_start(const char *text, size_t len);
+
+/**
+ * record_format_domain() - one schedreplay_domain line from a debugfs
+ * sched/domains/cpuN/domainM folder
+ * @buf, @len: destination; knobs that do not fit are left out
+ * @dir:       the folder: name and flags, then every other file as a knob
+ *             (in name order, blanks of a value as ',')
+ * @phase:     "start" or "end"
+ * @cpu, @level: N and M
+ *
+ * The span comes from sysfs by the domain's name (SMT, CLS, MC, PKG, DIE;
+ * span_from=topology); other domains (NUMA levels) have none.
+ * Return: the line's length, 0 (and "") when the fixed keys do not fit.
+ */
+size_t record_format_domain(char *buf, size_t len, const char *dir, const char *phase, int cpu,
+			    int level);
+
+/**
+ * record_comm_encode() - a task name as marker lines carry it (comm=):
+ * blanks, control bytes and DEL become '_', an empty name "_"
+ * @name, @len: destination, cut at @len - 1 bytes
+ * @comm:       the name as /proc gives it (untrusted)
+ */
+void record_comm_encode(char *name, size_t len, const char *comm);
+
+/**
+ * record_format_task() - one schedreplay_task line (no newline), keys in
+ * the order of the marker table
+ * @buf, @len: destination; the f= list is cut at an entry when short, and
+ *             a cpus= list longer than 511 bytes is left out
+ * @comm:      the task's name (encoded as record_comm_encode() does)
+ * @t:         the task; a key is written only when @t->status[key] is
+ *             MARKER_OK (the recorder had that field)
+ *
+ * Return: the line's length, 0 (and "") when even the fixed keys do not fit.
+ */
+size_t record_format_task(char *buf, size_t len, const char *comm, const struct marker_task *t);
 
 /**
  * record_marker_line() - a marker line of @kind from the table: its word,

@@ -145,6 +145,33 @@ json_t *report_info_build(const struct report_info_in *in)
 	json_object_set_new(o, "tasks", json_integer((json_int_t)in->stats->tasks_seen));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)in->stats->migrations));
 	json_object_set_new(o, "numa_samples", json_integer((json_int_t)in->stats->samples));
+	if (in->stats->snapshot_tasks || in->stats->snapshot_bad) {
+		const struct model_stats *st = in->stats;
+		json_t *sn = json_object();
+
+		json_object_set_new(sn, "tasks", json_integer((json_int_t)st->snapshot_tasks));
+		json_object_set_new(sn, "kernel_threads",
+				    json_integer((json_int_t)st->snapshot_kthreads));
+		json_object_set_new(sn, "bad_lines", json_integer((json_int_t)st->snapshot_bad));
+		json_object_set_new(sn, "last_run_seeded",
+				    json_integer((json_int_t)st->snapshot_last_ran));
+		json_object_set_new(sn, "clock_pairs", json_integer((json_int_t)st->exec_clock_pairs));
+		{
+			json_t *offs = json_object();
+			char key[16];
+			int64_t off;
+			int c;
+
+			for (c = 0; in->model && c < model_nr_cpus(in->model); c++) {
+				if (!model_clock_task_offset(in->model, c, &off))
+					continue;
+				snprintf(key, sizeof(key), "%d", c);
+				json_object_set_new(offs, key, json_integer((json_int_t)off));
+			}
+			json_object_set_new(sn, "clock_task_offset_ns", offs);
+		}
+		json_object_set_new(o, "snapshot", sn);
+	}
 
 	json_object_set_new(damage, "bad_lines", json_integer((json_int_t)info->bad_lines));
 	json_object_set_new(damage, "truncated", json_integer((json_int_t)info->truncated));
@@ -263,6 +290,30 @@ int report_info_text(FILE *out, const json_t *o)
 	fprintf(out, "tasks:       %" PRId64 "\n", (int64_t)jint(o, "tasks"));
 	fprintf(out, "migrations:  %" PRId64 "\n", (int64_t)jint(o, "migrations"));
 	fprintf(out, "numa samples: %" PRId64 "\n", (int64_t)jint(o, "numa_samples"));
+	if (json_object_get(o, "snapshot")) {
+		const json_t *sn = json_object_get(o, "snapshot");
+
+		fprintf(out, "snapshot:    %" PRId64 " tasks at the start (%" PRId64
+			" kernel threads, %" PRId64 " bad lines); last run seeded for %" PRId64,
+			(int64_t)jint(sn, "tasks"), (int64_t)jint(sn, "kernel_threads"),
+			(int64_t)jint(sn, "bad_lines"), (int64_t)jint(sn, "last_run_seeded"));
+		if (jint(sn, "clock_pairs")) {
+			const char *k;
+			const json_t *ov;
+			bool first = true;
+
+			fprintf(out, " (se.exec_start + the clock_task offset measured on %" PRId64
+				" tasks:", (int64_t)jint(sn, "clock_pairs"));
+			json_object_foreach((json_t *)json_object_get(sn, "clock_task_offset_ns"), k, ov) {
+				fprintf(out, "%s cpu %s %.3f s", first ? "" : ",", k,
+					(double)json_integer_value(ov) / 1e9);
+				first = false;
+			}
+			fprintf(out, ")\n");
+		} else {
+			fprintf(out, " (no task gave the clock_task offset)\n");
+		}
+	}
 	fprintf(out, "damage:      %" PRId64 " bad lines, %" PRId64 " truncated, %" PRId64
 		" out of order, %" PRId64 " bad markers, %" PRId64 " switch mismatches, %" PRId64
 		" pid reuses\n",

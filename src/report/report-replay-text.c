@@ -86,6 +86,73 @@ static void policies_text(FILE *out, const json_t *doc, const char *side, const 
 	free(list);
 }
 
+/*
+ * The kernel model's parameters that the recording (or --param) set, with
+ * where each came from, one entry per parameter, value and source (the
+ * policies that took it in brackets); nothing when all hold defaults.
+ */
+struct setting {
+	const char	*key;
+	char		val[24];
+	const char	*from;
+	const char	*policy;
+	bool		done;
+};
+
+static void settings_text(FILE *out, const json_t *doc)
+{
+	const json_t *a = json_object_get(json_object_get(doc, "policies"), "kernel"), *p, *v;
+	struct setting set[64];
+	char *buf = NULL;
+	size_t len = 0, i;
+	int n = 0, j, l;
+	const char *k;
+	FILE *f;
+
+	json_array_foreach(a, i, p) {
+		const json_t *src = json_object_get(p, "param_sources");
+
+		json_object_foreach((json_t *)json_object_get(p, "params"), k, v) {
+			const char *from = gs(src, k);
+
+			if (!*from || !strncmp(from, "default", 7) || n == 64)
+				continue;
+			set[n].key = k;
+			if (json_is_boolean(v))
+				snprintf(set[n].val, sizeof(set[n].val), "%s", json_is_true(v) ? "on" : "off");
+			else
+				snprintf(set[n].val, sizeof(set[n].val), "%" PRId64,
+					 (int64_t)json_integer_value(v));
+			set[n].from = from;
+			set[n].policy = gs(p, "name");
+			set[n++].done = false;
+		}
+	}
+	if (!n)
+		return;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return;
+	for (j = 0; j < n; j++) {
+		if (set[j].done)
+			continue;
+		fprintf(f, "%s%s=%s (%s: %s", j ? "; " : "", set[j].key, set[j].val, set[j].from,
+			set[j].policy);
+		for (l = j + 1; l < n; l++) {
+			if (set[l].done || strcmp(set[l].key, set[j].key) ||
+			    strcmp(set[l].val, set[j].val) || strcmp(set[l].from, set[j].from))
+				continue;
+			fprintf(f, ", %s", set[l].policy);
+			set[l].done = true;
+		}
+		fputc(')', f);
+	}
+	if (fclose(f) == 0)
+		report_wrapf(out, HEAD_INDENT, "%-*s%s; the rest: defaults\n", HEAD_INDENT,
+			     "settings:", buf);
+	free(buf);
+}
+
 static void header_text(FILE *out, const json_t *doc, bool verbose)
 {
 	const json_t *tr = json_object_get(doc, "trace");
@@ -105,6 +172,7 @@ static void header_text(FILE *out, const json_t *doc, bool verbose)
 		     model && *model ? ", modelled by " : "",
 		     model && *model ? model : ", no model (--kernel-policy names one)");
 	free(model);
+	settings_text(out, doc);
 	policies_text(out, doc, "old", "old:", verbose);
 	policies_text(out, doc, "new", "new:", verbose);
 	if (verbose)

@@ -98,6 +98,7 @@ json_t *report_policy_json(const struct replay_policy *pol)
 	const struct sr_policy_ops *ops = replay_policy_ops(pol);
 	const struct sr_param_values *vals = replay_policy_values(pol);
 	json_t *o = json_object(), *params = json_object(), *classes = json_array();
+	json_t *sources = json_object();
 	int i, n = replay_param_count(ops);
 
 	for (i = 0; i < SR_DECISION_CLASS__COUNT; i++)
@@ -106,16 +107,20 @@ json_t *report_policy_json(const struct replay_policy *pol)
 	for (i = 0; i < n && i < (int)vals->nr; i++) {
 		const struct sr_param_desc *p = &ops->params[i];
 
+		const char *src = replay_policy_param_source(pol, i);
+
 		if (p->type == SR_PARAM_BOOL)
 			json_object_set_new(params, p->name, json_boolean(vals->v[i]));
 		else
 			json_object_set_new(params, p->name, jint(vals->v[i]));
+		json_object_set_new(sources, p->name, json_string(src ? src : "default"));
 	}
 	json_object_set_new(o, "name", json_string(ops->name));
 	json_object_set_new(o, "provenance", report_json_str(ops->provenance ? ops->provenance : "",
 							     ops->provenance ? strlen(ops->provenance) : 0));
 	json_object_set_new(o, "classes", classes);
 	json_object_set_new(o, "params", params);
+	json_object_set_new(o, "param_sources", sources);
 	return o;
 }
 

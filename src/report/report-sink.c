@@ -297,6 +297,7 @@ static int info_end(void *priv, const struct session *s, struct err *err)
 	ri.topo = tr->topo;
 	ri.events = session_event_names(s);
 	ri.stats = model_stats(session_model(s));
+	ri.model = session_model(s);
 	ri.warnings = tr->warnings;
 	report = report_info_build(&ri);
 	if (!report)

@@ -31,6 +31,7 @@
  * @topo:           the topology in use
  * @events:         events by name (lost-event markers are not events)
  * @stats:          the model's counters
+ * @model:          the model (its start snapshot's clock offsets); may be NULL
  * @warnings:       damage warnings issued while reading
  */
 struct report_info_in {
@@ -42,6 +43,7 @@ struct report_info_in {
 	const struct topo		*topo;
 	const struct strcount		*events;
 	const struct model_stats	*stats;
+	const struct model		*model;
 	uint64_t			warnings;
 };
 

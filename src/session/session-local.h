@@ -8,6 +8,7 @@
 
 #include "session.h"
 #include "replay/replay.h"
+#include "ingest/marker.h"
 
 /*
  * A decision kept until its cost is known (only when a sink takes
@@ -19,6 +20,18 @@ struct session_pending {
 	struct engine_result	r;
 	struct session		*owner;
 	struct session_pending	*next;
+};
+
+/*
+ * The settings the trace recorded (the first schedreplay_sysctl line of
+ * phase start, found by the pre-scan); -1 and "" where absent.
+ */
+struct session_recorded {
+	bool		sysctl;
+	int64_t		numa_balancing;			/* kernel.numa_balancing */
+	int64_t		migration_cost_ns;
+	const char	*migration_cost_key;		/* the sysctl it came from */
+	char		features[2048];			/* sched_features, "" when absent */
 };
 
 struct session {
@@ -34,6 +47,12 @@ struct session {
 	struct decision_ctx		*dec;
 	struct cost_ledger		*ledger;
 	struct strcount			names;
+	struct session_recorded		rec;
+	struct model_seed		*seeds;		/* the start snapshot's tasks (pre-scan) */
+	size_t				nr_seeds;
+	size_t				cap_seeds;
+	bool				seeds_done;	/* its schedreplay_snapshot line was read */
+	struct marker_task		*task_line;	/* scratch for the pre-scan */
 	struct session_schedstat	kstat;
 	bool				have_kstat;
 	const char			*vmstat_source;

@@ -115,6 +115,66 @@ static int placed(struct session *s, struct err *e, int code)
 	return code;
 }
 
+/* A start snapshot's task line: its lasting facts, for model_seed_tasks(). */
+static int prescan_task(struct session *s, const struct sr_event *ev)
+{
+	struct marker_task *tl = s->task_line;
+	struct model_seed *sd;
+
+	if (s->seeds_done)
+		return 0;
+	if (!tl) {
+		tl = s->task_line = malloc(sizeof(*tl));
+		if (!tl)
+			return err_set(&s->err, -ENOMEM, "out of memory");
+	}
+	if (marker_decode_task(ev, tl) || tl->phase != MARKER_PHASE_START)
+		return 0;	/* the real pass counts a bad line */
+	if (s->nr_seeds == s->cap_seeds) {
+		size_t cap = s->cap_seeds ? 2 * s->cap_seeds : 256;
+
+		sd = realloc(s->seeds, cap * sizeof(*sd));
+		if (!sd)
+			return err_set(&s->err, -ENOMEM, "out of memory");
+		s->seeds = sd;
+		s->cap_seeds = cap;
+	}
+	sd = &s->seeds[s->nr_seeds++];
+	sd->tid = tl->s.tid;
+	sd->tgid = tl->s.pid > 0 ? tl->s.pid : -1;
+	sd->kthread = tl->status[MK_TASK_KTHREAD] == MARKER_OK ? tl->kthread : -1;
+	memcpy(sd->comm, tl->s.comm, sizeof(sd->comm));
+	return 0;
+}
+
+/* The settings of the start's schedreplay_sysctl line, for the kernel model. */
+static void prescan_sysctl(struct session *s, const struct sr_event *ev)
+{
+	struct session_recorded *rec = &s->rec;
+	struct marker_sysctl sc;
+	const struct marker_str *f = &sc.sched_features;
+
+	marker_decode_sysctl(ev, &sc);
+	if (sc.phase != MARKER_PHASE_START)
+		return;
+	rec->sysctl = true;
+	if (sc.status[MK_SYSCTL_NUMA_BALANCING] == MARKER_OK && sc.numa_balancing >= 0)
+		rec->numa_balancing = sc.numa_balancing;
+	if (sc.status[MK_SYSCTL_MIGRATION_COST] == MARKER_OK && sc.migration_cost_ns >= 0) {
+		rec->migration_cost_ns = sc.migration_cost_ns;
+		rec->migration_cost_key = "sched.migration_cost_ns";
+	} else if (sc.status[MK_SYSCTL_MIGRATION_COST_OLD] == MARKER_OK &&
+		   sc.migration_cost_ns_old >= 0) {
+		rec->migration_cost_ns = sc.migration_cost_ns_old;
+		rec->migration_cost_key = "kernel.sched_migration_cost_ns";
+	}
+	if (sc.status[MK_SYSCTL_SCHED_FEATURES] == MARKER_OK && f->len < sizeof(rec->features) &&
+	    !(f->len == 11 && !memcmp(f->s, "unavailable", 11))) {
+		memcpy(rec->features, f->s, f->len);
+		rec->features[f->len] = '\0';
+	}
+}
+
 /*
  * One pre-scanned marker event: the kernel release of schedreplay_meta (as
  * the decoder types it), and the topology lines for @b.
@@ -136,6 +196,12 @@ static int prescan_marker(struct session *s, struct topo_builder *b, const struc
 			s->tr.release_origin = "schedreplay_meta";
 		}
 	}
+	if (ev->marker == SR_MARK_SYSCTL && !s->rec.sysctl)
+		prescan_sysctl(s, ev);
+	if (ev->marker == SR_MARK_TASK && prescan_task(s, ev) < 0)
+		return s->err.code;
+	if (ev->marker == SR_MARK_SNAPSHOT)
+		s->seeds_done = true;	/* the start's summary comes first */
 	err_clear(e);
 	if (topo_builder_feed(b, ev, e) < 0) {
 		err_set_file(e, s->tr.path);
@@ -234,7 +300,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 	struct ingest *in;
 	struct sr_event ev;
 	struct err *e = &s->err;
-	uint64_t n = 0;
+	uint64_t n = 0, after = 0;
 	int ret = 0, r = 0, c;
 
 	io.strict = false;
@@ -256,7 +322,15 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 		ingest_close(in);
 		return err_set(e, -ENOMEM, "out of memory");
 	}
-	while (n++ < SESSION_PRESCAN_EVENTS && !topo_builder_complete(b) &&
+	s->rec.numa_balancing = -1;
+	s->rec.migration_cost_ns = -1;
+	/*
+	 * the topology, then the settings line (written right after it) and
+	 * the start snapshot up to its summary line, or a few events more
+	 */
+	while (n++ < SESSION_PRESCAN_EVENTS &&
+	       (!topo_builder_complete(b) || (s->nr_seeds && !s->seeds_done) ||
+		after++ < SESSION_PRESCAN_AFTER) &&
 	       (r = ingest_next(in, &ev)) > 0) {
 		c = model_event_max_cpu(&ev);
 		if (c > *max_cpu)

@@ -39,12 +39,91 @@ static const struct sr_policy_ops *find_ops(const struct session *s, const char 
 	return ops;
 }
 
+/* A sched feature's name: capitals, digits and '_' (CACHE_HOT_BUDDY, NUMA) */
+static bool feature_name(const char *n)
+{
+	if (!*n)
+		return false;
+	for (; *n; n++)
+		if (!(*n >= 'A' && *n <= 'Z') && !(*n >= '0' && *n <= '9') && *n != '_')
+			return false;
+	return true;
+}
+
+/* Is @name on (1) or off (0) in a features list "A,NO_B,..."?  -1: not listed. */
+static int feature_state(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len == n && !memcmp(p, name, n))
+			return 1;
+		if (len == n + 3 && !memcmp(p, "NO_", 3) && !memcmp(p + 3, name, n))
+			return 0;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return -1;
+}
+
+static void set_recorded(struct replay_policy *pol, const char *name, int64_t v, const char *src)
+{
+	struct err pe = { 0 };
+	char assign[160];
+
+	snprintf(assign, sizeof(assign), "%s=%lld", name, (long long)v);
+	/* a recorded value the parameter cannot take leaves the default (and says so) */
+	if (replay_policy_set_param(pol, assign, &pe) < 0) {
+		snprintf(assign, sizeof(assign), "default (recorded %s=%lld is out of range)", src,
+			 (long long)v);
+		replay_policy_set_source(pol, name, assign);
+		return;
+	}
+	replay_policy_set_source(pol, name, src);
+}
+
 /*
- * Make an instance of @name with the parameters that apply to it.
+ * The kernel side's parameters from what the trace recorded: the sysctls
+ * and the sched features (docs/replay.md, "The kernel model's settings");
+ * what the trace does not say stays the default for the release.
+ */
+static void apply_recorded(const struct session *s, struct replay_policy *pol,
+			   const struct sr_policy_ops *ops, bool by_release)
+{
+	const struct session_recorded *rec = &s->rec;
+	char src[96];
+	int i, f;
+
+	for (i = 0; ops->params && ops->params[i].name; i++) {
+		const char *name = ops->params[i].name;
+
+		replay_policy_set_source(pol, name, by_release ? "default for the release" : NULL);
+		if (!strcmp(name, "numa_balancing") && rec->numa_balancing >= 0) {
+			/* any mode (1 normal, 2 memory tiering) turns the static key on */
+			set_recorded(pol, name, rec->numa_balancing != 0,
+				     "recorded sysctl kernel.numa_balancing");
+		} else if (!strcmp(name, "sched_migration_cost_ns") && rec->migration_cost_ns >= 0) {
+			snprintf(src, sizeof(src), "recorded sysctl %s", rec->migration_cost_key);
+			set_recorded(pol, name, rec->migration_cost_ns, src);
+		} else if (feature_name(name) && rec->features[0] &&
+			   (f = feature_state(rec->features, name)) >= 0) {
+			set_recorded(pol, name, f, "sched_features");
+		}
+	}
+}
+
+/*
+ * Make an instance of @name with the parameters that apply to it: for the
+ * kernel side (@kernel) first what the trace recorded, then --param.
  * @used[i] is set for each parameter this policy took.
  */
-static int make_policy(struct session *s, const char *name, bool *used, struct err *e,
-		       struct replay_policy **out)
+static int make_policy(struct session *s, const char *name, bool kernel, bool by_release,
+		       bool *used, struct err *e, struct replay_policy **out)
 {
 	const struct session_opts *o = &s->opts;
 	const struct sr_policy_ops *ops = find_ops(s, name);
@@ -58,6 +137,8 @@ static int make_policy(struct session *s, const char *name, bool *used, struct e
 	pol = replay_policy_new(ops);
 	if (!pol)
 		return err_set(e, -ENOMEM, "out of memory");
+	if (kernel)
+		apply_recorded(s, pol, ops, by_release);
 	for (i = 0; i < o->nr_params; i++) {
 		const char *p = o->params[i], *colon = strchr(p, ':'), *eq = strchr(p, '=');
 		char key[128];
@@ -81,6 +162,11 @@ static int make_policy(struct session *s, const char *name, bool *used, struct e
 			replay_policy_free(pol);
 			return err_set(e, -SR_EUSAGE, "--param '%s': %s", o->params[i], pe.msg);
 		}
+		eq = strchr(p, '=');
+		kl = eq && (size_t)(eq - p) < sizeof(key) ? (size_t)(eq - p) : 0;
+		memcpy(key, p, kl);
+		key[kl] = '\0';
+		replay_policy_set_source(pol, key, "--param");
 		used[i] = true;
 	}
 	ret = replay_policy_start(pol, &pe);
@@ -92,8 +178,8 @@ static int make_policy(struct session *s, const char *name, bool *used, struct e
 	return 0;
 }
 
-static int add_side(struct session *s, enum engine_side side, const char *list, bool *used,
-		    struct err *e)
+static int add_side(struct session *s, enum engine_side side, const char *list, bool by_release,
+		    bool *used, struct err *e)
 {
 	char name[128];
 	const char *p = list;
@@ -109,7 +195,7 @@ static int add_side(struct session *s, enum engine_side side, const char *list, 
 			return err_set(e, -SR_EUSAGE, "bad policy list '%s'", list);
 		memcpy(name, p, len);
 		name[len] = '\0';
-		ret = make_policy(s, name, used, e, &pol);
+		ret = make_policy(s, name, side == ENGINE_KERNEL, by_release, used, e, &pol);
 		if (ret)
 			return ret;
 		if (engine_add(s->engine, side, pol, &ee) < 0)
@@ -129,7 +215,7 @@ static int add_kernel_side(struct session *s, bool *used, struct err *e)
 	if (kp) {
 		if (!strcmp(kp, "none"))
 			return 0;
-		return add_side(s, ENGINE_KERNEL, kp, used, e);
+		return add_side(s, ENGINE_KERNEL, kp, false, used, e);
 	}
 	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++) {
 		const char *n = engine_kernel_policy_name(s->tr.kernel_release, c);
@@ -141,7 +227,7 @@ static int add_kernel_side(struct session *s, bool *used, struct err *e)
 	}
 	if (!list[0])
 		return 0;
-	return add_side(s, ENGINE_KERNEL, list, used, e);
+	return add_side(s, ENGINE_KERNEL, list, true, used, e);
 }
 
 int session_load_plugins(struct session *s, struct err *e)
@@ -165,9 +251,9 @@ int session_build_engine(struct session *s, struct err *e)
 	s->engine = engine_new();
 	if (!s->engine)
 		return err_set(e, -ENOMEM, "out of memory");
-	ret = add_side(s, ENGINE_OLD, s->opts.old_list, used, e);
+	ret = add_side(s, ENGINE_OLD, s->opts.old_list, false, used, e);
 	if (!ret)
-		ret = add_side(s, ENGINE_NEW, s->opts.new_list, used, e);
+		ret = add_side(s, ENGINE_NEW, s->opts.new_list, false, used, e);
 	if (!ret)
 		ret = add_kernel_side(s, used, e);
 	if (ret)

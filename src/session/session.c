@@ -98,6 +98,8 @@ void session_close(struct session *s)
 	decision_free(s->dec);
 	cost_ledger_free(s->ledger);	/* gives back the decisions still kept */
 	model_free(s->model);
+	free(s->seeds);
+	free(s->task_line);
 	engine_free(s->engine);
 	ingest_close(s->in);
 	topo_free(s->topo);
@@ -245,7 +247,7 @@ static int run_info(struct session *s)
 	int r;
 
 	s->model = model_new(s->topo);
-	if (!s->model)
+	if (!s->model || model_seed_tasks(s->model, s->seeds, s->nr_seeds) < 0)
 		return err_set(&s->err, -ENOMEM, "out of memory");
 	while ((r = next_event(s, &ev)) > 0) {
 		if (ev->kind != SR_EV_LOST && strcount_add(&s->names, ev->name, 1) < 0)
@@ -299,7 +301,8 @@ static int run_replay(struct session *s)
 	s->model = model_new(s->topo);
 	s->dec = decision_new(s->topo, on_decision, s);
 	s->ledger = cost_ledger_new(s->topo, on_cost, pending_put, s);
-	if (!s->model || !s->dec || !s->ledger)
+	if (!s->model || !s->dec || !s->ledger ||
+	    model_seed_tasks(s->model, s->seeds, s->nr_seeds) < 0)
 		return err_set(&s->err, -ENOMEM, "out of memory");
 	if (s->opts.scan_period_ns)
 		model_set_scan_period(s->model, s->opts.scan_period_ns);

@@ -37,6 +37,8 @@
 #define SESSION_MAX_PLUGINS	8
 /* Events the pre-scan reads, at most, for the trace's own topology lines. */
 #define SESSION_PRESCAN_EVENTS	500000
+/* Events read past a complete topology for the recorded settings line. */
+#define SESSION_PRESCAN_AFTER	4096
 
 struct session;
 

@@ -6,9 +6,11 @@
  * back field for field.  Nothing here needs root or tracefs; the live
  * recorder is tests/e2e/test-record-root.sh.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check-common.h"
@@ -171,6 +173,9 @@ static union {
 	struct marker_record	record;
 	struct marker_lost	lost;
 	struct marker_latency	latency;
+	struct marker_task	task;
+	struct marker_domain	domain;
+	struct marker_snapshot	snapshot;
 } dec;
 
 /* the decoder of @kind; @status set to its per-key statuses */
@@ -198,6 +203,15 @@ static int decode(enum sr_marker_kind kind, const struct sr_event *ev, const uin
 	case SR_MARK_LATENCY:
 		*status = dec.latency.status;
 		return marker_decode_latency(ev, &dec.latency);
+	case SR_MARK_TASK:
+		*status = dec.task.status;
+		return marker_decode_task(ev, &dec.task);
+	case SR_MARK_DOMAIN:
+		*status = dec.domain.status;
+		return marker_decode_domain(ev, &dec.domain);
+	case SR_MARK_SNAPSHOT:
+		*status = dec.snapshot.status;
+		return marker_decode_snapshot(ev, &dec.snapshot);
 	default:
 		ck_abort_msg("no decoder for kind %d", kind);
 		return -1;
@@ -271,6 +285,9 @@ static void check_value(const struct marker_key *k, const void *out, const char 
 		ck_assert_uint_eq(str->len, strlen(val));
 		ck_assert(!memcmp(str->s, val, str->len));
 		break;
+	case MARKER_T_COMM:
+		ck_assert_str_eq(p, val);
+		break;
 	case MARKER_T_CPULIST:
 		ck_assert(cpus[k->hi / 64] & (1ull << (k->hi % 64)));
 		ck_assert_int_eq((int)(cpus[0] & 7), strchr(val, '-') ? 7 : 0);
@@ -323,8 +340,10 @@ START_TEST(test_round_trip_kinds)
 				ck_assert_msg(decode(kind, &ev, &status) == 0, "'%s' did not decode",
 					      line);
 				for (i = 0; i < f->nr_keys; i++) {
-					ck_assert_int_eq(status[i], MARKER_OK);
-					check_value(&f->keys[i], &dec, vals[i]);
+					/* f= has no value here: test_format_task_reads_back */
+					ck_assert_int_eq(status[i], vals[i] ? MARKER_OK : MARKER_ABSENT);
+					if (vals[i])
+						check_value(&f->keys[i], &dec, vals[i]);
 				}
 			} else if (outside) {
 				ck_assert_msg(decode(kind, &ev, &status) == -SR_EBADTEXT,
@@ -413,6 +432,169 @@ START_TEST(test_round_trip_sample)
 }
 END_TEST
 
+/* ---- the snapshot's lines ----------------------------------------------- */
+
+START_TEST(test_parse_stat)
+{
+	static const char stat[] =
+		"4242 (a) b (c)) S 17 4242 4242 0 -1 2097216 0 0 0 0 1 2 0 0 39 19 1 0 "
+		"500 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 3 0 5 0 0 0\n";
+	struct record_stat st;
+
+	ck_assert_int_eq(record_parse_stat(stat, sizeof(stat) - 1, &st), 0);
+	ck_assert_str_eq(st.comm, "a) b (c)");	/* up to the last ')' */
+	ck_assert_int_eq(st.ppid, 17);
+	ck_assert_uint_eq(st.flags, 2097216);	/* 0x200040: PF_KTHREAD set */
+	ck_assert(st.flags & 0x00200000);
+	ck_assert_int_eq(st.prio, 39);
+	ck_assert_int_eq(st.nice, 19);
+	ck_assert_int_eq(st.cpu, 3);
+	ck_assert_int_eq(st.policy, 5);		/* SCHED_IDLE */
+	ck_assert_int_eq(record_parse_stat("no comm here", 12, &st), -EINVAL);
+	ck_assert_int_eq(record_parse_stat("1 (x) S 0 1", 11, &st), -EINVAL);
+	/* a cut line: what it has, -1 for the rest */
+	ck_assert_int_eq(record_parse_stat(stat, (size_t)(strstr(stat, " 19 1 0") - stat) + 3, &st),
+			 0);
+	ck_assert_int_eq(st.prio, 39);
+	ck_assert_int_eq(st.cpu, -1);
+	ck_assert_int_eq(st.policy, -1);
+}
+END_TEST
+
+START_TEST(test_exec_start)
+{
+	ck_assert_int_eq(record_parse_exec_start(sched_61, sizeof(sched_61) - 1), 8186114583LL);
+	ck_assert_int_eq(record_parse_exec_start(sched_618, sizeof(sched_618) - 1), -1);
+	ck_assert_int_eq(record_parse_exec_start("se.exec_start : 12.5\n", 21), 12500000);
+	ck_assert_int_eq(record_parse_exec_start("se.exec_start : x\n", 18), -1);
+	ck_assert_int_eq(record_parse_exec_start("se.exec_starts : 1\n", 19), -1);
+}
+END_TEST
+
+static struct marker_task task, task_back;
+
+START_TEST(test_format_task_reads_back)
+{
+	struct sr_event ev = { .kind = SR_EV_PRINT };
+	char line[1024];
+	size_t n;
+	int k;
+
+	memset(&task, 0, sizeof(task));
+	record_parse_sched(sched_61, sizeof(sched_61) - 1, &task.s);
+	task.exec_start_ns = record_parse_exec_start(sched_61, sizeof(sched_61) - 1);
+	task.phase_word.s = "start";
+	task.phase_word.len = 5;
+	task.s.tid = 282;
+	task.s.pid = 281;
+	task.s.cpu = 5;
+	task.ppid = 1;
+	task.kthread = 0;
+	task.policy = 0;
+	task.prio = 20;
+	task.nice = -5;
+	ck_assert_int_eq(marker_parse_cpulist("0-3,8", 5, task.cpus, MARKER_MAX_CPUS), 5);
+	for (k = 0; k < MK_TASK__COUNT; k++)
+		task.status[k] = MARKER_OK;
+	n = record_format_task(line, sizeof(line), "x y\x7f=z", &task);
+	ck_assert_uint_eq(n, strlen(line));
+	ev.str = line;
+	ev.str_len = (uint32_t)n;
+	ev.marker = marker_classify(line, n);
+	ck_assert_int_eq(ev.marker, SR_MARK_TASK);
+	ck_assert_msg(marker_decode_task(&ev, &task_back) == 0, "'%s'", line);
+	ck_assert_int_eq(task_back.phase, MARKER_PHASE_START);
+	ck_assert_int_eq(task_back.s.tid, 282);
+	ck_assert_int_eq(task_back.s.pid, 281);
+	ck_assert_str_eq(task_back.s.comm, "x_y_=z");
+	ck_assert_int_eq(task_back.ppid, 1);
+	ck_assert_int_eq(task_back.kthread, 0);
+	ck_assert_int_eq(task_back.nice, -5);
+	ck_assert_int_eq(task_back.s.cpu, 5);
+	ck_assert_int_eq(task_back.s.pref, 1);
+	ck_assert_int_eq(task_back.s.grp, 281);
+	ck_assert_int_eq(task_back.s.tf, 990);
+	ck_assert_int_eq(task_back.s.nmig, 17);
+	ck_assert_int_eq(task_back.exec_start_ns, 8186114583LL);
+	ck_assert_uint_eq(task_back.cpus[0], 0x10f);
+	ck_assert_int_eq(task_back.s.nr_nodes, 2);
+	ck_assert_int_eq(task_back.s.faults[1].task_private, 700);
+	/* the numa_sample fields a task line has no key for */
+	ck_assert_int_eq(task_back.s.forced, -1);
+	ck_assert_int_eq(task_back.s.seq, -1);
+	/* a field the recorder did not have is left out, and decodes absent */
+	task.status[MK_TASK_EXEC_START] = MARKER_ABSENT;
+	task.status[MK_TASK_PREF] = MARKER_ABSENT;
+	task.kthread = 1;
+	n = record_format_task(line, sizeof(line), "kworker/0:1", &task);
+	ev.str_len = (uint32_t)n;
+	ck_assert(!strstr(line, "exec_start_ns=") && !strstr(line, "pref="));
+	ck_assert_int_eq(marker_decode_task(&ev, &task_back), 0);
+	ck_assert_int_eq(task_back.status[MK_TASK_EXEC_START], MARKER_ABSENT);
+	ck_assert_int_eq(task_back.exec_start_ns, -1);
+	ck_assert_int_eq(task_back.kthread, 1);
+	/* every line fits one marker write, and a short buffer gives nothing */
+	ck_assert_uint_lt(n, 960);
+	ck_assert_uint_eq(record_format_task(line, 20, "x", &task), 0);
+	ck_assert_str_eq(line, "");
+	/* a line without tid= or phase= is bad */
+	ev.str = "schedreplay_task phase=start pid=3";
+	ev.str_len = (uint32_t)strlen(ev.str);
+	ck_assert_int_eq(marker_decode_task(&ev, &task_back), -SR_EBADTEXT);
+}
+END_TEST
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(test_format_domain)
+{
+	char dir[] = "/tmp/check-record-domain-XXXXXX";
+	struct sr_event ev = { .kind = SR_EV_PRINT };
+	struct marker_domain d;
+	char line[1024];
+	char cmd[600];
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* what 6.1's debugfs sched/domains/cpu0/domain1 holds */
+	put(dir, "name", "NUMA\n");
+	put(dir, "flags", "SD_BALANCE_NEWIDLE SD_BALANCE_EXEC SD_SERIALIZE SD_NUMA \n");
+	put(dir, "groups_flags", "\n");
+	put(dir, "imbalance_pct", "117\n");
+	put(dir, "cache_nice_tries", "2\n");
+	put(dir, "min_interval", "4\n");
+	put(dir, "max_interval", "8\n");
+	put(dir, "busy_factor", "16\n");
+	n = record_format_domain(line, sizeof(line), dir, "start", 3, 1);
+	ck_assert_uint_eq(n, strlen(line));
+	ck_assert_str_eq(line, "schedreplay_domain phase=start cpu=3 level=1 name=NUMA "
+			       "flags=SD_BALANCE_NEWIDLE,SD_BALANCE_EXEC,SD_SERIALIZE,SD_NUMA "
+			       "busy_factor=16 cache_nice_tries=2 imbalance_pct=117 "
+			       "max_interval=8 min_interval=4");
+	ev.str = line;
+	ev.str_len = (uint32_t)n;
+	ck_assert_int_eq(marker_classify(line, n), SR_MARK_DOMAIN);
+	ck_assert_int_eq(marker_decode_domain(&ev, &d), 0);
+	ck_assert_int_eq(d.cpu, 3);
+	ck_assert_int_eq(d.level, 1);
+	ck_assert_int_eq(d.phase, MARKER_PHASE_START);
+	ck_assert_uint_eq(d.name.len, 4);
+	ck_assert_int_eq(d.status[MK_DOMAIN_SPAN], MARKER_ABSENT);	/* NUMA: not derived */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_new_checks_options)
 {
 	struct record_opts o = { .output = "x.dat", .buffer_kb = 16, .sample_ms = 1000 };
@@ -448,6 +630,10 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_round_trip_kinds);
 	tcase_add_test(tc, test_round_trip_sample);
 	tcase_add_test(tc, test_new_checks_options);
+	tcase_add_test(tc, test_parse_stat);
+	tcase_add_test(tc, test_exec_start);
+	tcase_add_test(tc, test_format_task_reads_back);
+	tcase_add_test(tc, test_format_domain);
 	suite_add_tcase(s, tc);
 	return s;
 }
