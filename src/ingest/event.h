@@ -59,6 +59,7 @@ enum sr_marker_kind {
 	SR_MARK_EVENTS,		/* schedreplay_events */
 	SR_MARK_RECORD,		/* schedreplay_record */
 	SR_MARK_LOST,		/* schedreplay_lost */
+	SR_MARK_PROBE,		/* schedreplay_probe */
 	SR_MARK__COUNT
 };
 

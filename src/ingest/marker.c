@@ -354,3 +354,8 @@ int marker_decode_lost(const struct sr_event *ev, struct marker_lost *out)
 {
 	return decode_event(ev, SR_MARK_LOST, out, out->status);
 }
+
+int marker_decode_probe(const struct sr_event *ev, struct marker_probe *out)
+{
+	return decode_event(ev, SR_MARK_PROBE, out, out->key_status);
+}

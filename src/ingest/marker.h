@@ -111,6 +111,9 @@ enum { MK_SAMPLE_T, MK_SAMPLE_SEQ, MK_SAMPLE_PID, MK_SAMPLE_TID, MK_SAMPLE_COMM,
 enum { MK_RECORD_OPTIONS, MK_RECORD_KPROBE, MK_RECORD__COUNT };
 enum { MK_LOST_CPU, MK_LOST_LOST, MK_LOST_LOST_PAGES, MK_LOST_OVERRUN, MK_LOST_DROPPED,
        MK_LOST_PAGES, MK_LOST__COUNT };
+enum { MK_PROBE_NAME, MK_PROBE_FUNC, MK_PROBE_KIND, MK_PROBE_SYMBOL, MK_PROBE_STATUS,
+       MK_PROBE_SE_OFF, MK_PROBE_MISSING, MK_PROBE_REASON, MK_PROBE_PHASE, MK_PROBE_HITS,
+       MK_PROBE_MISSES, MK_PROBE__COUNT };
 
 /* Integers are -1 and strings empty where a key is absent. */
 
@@ -220,6 +223,25 @@ struct marker_lost {
 };
 
 /**
+ * struct marker_probe - schedreplay_probe: one decision probe placed or left
+ * out (docs/recording.md, "Decision probes")
+ */
+struct marker_probe {
+	struct marker_str	name;		/* cmt, cmt_ret, strf, ... */
+	struct marker_str	func;
+	struct marker_str	kind;		/* kprobe or kretprobe */
+	struct marker_str	symbol;		/* as in kallsyms */
+	struct marker_str	status;		/* added or missing */
+	int64_t			se_off;		/* cmt: offsetof(struct task_struct, se) */
+	struct marker_str	missing;	/* fields left out, comma-separated */
+	struct marker_str	reason;		/* status=missing: why */
+	struct marker_str	phase;		/* absent at the start; "end" for the counts */
+	int64_t			hits;		/* phase=end: kprobe_profile hits */
+	int64_t			misses;		/* phase=end: kprobe_profile misses */
+	uint8_t			key_status[MARKER_MAX_KEYS];
+};
+
+/**
  * marker_classify() - which of our lines, if any, @s is
  * @s:   line text (no trailing newline needed)
  * @len: its length
@@ -260,6 +282,8 @@ int marker_decode_sample(const struct sr_event *ev, struct marker_sample *out);
 int marker_decode_record(const struct sr_event *ev, struct marker_record *out);
 /** marker_decode_lost() - a schedreplay_lost event, as marker_decode_meta(). */
 int marker_decode_lost(const struct sr_event *ev, struct marker_lost *out);
+/** marker_decode_probe() - a schedreplay_probe event, as marker_decode_meta(). */
+int marker_decode_probe(const struct sr_event *ev, struct marker_probe *out);
 
 /**
  * marker_parse_sample() - marker_decode_sample() on a line of text

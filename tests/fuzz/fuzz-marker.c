@@ -44,6 +44,7 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 	struct marker_vmstat vm;
 	struct marker_record rec;
 	struct marker_lost lost;
+	struct marker_probe probe;
 	const char *val;
 	size_t vlen, i;
 	int64_t v;
@@ -80,6 +81,10 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 		break;
 	case SR_MARK_LOST:
 		(void)marker_decode_lost(&ev, &lost);
+		break;
+	case SR_MARK_PROBE:
+		(void)marker_decode_probe(&ev, &probe);
+		inside(&probe.reason, s, len);
 		break;
 	default:
 		break;

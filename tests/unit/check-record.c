@@ -170,6 +170,7 @@ static union {
 	struct marker_vmstat	vmstat;
 	struct marker_record	record;
 	struct marker_lost	lost;
+	struct marker_probe	probe;
 } dec;
 
 /* the decoder of @kind; @status set to its per-key statuses */
@@ -194,6 +195,9 @@ static int decode(enum sr_marker_kind kind, const struct sr_event *ev, const uin
 	case SR_MARK_LOST:
 		*status = dec.lost.status;
 		return marker_decode_lost(ev, &dec.lost);
+	case SR_MARK_PROBE:
+		*status = dec.probe.key_status;
+		return marker_decode_probe(ev, &dec.probe);
 	default:
 		ck_abort_msg("no decoder for kind %d", kind);
 		return -1;
