@@ -13,7 +13,7 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
-	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
+	libtracefs-dev libbpf-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
 	python3 python3-jsonschema time clickhouse-server clickhouse-client libzstd-dev zlib1g-dev \
 	clang-14 libclang-rt-14-dev llvm-14
 # only for the manual lab test, tests/lab/ (not installed by deps/CI; its

@@ -156,6 +156,8 @@ static const struct cli_opt opts[] = {
 	  "numa_sample period in ms (default " STR(RECORD_DEFAULT_SAMPLE_MS) "; 0: none)" },
 	{ "buffer-kb", CLI_OPT_BUFFER_KB, required_argument, "N", CLI_RECORD,
 	  "ring buffer per CPU in KiB (default " STR(RECORD_DEFAULT_BUFFER_KB) ")" },
+	{ "no-probes", CLI_OPT_NO_PROBES, no_argument, NULL, CLI_RECORD,
+	  "no decision probes (can_migrate_task, select_task_rq_fair, task_numa_migrate)" },
 	{ "quiet", CLI_OPT_QUIET, no_argument, NULL, CLI_RECORD,
 	  "no summary on stderr" },
 

@@ -46,6 +46,7 @@
  * @sample_ms:	numa_sample period in milliseconds (0: no sampler)
  * @buffer_kb:	ring buffer per CPU, KiB
  * @cmdline:	the recorder's own options as one line, stored as metadata
+ * @no_probes:	no decision probes (--no-probes; docs/recording.md)
  *
  * With no @pids, @comms or child (record_create()), every user-space
  * thread is sampled.  Events are always recorded system-wide: the replay
@@ -60,6 +61,7 @@ struct record_opts {
 	unsigned int		sample_ms;
 	unsigned int		buffer_kb;
 	const char		*cmdline;
+	bool			no_probes;
 };
 
 /**
@@ -88,6 +90,7 @@ struct record_cpu_stats {
  * @cpu:	per-CPU statistics (owned by the record)
  * @samples:	numa_sample lines written
  * @kprobe:	"added", or why the numa_fault probe is absent (static text)
+ * @probes:	the decision probes, one line each ("cmt: added ...", "strf: missing: why")
  * @stale_removed: stale instances of dead recorders removed
  * @stale_probes: stale probe groups of dead recorders removed
  * @file_bytes:	size of the trace.dat written
@@ -98,6 +101,7 @@ struct record_summary {
 	const struct record_cpu_stats	*cpu;
 	uint64_t			samples;
 	const char			*kprobe;
+	const char			*probes;
 	int				stale_removed;
 	int				stale_probes;
 	uint64_t			file_bytes;
