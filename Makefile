@@ -52,7 +52,7 @@ test-asan:
 	cmake -S . -B build-asan -DSR_SANITIZE=address,undefined -DSR_WERROR=ON
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 \
-		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS)
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS) -LE lab
 
 # The harnesses (SR_FUZZ=ON) need clang; CC only for this build folder.
 fuzz-build:
