@@ -15,7 +15,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
 	libtracefs-dev libbpf-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
 	python3 python3-jsonschema time clickhouse-server clickhouse-client libzstd-dev zlib1g-dev \
-	clang-14 libclang-rt-14-dev llvm-14
+	clang-14 libclang-rt-14-dev llvm-14 xz-utils
 # only for the manual lab test, tests/lab/ (not installed by deps/CI; its
 # script installs what it lacks itself)
 LAB_DEB_PACKAGES = qemu-system-x86 busybox-static numactl cpio gzip gcc libc6-dev trace-cmd jq

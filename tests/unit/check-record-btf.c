@@ -334,6 +334,53 @@ START_TEST(test_host_btf)
 }
 END_TEST
 
+/*
+ * The lab kernel's own BTF (fixtures/btf/): every offset against pahole's
+ * reading of the same file (fixtures/btf/README.md), the symbols of its kallsyms.
+ */
+START_TEST(test_lab_kernel_btf)
+{
+	static const char want[] =
+		"task=%di:x64 pid=+2416(%di):s32 p_flags=+44(%di):u32 on_cpu=+52(%di):s32 "
+		"exec_start=+192(%di):u64 load_avg=+352(%di):u64 util_avg=+368(%di):u64 "
+		"pref_nid=+3800(%di):s32 faults=+3864(%di):x64 tfaults=+3872(%di):u64 "
+		"ngrp=+3856(%di):x64 src_cpu=+16(%si):s32 dst_cpu=+20(%si):s32 idle=+52(%si):s32 "
+		"imbalance=+56(%si):s64 env_flags=+72(%si):u32 mtype=+92(%si):s32 "
+		"nr_bf=+84(+0(%si)):u32 cnt=+48(+0(%si)):u32 sd_flags=+60(+0(%si)):s32 "
+		"sd_level=+64(+0(%si)):s32 sd_span=+304(+0(%si)):u32 src_nr=+4(+8(%si)):u32 "
+		"src_npref=+12(+8(%si)):u32 src_nmig=+16(+8(%si)):u32 "
+		"src_clock=+2496(+8(%si)):u64 dst_nr=+4(+24(%si)):u32 next=+200(+8(%si)):x64 "
+		"last=+208(+8(%si)):x64";
+	struct record_probe p[RECORD_NR_PROBES];
+	struct record_btf b = { 0 };
+	char path[] = "/tmp/check-record-btf61.XXXXXX";
+	char cmd[600];
+	char why[160] = "";
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s' > '%s'",
+		 SR_FIXTURE("btf/vmlinux-6.1.0-57-amd64.btf.xz"), path);
+	if (system(cmd) != 0) {
+		unlink(path);
+		fprintf(stderr, "check-record-btf: cannot run xz, lab-kernel case skipped\n");
+		return;
+	}
+	ck_assert_msg(record_btf_open(&b, path, why, sizeof(why)) == 0, "%s", why);
+	unlink(path);
+	record_probe_resolve(p, &b, NULL, SR_FIXTURE("btf/kallsyms-6.1.0-57-amd64.txt"), "x86_64");
+	ck_assert_msg(p[0].ok, "%s", p[0].why);
+	ck_assert_str_eq(p[0].fetch, want);
+	ck_assert_str_eq(p[0].missing, "");
+	ck_assert_int_eq(p[0].se_off, 128);
+	ck_assert_str_eq(p[2].fetch, "prev_cpu=%si:s32 wake_flags=%dx:s32 pid=+2416(%di):s32");
+	ck_assert_str_eq(p[4].symbol, "task_numa_migrate.isra.0");
+	ck_assert(p[5].ok);
+	record_btf_close(&b);
+}
+END_TEST
+
 static Suite *record_btf_suite(void)
 {
 	Suite *s = suite_create("record-btf");
@@ -346,6 +393,7 @@ static Suite *record_btf_suite(void)
 	tcase_add_test(tc, test_resolve_small_btf);
 	tcase_add_test(tc, test_marker_line);
 	tcase_add_test(tc, test_host_btf);
+	tcase_add_test(tc, test_lab_kernel_btf);
 	suite_add_tcase(s, tc);
 	return s;
 }
