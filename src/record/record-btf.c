@@ -249,36 +249,58 @@ bool record_symbol_is_clone(const char *sym)
 	return d && clone_suffix(d);
 }
 
-int record_kallsyms_find(const char *path, const char *func, char *out, size_t len)
+int record_kallsyms_lookup(const char *path, const char *const *funcs, int n,
+			  char (*out)[RECORD_SYM_LEN])
 {
 	char line[512];
-	size_t n = strlen(func);
-	bool found = false;
+	bool exact[RECORD_MAX_LOOKUP] = { false };
+	int found = 0;
+	int i;
 	FILE *f;
 
+	if (n > RECORD_MAX_LOOKUP)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		out[i][0] = '\0';
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
+		char type, name[RECORD_SYM_LEN];
 		char mod[8] = "";
 
-		if (sscanf(line, "%*s %c %255s %7s", &type, name, mod) < 2)
+		if (sscanf(line, "%*s %c %127s %7s", &type, name, mod) < 2)
 			continue;
 		if ((type != 't' && type != 'T') || mod[0])
 			continue;
-		if (strncmp(name, func, n))
-			continue;
-		if (!name[n]) {
-			snprintf(out, len, "%s", name);
-			found = true;
-			break;
-		}
-		if (!found && name[n] == '.' && clone_suffix(name + n)) {
-			snprintf(out, len, "%s", name);
-			found = true;
+		for (i = 0; i < n; i++) {
+			size_t len = strlen(funcs[i]);
+
+			if (exact[i] || strncmp(name, funcs[i], len))
+				continue;
+			if (!name[len]) {
+				found += !out[i][0];
+				snprintf(out[i], RECORD_SYM_LEN, "%s", name);
+				exact[i] = true;
+			} else if (!out[i][0] && name[len] == '.' && clone_suffix(name + len)) {
+				snprintf(out[i], RECORD_SYM_LEN, "%s", name);
+				found++;
+			}
 		}
 	}
 	fclose(f);
-	return found ? 0 : -ENOENT;
+	return found;
+}
+
+int record_kallsyms_find(const char *path, const char *func, char *out, size_t len)
+{
+	char sym[1][RECORD_SYM_LEN];
+	int ret = record_kallsyms_lookup(path, &func, 1, sym);
+
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return -ENOENT;
+	snprintf(out, len, "%s", sym[0]);
+	return 0;
 }

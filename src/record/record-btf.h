@@ -90,6 +90,22 @@ int record_btf_proto(const struct record_btf *b, const char *func, int nargs,
  */
 int record_kallsyms_find(const char *path, const char *func, char *out, size_t len);
 
+#define RECORD_SYM_LEN		128
+#define RECORD_MAX_LOOKUP	8
+
+/**
+ * record_kallsyms_lookup() - record_kallsyms_find() for several functions in
+ * one pass over @path (/proc/kallsyms is slow to read: ~130 ms a pass here)
+ * @path:  as record_kallsyms_find()
+ * @funcs: @n names
+ * @n:     at most RECORD_MAX_LOOKUP
+ * @out:   @n symbols, each "" when not found
+ *
+ * Return: how many were found, or a negative errno.
+ */
+int record_kallsyms_lookup(const char *path, const char *const *funcs, int n,
+			  char (*out)[RECORD_SYM_LEN]);
+
 /**
  * record_symbol_is_clone() - has a symbol a compiler-clone suffix?
  * @sym: a name from record_kallsyms_find()

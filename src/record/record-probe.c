@@ -121,19 +121,15 @@ static void wordify(char *s)
 }
 
 static void resolve_one(struct record_probe *entry, struct record_probe *ret,
-			const struct record_btf *btf, const char *kallsyms, int nargs,
+			const struct record_btf *btf, const char *sym, int nargs,
 			const char *const *args, const struct field *fields, size_t nr_fields,
 			const char *extra, bool fetches)
 {
 	char why[RECORD_PROBE_WHY];
-	char sym[128];
 	size_t i;
-	int rc;
 
-	rc = record_kallsyms_find(kallsyms, entry->func, sym, sizeof(sym));
-	if (rc < 0) {
-		snprintf(why, sizeof(why), rc == -ENOENT ? "symbol %s not found" :
-			 "cannot read %s", rc == -ENOENT ? entry->func : kallsyms);
+	if (!*sym) {
+		snprintf(why, sizeof(why), "symbol %s not found", entry->func);
 		set_missing(entry, why);
 		set_missing(ret, why);
 		return;
@@ -178,7 +174,12 @@ void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
 		{ "strf", "select_task_rq_fair", false }, { "strf_ret", "select_task_rq_fair", true },
 		{ "tnm", "task_numa_migrate", false }, { "tnm_ret", "task_numa_migrate", true },
 	};
-	int i;
+	static const char *const funcs[] = {
+		"can_migrate_task", "select_task_rq_fair", "task_numa_migrate",
+	};
+	char sym[3][RECORD_SYM_LEN];
+	char why[RECORD_PROBE_WHY];
+	int i, rc;
 
 	memset(p, 0, sizeof(*p) * RECORD_NR_PROBES);
 	for (i = 0; i < RECORD_NR_PROBES; i++) {
@@ -197,13 +198,20 @@ void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
 	}
 	if (p[0].why[0])
 		goto words;
-	resolve_one(&p[0], &p[1], btf, kallsyms, 2, cmt_args, cmt_fields,
+	rc = record_kallsyms_lookup(kallsyms, funcs, 3, sym);
+	if (rc < 0) {
+		snprintf(why, sizeof(why), "cannot read %s: %s", kallsyms, strerror(-rc));
+		for (i = 0; i < RECORD_NR_PROBES; i++)
+			set_missing(&p[i], why);
+		goto words;
+	}
+	resolve_one(&p[0], &p[1], btf, sym[0], 2, cmt_args, cmt_fields,
 		    sizeof(cmt_fields) / sizeof(cmt_fields[0]), "task=%di:x64", true);
-	resolve_one(&p[2], &p[3], btf, kallsyms, 3, strf_args, strf_fields,
+	resolve_one(&p[2], &p[3], btf, sym[1], 3, strf_args, strf_fields,
 		    sizeof(strf_fields) / sizeof(strf_fields[0]),
 		    "prev_cpu=%si:s32 wake_flags=%dx:s32", true);
 	/* task_numa_migrate: no arguments fetched, so its clone (6.1: .isra.0) will do */
-	resolve_one(&p[4], &p[5], btf, kallsyms, -1, NULL, NULL, 0, "", false);
+	resolve_one(&p[4], &p[5], btf, sym[2], -1, NULL, NULL, 0, "", false);
 words:
 	for (i = 0; i < RECORD_NR_PROBES; i++)
 		wordify(p[i].why);

@@ -215,6 +215,21 @@ START_TEST(test_kallsyms)
 	ck_assert_int_eq(record_kallsyms_find(syms_path, "can_migrate", sym, sizeof(sym)), -ENOENT);
 	ck_assert_int_eq(record_kallsyms_find("/nonexistent/kallsyms", "x", sym, sizeof(sym)),
 			 -ENOENT);
+	/* one pass for several; the exact name wins over a clone listed before it */
+	{
+		static const char *const f[] = { "foo", "bar", "baz" };
+		char out[3][RECORD_SYM_LEN];
+
+		unlink(syms_path);
+		write_syms("ffffffff81000000 t foo.part.0\n"
+			   "ffffffff81000100 T foo\n"
+			   "ffffffff81000200 t bar.isra.1\n"
+			   "ffffffff81000300 d baz\n");
+		ck_assert_int_eq(record_kallsyms_lookup(syms_path, f, 3, out), 2);
+		ck_assert_str_eq(out[0], "foo");
+		ck_assert_str_eq(out[1], "bar.isra.1");
+		ck_assert_str_eq(out[2], "");
+	}
 	ck_assert(record_symbol_is_clone("a.isra.0.constprop.1"));
 	ck_assert(record_symbol_is_clone("a.part.12"));
 	ck_assert(!record_symbol_is_clone("a.cold"));
