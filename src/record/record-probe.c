@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "record.h"
 #include "record-probe.h"
 
 enum base { B_P, B_ENV };	/* first argument (%di), second (%si) */
@@ -219,21 +220,22 @@ words:
 
 size_t record_probe_marker(const struct record_probe *p, char *buf, size_t len)
 {
-	int n;
+	const char *vals[MK_PROBE__COUNT] = { NULL };
+	char se_off[16];
 
-	n = snprintf(buf, len, "schedreplay_probe name=%s func=%s kind=%s", p->name, p->func,
-		     p->ret ? "kretprobe" : "kprobe");
-	if (p->symbol[0] && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " symbol=%s", p->symbol);
-	if (n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " status=%s", p->added ? "added" : "missing");
-	if (p->added && p->se_off >= 0 && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " se_off=%d", p->se_off);
-	if (p->added && p->missing[0] && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " missing=%s", p->missing);
-	if (!p->added && n >= 0 && (size_t)n < len)
-		n += snprintf(buf + n, len - n, " reason=%s", p->why[0] ? p->why : "not-tried");
-	if (n < 0)
-		return 0;
-	return (size_t)n < len ? (size_t)n : len - 1;
+	vals[MK_PROBE_NAME] = p->name;
+	vals[MK_PROBE_FUNC] = p->func;
+	vals[MK_PROBE_KIND] = p->ret ? "kretprobe" : "kprobe";
+	vals[MK_PROBE_SYMBOL] = p->symbol[0] ? p->symbol : NULL;
+	vals[MK_PROBE_STATUS] = p->added ? "added" : "missing";
+	if (p->added && p->se_off >= 0) {
+		snprintf(se_off, sizeof(se_off), "%d", p->se_off);
+		vals[MK_PROBE_SE_OFF] = se_off;
+	}
+	if (p->added && p->missing[0])
+		vals[MK_PROBE_MISSING] = p->missing;
+	if (!p->added)
+		vals[MK_PROBE_REASON] = p->why[0] ? p->why : "not-tried";
+	/* the keys' names and order from ingest's table (record-line.c) */
+	return record_marker_line(buf, len, SR_MARK_PROBE, vals);
 }

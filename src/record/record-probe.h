@@ -56,7 +56,7 @@ void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
  * @buf: the line, without a newline
  * @len: size of @buf
  *
- * Return: the length written (cut to @len - 1).
+ * Return: the length written, 0 when it does not fit (record_marker_line()).
  */
 size_t record_probe_marker(const struct record_probe *p, char *buf, size_t len);
 
