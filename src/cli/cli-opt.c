@@ -158,8 +158,6 @@ static const struct cli_opt opts[] = {
 	  "ring buffer per CPU in KiB (default " STR(RECORD_DEFAULT_BUFFER_KB) ")" },
 	{ "no-probes", CLI_OPT_NO_PROBES, no_argument, NULL, CLI_RECORD,
 	  "no decision probes (can_migrate_task, select_task_rq_fair, task_numa_migrate)" },
-	{ "placement-probes", CLI_OPT_PLACEMENT_PROBES, no_argument, NULL, CLI_RECORD,
-	  "also probe select_task_rq_fair (off by default: see docs/recording.md)" },
 	{ "quiet", CLI_OPT_QUIET, no_argument, NULL, CLI_RECORD,
 	  "no summary on stderr" },
 

@@ -80,7 +80,6 @@ enum cli_opt_id {
 	CLI_OPT_SAMPLE_MS,
 	CLI_OPT_BUFFER_KB,
 	CLI_OPT_NO_PROBES,
-	CLI_OPT_PLACEMENT_PROBES,
 };
 
 /**

@@ -41,7 +41,6 @@ struct record_args {
 	unsigned int	buffer_kb;
 	bool		quiet;
 	bool		no_probes;
-	bool		placement_probes;
 	char		**command;	/* argv after "--", or NULL */
 	char		cmdline[1024];	/* the options, for the metadata */
 };
@@ -144,9 +143,6 @@ static int record_opt(void *ctx, int id, const char *v)
 		break;
 	case CLI_OPT_NO_PROBES:
 		ra->no_probes = true;
-		break;
-	case CLI_OPT_PLACEMENT_PROBES:
-		ra->placement_probes = true;
 		break;
 	}
 	return 0;
@@ -392,7 +388,6 @@ int cmd_record(int argc, char **argv)
 	ro.sample_ms = ra.sample_ms;
 	ro.buffer_kb = ra.buffer_kb;
 	ro.no_probes = ra.no_probes;
-	ro.placement_probes = ra.placement_probes;
 	ro.cmdline = ra.cmdline;
 
 	sigemptyset(&mask);

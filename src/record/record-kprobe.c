@@ -81,8 +81,7 @@ void record_probes_add(struct record *r)
 		snprintf(why, sizeof(why), "no kprobe_events");
 	else
 		record_btf_open(&btf, NULL, why, sizeof(why));
-	record_probe_resolve(r->dprobe, btf.btf ? &btf : NULL, why, "/proc/kallsyms", u.machine,
-			     r->opts.placement_probes);
+	record_probe_resolve(r->dprobe, btf.btf ? &btf : NULL, why, "/proc/kallsyms", u.machine);
 	record_btf_close(&btf);
 	/*
 	 * Every probe is created before any is enabled (armed): no kprobe is

@@ -166,8 +166,7 @@ static void resolve_one(struct record_probe *entry, struct record_probe *ret,
 }
 
 void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
-			  const char *no_btf, const char *kallsyms, const char *machine,
-			  bool placement)
+			  const char *no_btf, const char *kallsyms, const char *machine)
 {
 	static const char *const cmt_args[] = { TP, ENV };
 	static const char *const strf_args[] = { TP, "int", "int" };
@@ -209,15 +208,9 @@ void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
 	}
 	resolve_one(&p[0], &p[1], btf, sym[0], 2, cmt_args, cmt_fields,
 		    sizeof(cmt_fields) / sizeof(cmt_fields[0]), "task=%di:x64", true);
-	/* off by default: docs/recording.md, "Known risk" */
-	if (placement) {
-		resolve_one(&p[2], &p[3], btf, sym[1], 3, strf_args, strf_fields,
-			    sizeof(strf_fields) / sizeof(strf_fields[0]),
-			    "prev_cpu=%si:s32 wake_flags=%dx:s32", true);
-	} else {
-		set_missing(&p[2], "off (--placement-probes)");
-		set_missing(&p[3], "off (--placement-probes)");
-	}
+	resolve_one(&p[2], &p[3], btf, sym[1], 3, strf_args, strf_fields,
+		    sizeof(strf_fields) / sizeof(strf_fields[0]),
+		    "prev_cpu=%si:s32 wake_flags=%dx:s32", true);
 	/* task_numa_migrate: no arguments fetched, so its clone (6.1: .isra.0) will do */
 	resolve_one(&p[4], &p[5], btf, sym[2], -1, NULL, NULL, 0, "", false);
 words:

@@ -42,16 +42,13 @@ struct record_probe {
  * @no_btf:   the reason when @btf is NULL
  * @kallsyms: /proc/kallsyms or a file in its format
  * @machine:  uname -m; only "x86_64" has the register names used
- * @placement: also strf/strf_ret (select_task_rq_fair); else they are
- *            missing with reason "off-(--placement-probes)"
  *
  * Fields whose member is not in BTF (or has another size) are left out and
  * listed in ->missing; a probe whose function, symbol or prototype is
  * missing is !ok with the reason in ->why.
  */
 void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
-			  const char *no_btf, const char *kallsyms, const char *machine,
-			  bool placement);
+			  const char *no_btf, const char *kallsyms, const char *machine);
 
 /**
  * record_probe_marker() - the schedreplay_probe marker line of a probe

@@ -47,7 +47,6 @@
  * @buffer_kb:	ring buffer per CPU, KiB
  * @cmdline:	the recorder's own options as one line, stored as metadata
  * @no_probes:	no decision probes (--no-probes; docs/recording.md)
- * @placement_probes: also strf/strf_ret on select_task_rq_fair (--placement-probes)
  *
  * With no @pids, @comms or child (record_create()), every user-space
  * thread is sampled.  Events are always recorded system-wide: the replay
@@ -63,7 +62,6 @@ struct record_opts {
 	unsigned int		buffer_kb;
 	const char		*cmdline;
 	bool			no_probes;
-	bool			placement_probes;
 };
 
 /**

@@ -245,7 +245,7 @@ START_TEST(test_resolve_small_btf)
 	char why[160] = "";
 
 	ck_assert_int_eq(record_btf_open(&b, btf_path, why, sizeof(why)), 0);
-	record_probe_resolve(p, &b, NULL, syms_path, "x86_64", true);
+	record_probe_resolve(p, &b, NULL, syms_path, "x86_64");
 	ck_assert_str_eq(p[0].name, "cmt");
 	ck_assert(p[0].ok && p[1].ok);
 	/* flags has 8 bytes here, not 4: left out, as every member BTF lacks */
@@ -269,25 +269,14 @@ START_TEST(test_resolve_small_btf)
 	ck_assert_str_eq(p[4].fetch, "");
 	ck_assert_str_eq(p[5].fetch, "ret=$retval:s32");
 	/* other machines: no register names */
-	record_probe_resolve(p, &b, NULL, syms_path, "aarch64", true);
+	record_probe_resolve(p, &b, NULL, syms_path, "aarch64");
 	ck_assert(!p[0].ok);
 	ck_assert_str_eq(p[0].why, "argument-registers-known-on-x86_64-only");
 	record_btf_close(&b);
 	/* no BTF: every probe missing with the reason given */
-	record_probe_resolve(p, NULL, "no kprobe_events", syms_path, "x86_64", true);
+	record_probe_resolve(p, NULL, "no kprobe_events", syms_path, "x86_64");
 	ck_assert(!p[0].ok && !p[5].ok);
 	ck_assert_str_eq(p[5].why, "no-kprobe_events");
-	/* select_task_rq_fair only when asked for (--placement-probes) */
-	ck_assert_int_eq(record_btf_open(&b, btf_path, why, sizeof(why)), 0);
-	unlink(syms_path);
-	write_syms("ffffffff81000000 t can_migrate_task\n"
-		   "ffffffff81000200 t select_task_rq_fair\n");
-	record_probe_resolve(p, &b, NULL, syms_path, "x86_64", false);
-	ck_assert(p[0].ok && !p[2].ok && !p[3].ok);
-	ck_assert_str_eq(p[2].why, "off-(--placement-probes)");
-	record_probe_resolve(p, &b, NULL, syms_path, "x86_64", true);
-	ck_assert(p[2].ok && p[3].ok);
-	record_btf_close(&b);
 }
 END_TEST
 
@@ -302,7 +291,7 @@ START_TEST(test_marker_line)
 	char line[1024];
 
 	ck_assert_int_eq(record_btf_open(&b, btf_path, why, sizeof(why)), 0);
-	record_probe_resolve(p, &b, NULL, syms_path, "x86_64", true);
+	record_probe_resolve(p, &b, NULL, syms_path, "x86_64");
 	record_btf_close(&b);
 	p[0].added = true;
 	ev.str = line;
@@ -347,7 +336,7 @@ START_TEST(test_host_btf)
 	ck_assert_int_eq(record_btf_member(&b, "sched_domain", "nr_balance_failed", &off, &size,
 					   why, sizeof(why)), 0);
 	ck_assert_uint_eq(size, 4);
-	record_probe_resolve(p, &b, NULL, "/proc/kallsyms", "x86_64", true);
+	record_probe_resolve(p, &b, NULL, "/proc/kallsyms", "x86_64");
 	if (p[0].ok) {
 		ck_assert(!strncmp(p[0].fetch, "task=%di:x64 pid=+", 18));
 		snprintf(want, sizeof(want), " nr_bf=+%u(+", off);
@@ -395,8 +384,7 @@ START_TEST(test_lab_kernel_btf)
 	}
 	ck_assert_msg(record_btf_open(&b, path, why, sizeof(why)) == 0, "%s", why);
 	unlink(path);
-	record_probe_resolve(p, &b, NULL, SR_FIXTURE("btf/kallsyms-6.1.0-57-amd64.txt"), "x86_64",
-			     true);
+	record_probe_resolve(p, &b, NULL, SR_FIXTURE("btf/kallsyms-6.1.0-57-amd64.txt"), "x86_64");
 	ck_assert_msg(p[0].ok, "%s", p[0].why);
 	ck_assert_str_eq(p[0].fetch, want);
 	ck_assert_str_eq(p[0].missing, "");

@@ -68,7 +68,7 @@ HB=$!
 # --- 1. a NUMA workload recorded ------------------------------------------------
 NT=$(( $(nproc) / 2 ))
 t0=$(date +%s)
-schedreplay record -o $O/x.dat --sample-ms 500 --placement-probes -- \
+schedreplay record -o $O/x.dat --sample-ms 500 -- \
 	numabench shared -p 2 -t $NT -m 128 -s $SECS > $O/record-out.txt 2> $O/record-err.txt &
 REC=$!
 # while it runs: its instance and its probe exist (the kprobe registered)
@@ -146,9 +146,8 @@ wait $REC 2>/dev/null
 { echo "after SIGKILL of $REC:"; state; } > $O/after-kill.txt
 check "run 3: SIGKILL: its instance is left behind" test -d $T/instances/schedreplay-$REC
 check "run 3: SIGKILL: its probe is left behind" grep -q "^p:schedreplay_$REC/numa_fault " $T/kprobe_events
-# (runs 2-4 and 6 record without --placement-probes: cmt, cmt_ret, tnm, tnm_ret)
-check "run 3: SIGKILL: its decision probes are left behind (4 + numa_fault)" \
-	test "$(grep -cE "^[pr][0-9]*:schedreplay_$REC/" $T/kprobe_events)" -eq 5
+check "run 3: SIGKILL: its decision probes are left behind (6 + numa_fault)" \
+	test "$(grep -cE "^[pr][0-9]*:schedreplay_$REC/" $T/kprobe_events)" -eq 7
 check "run 3: SIGKILL: no kill.dat" test ! -e $O/kill.dat
 check "run 3: SIGKILL: no named temporary in /out" test -z "$(ls -A $O | grep -E '^\.schedreplay|\.tmp-')"
 schedreplay record -o $O/next.dat -d 2 > /dev/null 2> $O/next-err.txt
@@ -166,7 +165,7 @@ check "run 4: no named temporary in /out" test -z "$(ls -A $O | grep -E '^\.sche
 # --- 5. optional (lab.extra=1): an oversubscribed load, and run 1 without probes --
 if grep -q 'lab\.extra=1' /proc/cmdline; then
 	t0=$(date +%s)
-	schedreplay record -o $O/over.dat --sample-ms 500 --placement-probes -- \
+	schedreplay record -o $O/over.dat --sample-ms 500 -- \
 		numabench shared -p 2 -t $(nproc) -m 128 -s $SECS > /dev/null 2> $O/over-err.txt
 	rc=$?
 	echo "run 5: oversubscribed rc=$rc wall=$(( $(date +%s) - t0 ))s"
