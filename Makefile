@@ -13,9 +13,9 @@
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PACKAGES = gcc make cmake pkg-config libtracecmd-dev libtraceevent-dev \
-	libtracefs-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
+	libtracefs-dev libbpf-dev libjansson-dev libncurses-dev check trace-cmd jq tmux man-db \
 	python3 python3-jsonschema time clickhouse-server clickhouse-client libzstd-dev zlib1g-dev \
-	clang-14 libclang-rt-14-dev llvm-14 libnuma-dev
+	clang-14 libclang-rt-14-dev llvm-14 libnuma-dev xz-utils
 # only for the manual lab test, tests/lab/ (not installed by deps/CI; its
 # script installs what it lacks itself)
 LAB_DEB_PACKAGES = qemu-system-x86 busybox-static numactl cpio gzip gcc libc6-dev trace-cmd jq
@@ -52,7 +52,7 @@ test-asan:
 	cmake -S . -B build-asan -DSR_SANITIZE=address,undefined -DSR_WERROR=ON
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 \
-		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS)
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j$(JOBS) -LE lab
 
 # The harnesses (SR_FUZZ=ON) need clang; CC only for this build folder.
 fuzz-build:

@@ -162,6 +162,8 @@ static const struct cli_opt opts[] = {
 	{ "no-latency", CLI_OPT_NO_LATENCY, no_argument, NULL, CLI_RECORD,
 	  "do not measure the memory latency profile first (default: measured,\n"
 	  STR(RECORD_LATENCY_DEFAULT_S) " s; docs/recording.md)" },
+	{ "no-probes", CLI_OPT_NO_PROBES, no_argument, NULL, CLI_RECORD,
+	  "no decision probes (can_migrate_task, select_task_rq_fair, task_numa_migrate)" },
 	{ "quiet", CLI_OPT_QUIET, no_argument, NULL, CLI_RECORD,
 	  "no summary on stderr" },
 

@@ -83,6 +83,7 @@ enum cli_opt_id {
 	CLI_OPT_NO_LATENCY,
 	CLI_OPT_SECONDS,
 	CLI_OPT_LATENCY,
+	CLI_OPT_NO_PROBES,
 };
 
 /**

@@ -41,6 +41,7 @@ struct record_args {
 	unsigned int	buffer_kb;
 	bool		no_latency;
 	bool		quiet;
+	bool		no_probes;
 	char		**command;	/* argv after "--", or NULL */
 	char		cmdline[1024];	/* the options, for the metadata */
 };
@@ -143,6 +144,9 @@ static int record_opt(void *ctx, int id, const char *v)
 		if (!parse_uint(v, 4u * 1024 * 1024, &u) || u < 64)
 			return cli_usage_error("record", "bad --buffer-kb '%s' (64..4194304)", v);
 		ra->buffer_kb = (unsigned int)u;
+		break;
+	case CLI_OPT_NO_PROBES:
+		ra->no_probes = true;
 		break;
 	}
 	return 0;
@@ -268,6 +272,20 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* the decision probes, one line each */
+static void print_probes(const char *text)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+
+		fprintf(stderr, "schedreplay record: decision probe %.*s\n", n, p);
+		p = nl ? nl + 1 : p + n;
+	}
+}
+
 static void print_summary(const struct record_args *ra, const struct record_summary *s)
 {
 	uint64_t lost = 0;
@@ -289,6 +307,7 @@ static void print_summary(const struct record_args *ra, const struct record_summ
 		"%lld sched-domain lines%s\n", (long long)s->snapshot_tasks,
 		(long long)s->snapshot_domains,
 		s->snapshot_unwritten ? " (some task lines were refused by trace_marker)" : "");
+	print_probes(s->probes);
 	if (s->stale_removed || s->stale_probes)
 		fprintf(stderr, "schedreplay record: removed %d stale instance(s) and %d stale "
 			"probe group(s) of dead recorders\n", s->stale_removed, s->stale_probes);
@@ -384,6 +403,7 @@ int cmd_record(int argc, char **argv)
 	ro.nr_comms = ra.nr_comms;
 	ro.sample_ms = ra.sample_ms;
 	ro.buffer_kb = ra.buffer_kb;
+	ro.no_probes = ra.no_probes;
 	ro.cmdline = ra.cmdline;
 	ro.latency_s = ra.no_latency ? 0 : RECORD_LATENCY_DEFAULT_S;
 

@@ -69,6 +69,7 @@ enum sr_marker_kind {
 	SR_MARK_TASK,		/* schedreplay_task (a snapshot's task) */
 	SR_MARK_DOMAIN,		/* schedreplay_domain (a snapshot's sched domain) */
 	SR_MARK_SNAPSHOT,	/* schedreplay_snapshot (what a snapshot holds) */
+	SR_MARK_PROBE,		/* schedreplay_probe */
 	SR_MARK__COUNT
 };
 

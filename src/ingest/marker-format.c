@@ -169,6 +169,22 @@ static const struct marker_key snapshot_keys[MK_SNAP__COUNT] = {
 	[MK_SNAP_READ_NS]	= N64("read_ns", read_ns),
 };
 
+#define PS(n, req, f) STR(n, req, struct marker_probe, f)
+#define PI(n, lo, f) I64(n, false, lo, INT64_MAX, struct marker_probe, f)
+static const struct marker_key probe_keys[MK_PROBE__COUNT] = {
+	[MK_PROBE_NAME]		= PS("name", true, name),
+	[MK_PROBE_FUNC]		= PS("func", false, func),
+	[MK_PROBE_KIND]		= PS("kind", false, kind),
+	[MK_PROBE_SYMBOL]	= PS("symbol", false, symbol),
+	[MK_PROBE_STATUS]	= PS("status", true, status),
+	[MK_PROBE_SE_OFF]	= PI("se_off", 0, se_off),
+	[MK_PROBE_MISSING]	= PS("missing", false, missing),
+	[MK_PROBE_REASON]	= PS("reason", false, reason),
+	[MK_PROBE_PHASE]	= PS("phase", false, phase),
+	[MK_PROBE_HITS]		= PI("hits", 0, hits),
+	[MK_PROBE_MISSES]	= PI("misses", 0, misses),
+};
+
 #define KEYS(k) k, (int)(sizeof(k) / sizeof(k[0]))
 static const struct marker_format formats[SR_MARK__COUNT] = {
 	[SR_MARK_META]		= { SR_MARK_META, "schedreplay_meta", KEYS(meta_keys), false },
@@ -184,11 +200,13 @@ static const struct marker_format formats[SR_MARK__COUNT] = {
 	[SR_MARK_DOMAIN]	= { SR_MARK_DOMAIN, "schedreplay_domain", KEYS(domain_keys), true },
 	[SR_MARK_SNAPSHOT]	= { SR_MARK_SNAPSHOT, "schedreplay_snapshot", KEYS(snapshot_keys),
 				    false },
+	[SR_MARK_PROBE]		= { SR_MARK_PROBE, "schedreplay_probe", KEYS(probe_keys), false },
 };
 
 _Static_assert(MK_META__COUNT <= MARKER_MAX_KEYS && MK_SAMPLE__COUNT <= MARKER_MAX_KEYS &&
 	       MK_LOST__COUNT <= MARKER_MAX_KEYS && MK_TASK__COUNT <= MARKER_MAX_KEYS &&
-	       MK_SYSCTL__COUNT <= MARKER_MAX_KEYS, "status[] too small");
+	       MK_SYSCTL__COUNT <= MARKER_MAX_KEYS && MK_PROBE__COUNT <= MARKER_MAX_KEYS,
+	       "status[] too small");
 _Static_assert(offsetof(struct marker_task, s) == 0, "the f= decoder writes a marker_sample");
 
 const struct marker_format *marker_format(enum sr_marker_kind kind)

@@ -441,3 +441,8 @@ int marker_decode_latency(const struct sr_event *ev, struct marker_latency *out)
 {
 	return decode_event(ev, SR_MARK_LATENCY, out, out->status);
 }
+
+int marker_decode_probe(const struct sr_event *ev, struct marker_probe *out)
+{
+	return decode_event(ev, SR_MARK_PROBE, out, out->key_status);
+}

@@ -125,6 +125,9 @@ enum { MK_DOMAIN_PHASE, MK_DOMAIN_CPU, MK_DOMAIN_LEVEL, MK_DOMAIN_NAME, MK_DOMAI
        MK_DOMAIN_SPAN, MK_DOMAIN_SPAN_FROM, MK_DOMAIN__COUNT };
 enum { MK_SNAP_PHASE, MK_SNAP_TASKS, MK_SNAP_KTHREADS, MK_SNAP_UNWRITTEN, MK_SNAP_ABSENT,
        MK_SNAP_DOMAINS, MK_SNAP_DEBUGFS, MK_SNAP_READ_NS, MK_SNAP__COUNT };
+enum { MK_PROBE_NAME, MK_PROBE_FUNC, MK_PROBE_KIND, MK_PROBE_SYMBOL, MK_PROBE_STATUS,
+       MK_PROBE_SE_OFF, MK_PROBE_MISSING, MK_PROBE_REASON, MK_PROBE_PHASE, MK_PROBE_HITS,
+       MK_PROBE_MISSES, MK_PROBE__COUNT };
 
 /* Integers are -1 and strings empty where a key is absent. */
 
@@ -333,6 +336,25 @@ struct marker_snapshot {
 };
 
 /**
+ * struct marker_probe - schedreplay_probe: one decision probe placed or left
+ * out (docs/recording.md, "Decision probes")
+ */
+struct marker_probe {
+	struct marker_str	name;		/* cmt, cmt_ret, strf, ... */
+	struct marker_str	func;
+	struct marker_str	kind;		/* kprobe or kretprobe */
+	struct marker_str	symbol;		/* as in kallsyms */
+	struct marker_str	status;		/* added or missing */
+	int64_t			se_off;		/* cmt: offsetof(struct task_struct, se) */
+	struct marker_str	missing;	/* fields left out, comma-separated */
+	struct marker_str	reason;		/* status=missing: why */
+	struct marker_str	phase;		/* absent at the start; "end" for the counts */
+	int64_t			hits;		/* phase=end: kprobe_profile hits */
+	int64_t			misses;		/* phase=end: kprobe_profile misses */
+	uint8_t			key_status[MARKER_MAX_KEYS];
+};
+
+/**
  * marker_classify() - which of our lines, if any, @s is
  * @s:   line text (no trailing newline needed)
  * @len: its length
@@ -385,6 +407,8 @@ int marker_decode_task(const struct sr_event *ev, struct marker_task *out);
 int marker_decode_domain(const struct sr_event *ev, struct marker_domain *out);
 /** marker_decode_snapshot() - a schedreplay_snapshot event, as marker_decode_meta(). */
 int marker_decode_snapshot(const struct sr_event *ev, struct marker_snapshot *out);
+/** marker_decode_probe() - a schedreplay_probe event, as marker_decode_meta(). */
+int marker_decode_probe(const struct sr_event *ev, struct marker_probe *out);
 
 /**
  * marker_parse_sample() - marker_decode_sample() on a line of text

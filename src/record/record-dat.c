@@ -143,6 +143,7 @@ static void out_event_formats(struct dat_out *o, struct record *r)
 	const char *systems[8];
 	char path[512];
 	int nsys = 0;
+	int nprobes = 0;
 	int i;
 	int j;
 
@@ -156,7 +157,9 @@ static void out_event_formats(struct dat_out *o, struct record *r)
 		if (!seen && nsys < 7)
 			systems[nsys++] = r->events[i].system;
 	}
-	if (r->probe_enabled)
+	for (i = 0; i < RECORD_NR_PROBES; i++)
+		nprobes += r->dprobe[i].added;
+	if (r->probe_enabled || nprobes)
 		systems[nsys++] = r->probe_sys;
 	out_u32(o, nsys);
 	for (j = 0; j < nsys; j++) {
@@ -164,9 +167,20 @@ static void out_event_formats(struct dat_out *o, struct record *r)
 
 		out_bytes(o, systems[j], strlen(systems[j]) + 1);
 		if (systems[j] == r->probe_sys) {
-			out_u32(o, 1);
-			snprintf(path, sizeof(path), "events/%s/numa_fault/format", r->probe_sys);
-			out_tracefs_file(o, r->inst, path, 8);
+			/* numa_fault, then the decision probes (record-kprobe.c) */
+			out_u32(o, (r->probe_enabled ? 1 : 0) + nprobes);
+			if (r->probe_enabled) {
+				snprintf(path, sizeof(path), "events/%s/numa_fault/format",
+					 r->probe_sys);
+				out_tracefs_file(o, r->inst, path, 8);
+			}
+			for (i = 0; i < RECORD_NR_PROBES; i++) {
+				if (!r->dprobe[i].added)
+					continue;
+				snprintf(path, sizeof(path), "events/%s/%s/format", r->probe_sys,
+					 r->dprobe[i].name);
+				out_tracefs_file(o, r->inst, path, 8);
+			}
 			continue;
 		}
 		for (i = 0; i < r->nr_events; i++)

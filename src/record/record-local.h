@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "record.h"
+#include "record-probe.h"
 
 struct tracefs_instance;
 struct tracefs_cpu;
@@ -76,6 +77,9 @@ struct record {
 	struct tracefs_dynevent	*probe;
 	bool			probe_enabled;
 	char			kprobe[160];	/* "added: ..." or why not */
+	struct record_probe	dprobe[RECORD_NR_PROBES];	/* the decision probes */
+	struct tracefs_dynevent	*dprobe_ev[RECORD_NR_PROBES];	/* created ones */
+	char			probes_text[RECORD_NR_PROBES * 320];	/* the summary's lines */
 	bool			mounted;	/* tracefs mounted by us */
 	char			tracing_dir[PATH_MAX];
 	int			nr_cpus;
@@ -114,6 +118,11 @@ int record_meta_start(struct record *r);
 int record_meta_end(struct record *r);
 int record_marker_write(int fd, const char *line, size_t len);
 char *record_read_file(const char *path, size_t *len);
+
+/* record-kprobe.c */
+void record_probes_add(struct record *r);
+void record_probes_text(struct record *r);
+void record_probe_counts(struct record *r, bool start);
 
 /* record-sampler.c */
 int record_sampler_start(struct record *r, pid_t child);

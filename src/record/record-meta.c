@@ -392,6 +392,53 @@ static int meta_vmstat(struct record *r, const char *phase)
 	return lb.ret;
 }
 
+/* one schedreplay_probe line per decision probe (record-probe.c) */
+static void meta_probes(struct record *r)
+{
+	char line[MARKER_LINE + 64];
+	size_t n;
+	int i;
+
+	record_probe_counts(r, true);
+	for (i = 0; i < RECORD_NR_PROBES; i++) {
+		n = record_probe_marker(&r->dprobe[i], line, sizeof(line));
+		if (!n || n > MARKER_LINE)
+			continue;
+		record_marker_write(r->marker_fd, line, n);
+		if (!record_text_add(&r->meta, line, n))
+			record_text_add(&r->meta, "\n", 1);
+	}
+}
+
+/* the end: each added probe's hits and misses from kprobe_profile */
+static int meta_probe_counts(struct record *r)
+{
+	struct line_builder lb;
+	char val[32];
+	int ret = 0;
+	int i;
+
+	record_probe_counts(r, false);
+	for (i = 0; i < RECORD_NR_PROBES; i++) {
+		const struct record_probe *p = &r->dprobe[i];
+
+		if (!p->added || p->hits == -1ULL)
+			continue;
+		lb_init(&lb, r, SR_MARK_PROBE);
+		lb_key(&lb, MK_PROBE_NAME, p->name);
+		lb_key(&lb, MK_PROBE_STATUS, "added");
+		lb_key(&lb, MK_PROBE_PHASE, "end");
+		snprintf(val, sizeof(val), "%llu", p->hits);
+		lb_key(&lb, MK_PROBE_HITS, val);
+		snprintf(val, sizeof(val), "%llu", p->misses);
+		lb_key(&lb, MK_PROBE_MISSES, val);
+		lb_flush(&lb);
+		if (lb.ret && !ret)
+			ret = lb.ret;
+	}
+	return ret;
+}
+
 int record_meta_start(struct record *r)
 {
 	struct line_builder lb;
@@ -426,6 +473,7 @@ int record_meta_start(struct record *r)
 	for (i = 0; i < r->nr_events; i++)
 		lb_add(&lb, r->events[i].name, r->events[i].enabled ? "on" : "absent");
 	lb_flush(&lb);
+	meta_probes(r);
 	meta_nodes(r, nodes, r->nr_cpus);
 	if (!ret)
 		ret = meta_latency(r);
@@ -441,9 +489,10 @@ int record_meta_start(struct record *r)
 int record_meta_end(struct record *r)
 {
 	int ret = meta_sysctl(r, "end");
-	int ret2 = meta_vmstat(r, "end");
+	int ret2 = meta_probe_counts(r);
+	int ret3 = meta_vmstat(r, "end");
 
-	return ret2 ? ret2 : ret;
+	return ret3 ? ret3 : ret2 ? ret2 : ret;
 }
 
 /* ---- /proc/PID/task/TID/sched and numa_sample --------------------------- */

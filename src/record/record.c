@@ -86,6 +86,8 @@ struct record *record_new(const struct record_opts *opts, struct err *e)
 	snprintf(r->probe_sys, sizeof(r->probe_sys), RECORD_PROBE_PREFIX "%d", (int)getpid());
 	snprintf(r->kprobe, sizeof(r->kprobe), "not tried");
 	r->sum.kprobe = r->kprobe;
+	snprintf(r->probes_text, sizeof(r->probes_text), "not tried");
+	r->sum.probes = r->probes_text;
 	pthread_mutex_init(&r->smp.lock, NULL);
 	pthread_cond_init(&r->smp.cond, NULL);
 	return r;
@@ -189,10 +191,11 @@ static pid_t pid_of(const char *name, const char *prefix)
 static int cleanup_stale_probes(void)
 {
 	struct tracefs_dynevent **all;
+	pid_t gone[32];	/* the groups removed, each counted once */
 	int removed = 0;
-	int i;
+	int i, j;
 
-	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE, NULL);
+	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE | TRACEFS_DYNEVENT_KRETPROBE, NULL);
 	if (!all)
 		return 0;
 	for (i = 0; all[i]; i++) {
@@ -202,8 +205,15 @@ static int cleanup_stale_probes(void)
 
 		tracefs_dynevent_info(all[i], &sys, &ev, NULL, NULL, NULL);
 		pid = sys ? pid_of(sys, RECORD_PROBE_PREFIX) : 0;
-		if (pid && !recorder_alive(pid) && !tracefs_dynevent_destroy(all[i], true))
-			removed++;
+		if (pid && !recorder_alive(pid) && !tracefs_dynevent_destroy(all[i], true)) {
+			for (j = 0; j < removed && j < 32 && gone[j] != pid; j++)
+				;
+			if (j == removed) {
+				if (removed < 32)
+					gone[removed] = pid;
+				removed++;
+			}
+		}
 		free(sys);
 		free(ev);
 	}
@@ -534,6 +544,7 @@ int record_create(struct record *r, pid_t child)
 	if (ret < 0)
 		return ret;
 	add_probe(r);
+	record_probes_add(r);
 	ret = open_cpus(r);
 	if (ret < 0)
 		return ret;
@@ -713,6 +724,7 @@ int record_stop(struct record *r)
 	if (r->tracing) {
 		record_snapshot(r, "end");
 		record_meta_end(r);
+		record_probes_text(r);
 		tracefs_trace_off(r->inst);
 		r->t_off_ns = record_now_ns();
 		r->tracing = false;
@@ -837,6 +849,14 @@ void record_destroy(struct record *r)
 		tracefs_dynevent_destroy(r->probe, true);
 		tracefs_dynevent_free(r->probe);
 		r->probe = NULL;
+	}
+	/* return probes first: each pairs with the entry probe before it */
+	for (i = RECORD_NR_PROBES - 1; i >= 0; i--) {
+		if (r->dprobe_ev[i]) {
+			tracefs_dynevent_destroy(r->dprobe_ev[i], true);
+			tracefs_dynevent_free(r->dprobe_ev[i]);
+			r->dprobe_ev[i] = NULL;
+		}
 	}
 	if (r->mounted && r->tracing_dir[0]) {
 		if (!umount2(r->tracing_dir, MNT_DETACH))

@@ -49,6 +49,7 @@
  * @cmdline:	the recorder's own options as one line, stored as metadata
  * @latency_s:	time budget of the memory latency profile measured before
  *		tracing starts (record-latency.h); 0: not measured
+ * @no_probes:	no decision probes (--no-probes; docs/recording.md)
  *
  * With no @pids, @comms or child (record_create()), every user-space
  * thread is sampled.  Events are always recorded system-wide: the replay
@@ -64,6 +65,7 @@ struct record_opts {
 	unsigned int		buffer_kb;
 	const char		*cmdline;
 	double			latency_s;
+	bool			no_probes;
 };
 
 /**
@@ -95,6 +97,7 @@ struct record_cpu_stats {
  * @latency:	the latency profile written into the trace (owned by the
  *		record), NULL when none
  * @latency_why: "measured", "off" (not asked for) or why it failed
+ * @probes:	the decision probes, one line each ("cmt: added ...", "strf: missing: why")
  * @stale_removed: stale instances of dead recorders removed
  * @stale_probes: stale probe groups of dead recorders removed
  * @file_bytes:	size of the trace.dat written
@@ -110,6 +113,7 @@ struct record_summary {
 	const char			*kprobe;
 	const struct record_latency	*latency;
 	const char			*latency_why;
+	const char			*probes;
 	int				stale_removed;
 	int				stale_probes;
 	uint64_t			file_bytes;

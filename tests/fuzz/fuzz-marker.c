@@ -45,6 +45,7 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 	struct marker_record rec;
 	struct marker_lost lost;
 	struct marker_latency lat;
+	struct marker_probe probe;
 	const char *val;
 	size_t vlen, i;
 	int64_t v;
@@ -86,6 +87,9 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 		if (marker_decode_latency(&ev, &lat) == 0 &&
 		    (lat.ns_milli < 1 || lat.from < 0 || lat.to < 0))
 			abort();	/* decoded, but out of the table's range */
+	case SR_MARK_PROBE:
+		(void)marker_decode_probe(&ev, &probe);
+		inside(&probe.reason, s, len);
 		break;
 	default:
 		break;

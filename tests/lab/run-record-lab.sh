@@ -21,21 +21,23 @@
 # fetched by it: the Debian packages it lacks (apt-get, as root) and the
 # kernel package, downloaded with apt-get download into the cache folder,
 # of which only vmlinuz and the virtio/9p modules are unpacked.
-# Manual and slow (a few minutes of emulation): not part of CTest or
-# `make check`.  See tests/lab/README.md.
+# A few minutes of emulation; CTest runs it as the test "lab" (label lab)
+# with a short workload.  See tests/lab/README.md.
 #
-# usage: tests/lab/run-record-lab.sh [-t 4n|2n] [-s SECS] [-o OUTDIR] [-B BUILD_DIR]
+# usage: tests/lab/run-record-lab.sh [-t 4n|2n] [-s SECS] [-o OUTDIR] [-B BUILD_DIR] [-S]
 #   -t  topology (default 4n: 8 CPUs, 4 nodes x 512 MiB, distances 10/20/40;
 #       2n: 4 CPUs, 2 nodes x 512 MiB, distance 20)
 #   -s  seconds the workload runs (default 40)
 #   -o  output folder (default $LAB/record-out/TOPO); emptied first
 #   -B  the build folder holding schedreplay (default build)
+#   -S  a set-up problem (a package missing when not root, no kernel package) exits 77
+#       (skipped: how CTest runs it, tests/CMakeLists.txt "lab")
 # environment: KVER (default 6.1.0-57-amd64: the Debian package
 # linux-image-$KVER), LAB (the cache folder, default
 # ${XDG_CACHE_HOME:-$HOME/.cache}/schedreplay-lab: the kernel is unpacked
 # in $LAB/kernel, the initramfs built in $LAB/record-lab), TIMEOUT (qemu's
 # limit in s, default 1500), LAB_NO_INSTALL=1 (do not apt-get install).
-# exit: 0 all checks passed, 1 a check failed, 2 usage or missing set-up.
+# exit: 0 all checks passed, 1 a check failed, 2 usage or missing set-up (77 with -S).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
@@ -46,21 +48,26 @@ TOPO=4n
 SECS=40
 OUT=
 BUILD=$SRC/build
-while getopts "t:s:o:B:h" opt; do
+SETUP_RC=2
+while getopts "t:s:o:B:Sh" opt; do
 	case $opt in
 	t) TOPO=$OPTARG ;;
 	s) SECS=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	B) BUILD=$(cd "$OPTARG" && pwd) ;;
+	S) SETUP_RC=77 ;;
 	*) sed -n '/^# usage:/,/^# exit:/p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 OUT=${OUT:-$LAB/record-out/$TOPO}
 SR=$BUILD/schedreplay
 die() { echo "run-record-lab: $*" >&2; exit 2; }
+# a set-up problem (packages, kernel download): 2, or 77 (skipped) with -S
+setup_die() { echo "run-record-lab: $*" >&2; exit "$SETUP_RC"; }
 case $TOPO in 4n | 2n) ;; *) die "unknown topology '$TOPO' (4n or 2n)" ;; esac
 case $SECS in '' | *[!0-9]*) die "-s wants whole seconds" ;; esac
 [ -x "$SR" ] || die "no $SR: build first (make)"
+[ "$(uname -m)" = x86_64 ] || setup_die "the lab boots an x86-64 kernel: x86-64 hosts only"
 
 # ---- set-up: Debian packages, then the kernel ------------------------------------
 # the command each package gives (the same list as `make lab-deps`)
@@ -77,7 +84,7 @@ for pc in $PKGS; do
 done
 if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] && [ -z "${LAB_NO_INSTALL:-}" ] ||
-		die "missing:$missing (as root: apt-get install$missing, or make lab-deps)"
+		setup_die "missing:$missing (as root: apt-get install$missing, or make lab-deps)"
 	echo "run-record-lab: installing$missing"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq --no-install-recommends $missing >/dev/null ||
@@ -97,14 +104,14 @@ have_kernel() {
 	done
 }
 if ! have_kernel; then
-	mkdir -p "$LAB/deb" || die "cannot create $LAB/deb"
+	mkdir -p "$LAB/deb" || setup_die "cannot create $LAB/deb"
 	deb=$(ls "$LAB/deb"/linux-image-"${KVER}"_*.deb 2>/dev/null | head -1)
 	if [ -z "$deb" ]; then
 		echo "run-record-lab: apt-get download linux-image-$KVER into $LAB/deb"
 		(cd "$LAB/deb" && { apt-get download -qq "linux-image-$KVER" 2>/dev/null ||
 			{ [ "$(id -u)" = 0 ] && apt-get update -qq &&
 			  apt-get download -qq "linux-image-$KVER"; }; }) ||
-			die "cannot download linux-image-$KVER (apt-cache policy linux-image-$KVER says where it would come from)"
+			{ [ "$(id -u)" = 0 ] && die "cannot download linux-image-$KVER as root" || setup_die "cannot download linux-image-$KVER (apt-cache policy linux-image-$KVER says where it would come from)"; }
 		deb=$(ls "$LAB/deb"/linux-image-"${KVER}"_*.deb | head -1)
 	fi
 	rm -rf "$KDIR"
@@ -113,8 +120,8 @@ if ! have_kernel; then
 	for m in $MODS; do members="$members ./lib/modules/$KVER/kernel/$m"; done
 	# shellcheck disable=SC2086
 	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$KDIR" $members ||
-		die "cannot unpack vmlinuz and the modules from $deb"
-	have_kernel || die "$deb lacks vmlinuz-$KVER or a module the guest needs"
+		setup_die "cannot unpack vmlinuz and the modules from $deb"
+	have_kernel || setup_die "$deb lacks vmlinuz-$KVER or a module the guest needs"
 fi
 
 # ---- the initramfs: busybox, numabench, schedreplay and its libraries ------------
@@ -186,6 +193,7 @@ case $TOPO in
 esac
 APPEND="console=ttyS0 numa_balancing=enable mitigations=off nowatchdog tsc=reliable"
 APPEND="$APPEND rcupdate.rcu_cpu_stall_suppress=1 loglevel=4 lab.secs=$SECS"
+[ -n "${LAB_EXTRA:-}" ] && APPEND="$APPEND lab.extra=1"
 echo "$(date -Is) boot $TOPO: qemu -smp $SMP -m $MEM, workload $SECS s -> $OUT"
 start=$(date +%s)
 timeout "${TIMEOUT:-1500}" nice -n 10 qemu-system-x86_64 -accel tcg,thread=multi -machine pc \
@@ -299,6 +307,79 @@ check "schedreplay_meta announces them (latency=$((NODES * NODES)))" \
 check "every pair's latency is positive" awk '/schedreplay_latency / { n++; for (i = 1; i <= NF; i++)
 	if ($i ~ /^ns=/ && !(substr($i, 4) > 0)) exit 1 } END { exit !n }' "$OUT/report.txt"
 
+# the decision probes (docs/recording.md, "Decision probes")
+for p in cmt cmt_ret strf strf_ret tnm tnm_ret; do
+	check "schedreplay_probe line: $p added" \
+		grep -q "schedreplay_probe name=$p func=[a-z_]* kind=k[a-z]*probe symbol=[a-z_.0-9]* status=added" \
+		"$OUT/report.txt"
+done
+CMT_FIELDS="task pid p_flags on_cpu exec_start load_avg util_avg pref_nid faults tfaults ngrp src_cpu dst_cpu
+	idle imbalance env_flags mtype nr_bf cnt sd_flags sd_level sd_span src_nr src_npref src_nmig src_clock
+	dst_nr next last"
+cmt_line=$(grep -m1 ' cmt: ' "$OUT/report.txt")
+missing_f=
+for f in $CMT_FIELDS; do
+	case " $cmt_line " in *" $f="*) ;; *) missing_f="$missing_f $f" ;; esac
+done
+check "cmt events carry all 29 fields (missing:${missing_f:- none})" test -z "$missing_f"
+# entry and return paired: per CPU for cmt and strf (they run with interrupts off),
+# per task for tnm (it runs in the task, which may move to another CPU inside it)
+awk -v out="$OUT/probe-pairs.txt" '
+	function ev(name, key,   k) {
+		k = name SUBSEP key
+		if (name ~ /_ret$/) {
+			b = substr(name, 1, length(name) - 4); k = b SUBSEP key
+			if (open[k]) { pairs[b]++; open[k] = 0 }
+			else if (seen[k]) bad[b]++
+			else head[b]++
+			if (name == "cmt_ret") { if ($0 ~ / ret=1$/) allowed++; else if ($0 ~ / ret=0$/) refused++; else badret++ }
+		} else {
+			if (open[k]) bad[name]++
+			open[k] = 1
+		}
+		seen[k] = 1
+	}
+	match($0, /-[0-9]+ +\[[0-9]+\]/) {
+		s = substr($0, RSTART + 1, RLENGTH - 1); split(s, a, /[ \[\]]+/); pid = a[1]; cpu = a[2]
+		if (match($0, / (cmt|cmt_ret|strf|strf_ret|tnm|tnm_ret): /)) {
+			n = substr($0, RSTART + 1, RLENGTH - 3)
+			ev(n, n ~ /^tnm/ ? pid : cpu)
+		}
+	}
+	END {
+		for (k in open) if (open[k]) { split(k, z, SUBSEP); tail[z[1]]++ }
+		for (b in pairs) ;
+		printf "cmt pairs %d bad %d head %d tail %d allowed %d refused %d badret %d\n",
+			pairs["cmt"], bad["cmt"], head["cmt"], tail["cmt"], allowed, refused, badret > out
+		printf "strf pairs %d bad %d head %d tail %d\n", pairs["strf"], bad["strf"], head["strf"], tail["strf"] > out
+		printf "tnm pairs %d bad %d head %d tail %d\n", pairs["tnm"], bad["tnm"], head["tnm"], tail["tnm"] > out
+	}' "$OUT/report.txt"
+cat "$OUT/probe-pairs.txt"
+pv() { awk -v p="$1" -v k="$2" '$1 == p { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' "$OUT/probe-pairs.txt"; }
+for p in cmt strf tnm; do
+	check "$p: entry and return paired ($(pv $p pairs) pairs, $(pv $p bad) out of order)" \
+		test "$(pv $p bad)" -eq 0 -a "$(pv $p head)" -le $((NODES * 2)) -a "$(pv $p tail)" -le $((NODES * 2))
+done
+check "cmt: some candidates ($(pv cmt pairs))" test "$(pv cmt pairs)" -gt 0
+check "strf: some placements ($(pv strf pairs))" test "$(pv strf pairs)" -gt 0
+check "cmt_ret: every ret is 0 or 1 ($(pv cmt allowed) allowed, $(pv cmt refused) refused)" \
+	test "$(pv cmt badret)" -eq 0
+# the events in the file against the kernel's own hit counts (kprobe_profile, end line):
+# the probes are armed a moment before tracing starts and the count is read a moment
+# before it stops
+for p in cmt cmt_ret strf strf_ret tnm tnm_ret; do
+	hits=$(grep -o "schedreplay_probe name=$p status=added phase=end hits=[0-9]*" "$OUT/report.txt" |
+		sed 's/.*hits=//')
+	miss=$(grep -o "schedreplay_probe name=$p status=added phase=end hits=[0-9]* misses=[0-9]*" \
+		"$OUT/report.txt" | sed 's/.*misses=//')
+	n=$(awk -v p="$p" '$1 == p { print $2 }' "$OUT/counts-report.txt")
+	n=${n:-0}
+	d=$(( ${hits:-0} - n )); d=${d#-}
+	check "$p: $n events in the file, kprobe_profile $hits hits ($miss missed; allowed +-$(( n / 100 + 20 )))" \
+		test -n "$hits" -a "$d" -le $(( n / 100 + 20 ))
+	echo "probe $p events $n hits ${hits:-?} misses ${miss:-?}" >>"$OUT/probe-hits.txt"
+done
+
 # replay
 "$SR" replay --json "$OUT/replay.json" "$X" >"$OUT/replay.txt" 2>"$OUT/replay-err.txt"
 check "schedreplay replay exits 0" test $? -eq 0
@@ -319,6 +400,8 @@ check "replay: calibration's fault count = the kprobe events between the vmstat 
 	sed 's/^/  /' "$OUT/counts-info.txt"
 	echo "# numa_fault kprobe $nf, between the vmstat lines $inwin; numa_hint_faults delta $hd" \
 	     "(local: $local_ev events with TNF_FAULT_LOCAL, delta $ld)"
+	echo "# decision probes (pairs, order, cmt verdicts):"
+	sed 's/^/  /' "$OUT/probe-pairs.txt" "$OUT/probe-hits.txt"
 	echo "# file: $(stat -c %s "$X") bytes"
 	echo "# info:"
 	sed 's/^/  /' "$OUT/info.txt"

@@ -176,6 +176,7 @@ static union {
 	struct marker_task	task;
 	struct marker_domain	domain;
 	struct marker_snapshot	snapshot;
+	struct marker_probe	probe;
 } dec;
 
 /* the decoder of @kind; @status set to its per-key statuses */
@@ -212,6 +213,9 @@ static int decode(enum sr_marker_kind kind, const struct sr_event *ev, const uin
 	case SR_MARK_SNAPSHOT:
 		*status = dec.snapshot.status;
 		return marker_decode_snapshot(ev, &dec.snapshot);
+	case SR_MARK_PROBE:
+		*status = dec.probe.key_status;
+		return marker_decode_probe(ev, &dec.probe);
 	default:
 		ck_abort_msg("no decoder for kind %d", kind);
 		return -1;

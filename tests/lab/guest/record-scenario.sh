@@ -4,10 +4,13 @@
 # Turns on NUMA balancing (fast scanning, as when the fixtures were recorded) and
 # schedstats, then:
 #   1. schedreplay record -o /out/x.dat -- numabench shared ... (SECS s),
-#      checking while it runs that its instance and kprobe exist;
+#      checking once it traces that its instance, its numa_fault kprobe and
+#      the six decision probes exist, enabled in its instance only;
 #   2. SIGINT to a recorder: exit 0, nothing left;
 #   3. SIGKILL to a recorder: its instance and probe are left; the next
 #      run removes them;
+#   5. with lab.extra=1 on the kernel command line: an oversubscribed load
+#      (over.dat) and run 1 with --no-probes (noprobes.dat);
 # and after each run compares the tracing state (instances, kprobe_events,
 # dynamic_events, tracing_on, tracer, set_event) with the one before.
 # Writes "ok - ..." / "not ok - ..." lines to /out/guest-checks.txt, the
@@ -32,7 +35,8 @@ state() {
 }
 same_state() { state > /tmp/state-now; diff -u $O/state-before.txt /tmp/state-now >> $O/state-diff.txt; }
 ours() { ls $T/instances | grep -c '^schedreplay-'; }
-probes() { grep -c '^p:schedreplay_' $T/kprobe_events; }
+probes() { grep -cE '^[pr][0-9]*:schedreplay_' $T/kprobe_events; }
+DPROBES="cmt cmt_ret strf strf_ret tnm tnm_ret"
 
 uname -a > $O/uname.txt
 numactl -H > $O/numactl-H.txt 2>&1
@@ -41,6 +45,9 @@ for n in /sys/devices/system/node/node[0-9]*; do
 done > $O/topology.txt
 echo "task_numa_fault in kallsyms: $(grep -c ' task_numa_fault$' /proc/kallsyms)" > $O/kernel-facts.txt
 echo "btf: $(ls -la /sys/kernel/btf/vmlinux 2>&1)" >> $O/kernel-facts.txt
+grep -E ' (can_migrate_task|select_task_rq_fair|task_numa_migrate)(\.[a-z]+\.[0-9]+)*$' /proc/kallsyms \
+	>> $O/kernel-facts.txt
+grep -q 'lab\.extra=1' /proc/cmdline && cat /sys/kernel/btf/vmlinux > $O/vmlinux.btf
 
 # NUMA balancing on, scanning fast enough for a short run; schedstats on
 echo 1 > /proc/sys/kernel/numa_balancing
@@ -67,8 +74,9 @@ REC=$!
 # while it runs: its instance and its probe exist (the kprobe registered)
 : > $O/during.txt
 i=0
-while [ $i -lt 100 ]; do
-	if [ -d $T/instances/schedreplay-$REC ] && grep -q "^p:schedreplay_$REC/numa_fault " $T/kprobe_events; then
+while [ $i -lt 300 ]; do
+	# set up once its instance traces (probes are created before tracing starts)
+	if [ "$(cat $T/instances/schedreplay-$REC/tracing_on 2>/dev/null)" = 1 ]; then
 		break
 	fi
 	sleep 0.2; i=$((i + 1))
@@ -76,6 +84,7 @@ done
 sleep 2
 { echo "instances:"; ls $T/instances; echo "kprobe_events:"; cat $T/kprobe_events
   echo "probe enabled in the instance: $(cat $T/instances/schedreplay-$REC/events/schedreplay_$REC/numa_fault/enable 2>&1)"
+  echo "kprobe_profile:"; cat $T/kprobe_profile
   echo "probe enabled at top level: $(cat $T/events/schedreplay_$REC/numa_fault/enable 2>&1)"
   echo "instance tracing_on: $(cat $T/instances/schedreplay-$REC/tracing_on 2>&1)"
   echo "top-level tracing_on: $(cat $T/tracing_on)"
@@ -87,6 +96,15 @@ check "run 1: the probe is enabled in the instance" \
 	test "$(cat $T/instances/schedreplay-$REC/events/schedreplay_$REC/numa_fault/enable 2>/dev/null)" = 1
 check "run 1: the probe is not enabled at the top level" \
 	test "$(cat $T/events/schedreplay_$REC/numa_fault/enable 2>/dev/null)" = 0
+for p in $DPROBES; do
+	check "run 1: decision probe schedreplay_$REC/$p registered" \
+		grep -qE "^[pr][0-9]*:schedreplay_$REC/$p " $T/kprobe_events
+	check "run 1: decision probe $p enabled in the instance" \
+		test "$(cat $T/instances/schedreplay-$REC/events/schedreplay_$REC/$p/enable 2>/dev/null)" = 1
+	check "run 1: decision probe $p not enabled at the top level" \
+		test "$(cat $T/events/schedreplay_$REC/$p/enable 2>/dev/null)" = 0
+done
+cat $T/kprobe_profile > $O/kprobe-profile-during.txt 2>&1
 wait $REC
 rc=$?
 echo "run 1: rc=$rc wall=$(( $(date +%s) - t0 ))s"
@@ -102,7 +120,9 @@ grep -E '^(numa_|pgmigrate)' /proc/vmstat > $O/vmstat-after.txt
 schedreplay record -q --no-latency -o $O/int.dat -d 120 2> $O/int-err.txt &
 REC=$!
 i=0
-while [ $i -lt 100 ] && ! grep -q "^p:schedreplay_$REC/" $T/kprobe_events; do sleep 0.2; i=$((i + 1)); done
+while [ $i -lt 300 ] && [ "$(cat $T/instances/schedreplay-$REC/tracing_on 2>/dev/null)" != 1 ]; do
+	sleep 0.2; i=$((i + 1))
+done
 sleep 1
 kill -INT $REC
 wait $REC
@@ -117,13 +137,17 @@ check "run 2: SIGINT: tracing state as before" same_state
 schedreplay record -q --no-latency -o $O/kill.dat -d 120 2> $O/kill-err.txt &
 REC=$!
 i=0
-while [ $i -lt 100 ] && ! grep -q "^p:schedreplay_$REC/" $T/kprobe_events; do sleep 0.2; i=$((i + 1)); done
+while [ $i -lt 300 ] && [ "$(cat $T/instances/schedreplay-$REC/tracing_on 2>/dev/null)" != 1 ]; do
+	sleep 0.2; i=$((i + 1))
+done
 sleep 1
 kill -KILL $REC
 wait $REC 2>/dev/null
 { echo "after SIGKILL of $REC:"; state; } > $O/after-kill.txt
 check "run 3: SIGKILL: its instance is left behind" test -d $T/instances/schedreplay-$REC
 check "run 3: SIGKILL: its probe is left behind" grep -q "^p:schedreplay_$REC/numa_fault " $T/kprobe_events
+check "run 3: SIGKILL: its decision probes are left behind (6 + numa_fault)" \
+	test "$(grep -cE "^[pr][0-9]*:schedreplay_$REC/" $T/kprobe_events)" -eq 7
 check "run 3: SIGKILL: no kill.dat" test ! -e $O/kill.dat
 check "run 3: SIGKILL: no named temporary in /out" test -z "$(ls -A $O | grep -E '^\.schedreplay|\.tmp-')"
 schedreplay record --no-latency -o $O/next.dat -d 2 > /dev/null 2> $O/next-err.txt
@@ -138,6 +162,26 @@ check "run 4: tracing state as before" same_state
 check "run 4: next.dat written" test -s $O/next.dat
 
 check "run 4: no named temporary in /out" test -z "$(ls -A $O | grep -E '^\.schedreplay|\.tmp-')"
+# --- 5. optional (lab.extra=1): an oversubscribed load, and run 1 without probes --
+if grep -q 'lab\.extra=1' /proc/cmdline; then
+	t0=$(date +%s)
+	schedreplay record -o $O/over.dat --sample-ms 500 -- \
+		numabench shared -p 2 -t $(nproc) -m 128 -s $SECS > /dev/null 2> $O/over-err.txt
+	rc=$?
+	echo "run 5: oversubscribed rc=$rc wall=$(( $(date +%s) - t0 ))s"
+	check "run 5: oversubscribed (2 x $(nproc) threads) record exits 0 (rc=$rc)" test $rc -eq 0
+	check "run 5: over.dat written" test -s $O/over.dat
+	t0=$(date +%s)
+	schedreplay record --no-probes -o $O/noprobes.dat --sample-ms 500 -- \
+		numabench shared -p 2 -t $NT -m 128 -s $SECS > $O/noprobes-out.txt 2> $O/noprobes-err.txt
+	rc=$?
+	echo "run 6: --no-probes rc=$rc wall=$(( $(date +%s) - t0 ))s"
+	check "run 6: --no-probes record exits 0 (rc=$rc)" test $rc -eq 0
+	check "run 6: --no-probes: every decision probe missing (--no-probes)" \
+		test "$(grep -c 'decision probe .*missing (--no-probes)' $O/noprobes-err.txt)" -eq 6
+	check "run 6: no probe left" test "$(probes)" -eq 0
+	check "run 6: tracing state as before" same_state
+fi
 cat $T/buffer_size_kb > $O/buffer-size-after.txt
 echo "top-level buffer_size_kb before: $(cat $O/buffer-size-before.txt), after: $(cat $O/buffer-size-after.txt)"
 kill $HB
