@@ -173,6 +173,18 @@ static int rd_num(struct rd *r, int len, uint64_t *out, const char *what)
 	return 0;
 }
 
+/* the 4-byte number at file offset @at, without moving r->pos; 0 or negative */
+static int rd_num_at(struct rd *r, uint64_t at, uint64_t *out)
+{
+	uint64_t pos = r->pos;
+	int ret;
+
+	r->pos = at;
+	ret = rd_num(r, 4, out, "truncated compressed block");
+	r->pos = pos;
+	return ret;
+}
+
 /* skip @len bytes that must lie inside the file */
 static int rd_skip(struct rd *r, uint64_t len, const char *what)
 {
@@ -447,15 +459,19 @@ static bool chunk_pages_ok(const struct rd *r, uint64_t usize)
  * Compressed CPU data at c->off: chunk count (4), then per chunk
  * compressed size (4), uncompressed size (4), data; the declared size
  * covers the chunks, not the count.  Every chunk is decompressed once
- * (into the one reused buffer); the first bad one ends the CPU's data.
+ * (into the one reused buffer).  A chunk that does not decompress, or
+ * whose pages are bad, but whose sizes fit the range is read around: the
+ * chunks after it are still found by the sizes and read.  A chunk header
+ * that does not fit ends the CPU's data there.
  */
 static int walk_chunks(struct rd *r, const struct cpu_range *c)
 {
 	struct dat_layout *lay = r->lay;
-	struct dat_bad_cpu *bad;
+	struct dat_bad_cpu bad = { .cpu = c->cpu, .count_pos = c->off };
 	uint64_t end = c->off + 4 + c->size;
-	uint64_t count = 0, k, at = c->off, usize;
+	uint64_t count = 0, k, at = c->off, usize, zsize;
 	const char *why = NULL;
+	bool fits;
 	int ret;
 
 	if (end > lay->file_size)
@@ -466,35 +482,51 @@ static int walk_chunks(struct rd *r, const struct cpu_range *c)
 		return ret;
 	for (k = 0; k < count; k++) {
 		at = r->pos;
+		why = NULL;
 		ret = read_block(r, end, &usize, &why);
-		if (ret == -SR_EBADTRACE && why)
-			break;
-		if (ret < 0) {
+		if (ret < 0 && !(ret == -SR_EBADTRACE && why)) {
 			if (ret == -ENOMEM)
 				err_set(r->err, ret, "out of memory");
 			return ret;
 		}
-		if (!chunk_pages_ok(r, usize)) {
+		if (!ret && !chunk_pages_ok(r, usize)) {
 			why = "a page's commit size is larger than the page";
+			ret = -SR_EBADTRACE;
+		}
+		if (!ret) {
+			bad.good++;
+			continue;
+		}
+		if (!bad.why) {
+			bad.why = why;
+			bad.at = at;
+		}
+		/* the chunk's sizes may still say where the next one starts */
+		zsize = 0;
+		fits = end - at >= 8 && !rd_num_at(r, at, &zsize) &&
+		       zsize <= end - at - 8 && bad.nr_skip < DAT_MAX_SKIP;
+		if (!fits) {
+			bad.lost_rest = true;
+			bad.stop = at;
 			break;
 		}
+		bad.skip[bad.nr_skip].at = at;
+		bad.skip[bad.nr_skip].len = 8 + zsize;
+		bad.nr_skip++;
+		r->pos = at + 8 + zsize;
 	}
-	if (k == count && r->pos == end)
-		return 0;
-	if (k == count) {
+	if (k == count && r->pos != end && !bad.why) {
 		/* every counted chunk is good, but they do not fill the range */
-		why = "chunk count does not match the cpu data size";
-		at = c->off;
+		bad.why = "chunk count does not match the cpu data size";
+		bad.at = c->off;
 	}
+	if (!bad.why)
+		return 0;
 	if (lay->nr_bad == DAT_MAX_BAD)
-		return rd_fail(r, -SR_EBADTRACE, at, "too many cpus with damaged data");
-	bad = &lay->bad[lay->nr_bad++];
-	bad->cpu = c->cpu;
-	bad->at = at;
-	bad->why = why;
-	bad->good = (uint32_t)k;
-	bad->count = (uint32_t)count;
-	bad->count_pos = c->off;
+		return rd_fail(r, -SR_EBADTRACE, bad.at, "too many cpus with damaged data");
+	bad.count = (uint32_t)count;
+	bad.end = end;
+	lay->bad[lay->nr_bad++] = bad;
 	return 0;
 }
 

@@ -28,18 +28,26 @@
 
 #define DAT_MAX_CUT 256		/* CPU ranges a cut file may lose */
 #define DAT_MAX_BAD 256		/* CPUs whose compressed data may be read around */
+#define DAT_MAX_SKIP 8		/* bad chunks read around in one CPU's data */
 #define DAT_UNZ_MAX_BLOCK (64u << 20)	/* largest compressed block or chunk, both sizes */
 
 /**
- * struct dat_bad_cpu - compressed CPU data with a bad chunk, read around
+ * struct dat_bad_cpu - compressed CPU data with bad chunks, read around
  * @cpu:	the CPU id from the BUFFER option
- * @at:		byte offset of the bad chunk's header (or of the chunk count)
+ * @at:		byte offset of the first bad chunk's header (or of the chunk count)
  * @why:	what is wrong with it (a string constant)
- * @good:	chunks before it, all of which decompress; the decoder hands
- *		libtracecmd a copy whose chunk count (at @count_pos, 4 bytes)
- *		says @good, so that it reads only those
+ * @good:	chunks that decompress; the decoder hands libtracecmd a copy
+ *		whose chunk count (at @count_pos, 4 bytes) says @good and whose
+ *		chunks after the first bad one are moved down over the bad
+ *		ones (@skip), so that it reads every good chunk
  * @count:	the chunk count the file declares
  * @count_pos:	where that count is in the file
+ * @end:	where the CPU's data ends in the file
+ * @lost_rest:	the chunk at @stop has a header that does not fit (or too
+ *		many bad chunks): it and every chunk after it are lost
+ * @stop:	where the good chunks end when @lost_rest
+ * @nr_skip:	bad chunks read around, each a whole chunk (header and data)
+ * @skip:	their file offsets and lengths, in file order
  */
 struct dat_bad_cpu {
 	int		cpu;
@@ -48,6 +56,14 @@ struct dat_bad_cpu {
 	uint32_t	good;
 	uint32_t	count;
 	uint64_t	count_pos;
+	uint64_t	end;
+	bool		lost_rest;
+	uint64_t	stop;
+	int		nr_skip;
+	struct {
+		uint64_t	at;
+		uint64_t	len;
+	}		skip[DAT_MAX_SKIP];
 };
 
 /** struct dat_lay_buf - one buffer the header walk found */

@@ -160,11 +160,37 @@ static int write_num(int fd, uint64_t pos, uint64_t v, int len, bool big_endian)
  * declared sizes instead would make it read through as many zero pages as
  * a corrupt size says.  Records in the zeros are dropped in dat_next().
  *
- * Compressed CPU data with a bad chunk: the CPU's chunk count is set to
- * the number of good chunks before it, so that only those are read.
+ * Compressed CPU data with bad chunks: the good chunks after a bad one
+ * are moved down over it (compact_chunks()) and the CPU's chunk count is
+ * set to the number of good chunks, so that libtracecmd reads each of
+ * them and none of the bad ones.
  *
  * Return: a memfd, or a negative code.
  */
+static int compact_chunks(int mfd, const struct dat_bad_cpu *b, unsigned char *buf, size_t cap,
+			  uint64_t *at)
+{
+	uint64_t to = b->skip[0].at, from, next, len, stop;
+	ssize_t n;
+	int j;
+
+	stop = b->lost_rest ? b->stop : b->end;
+	for (j = 0; j < b->nr_skip; j++) {
+		from = b->skip[j].at + b->skip[j].len;
+		next = j + 1 < b->nr_skip ? b->skip[j + 1].at : stop;
+		while (from < next) {
+			len = next - from < cap ? next - from : cap;
+			*at = from;
+			n = pread(mfd, buf, len, (off_t)from);
+			if (n != (ssize_t)len || pwrite(mfd, buf, len, (off_t)to) != (ssize_t)len)
+				return -1;
+			from += len;
+			to += len;
+		}
+	}
+	return 0;
+}
+
 static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 {
 	uint64_t end = (lay->data_end + lay->page_size - 1) & ~(uint64_t)(lay->page_size - 1);
@@ -195,6 +221,11 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 		if (write_num(mfd, at, lay->cut[i].size, 8, lay->big_endian) < 0)
 			goto out_err;
 	}
+	what = "moving a cpu's good chunks over its bad ones";
+	for (i = 0; i < lay->nr_bad; i++)
+		if (lay->bad[i].nr_skip &&
+		    compact_chunks(mfd, &lay->bad[i], (unsigned char *)buf, sizeof(buf), &at) < 0)
+			goto out_err;
 	what = "lowering a cpu's chunk count";
 	for (i = 0; i < lay->nr_bad; i++) {
 		at = lay->bad[i].count_pos;
@@ -247,9 +278,15 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay, bool t
 	for (i = 0; i < lay->nr_bad; i++) {
 		b = &lay->bad[i];
 		in->info.truncated++;
-		ret = ingest_damage(in, -SR_EBADTRACE, b->at,
-				    "cpu %d compressed data: %s; reading its first %u of %u chunks",
-				    b->cpu, b->why, b->good, b->count);
+		if (b->lost_rest)
+			ret = ingest_damage(in, -SR_EBADTRACE, b->at,
+					    "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around, the rest from byte %llu lost)",
+					    b->cpu, b->why, b->good, b->count, b->nr_skip,
+					    (unsigned long long)b->stop);
+		else
+			ret = ingest_damage(in, -SR_EBADTRACE, b->at,
+					    "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around)",
+					    b->cpu, b->why, b->good, b->count, b->nr_skip);
 		if (ret < 0)
 			return ret;
 	}

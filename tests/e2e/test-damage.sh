@@ -45,6 +45,44 @@ grep_err "v6 cut short: names the byte" "at byte 376732: file ends inside the ev
 expect_exit 0 "the whole v7 file passes info --strict" "$S" info --strict "$V7"
 expect_exit 0 "the whole v7 zstd file passes info --strict" "$S" info --strict "$FIX/dat/numa02-head-v7-zstd.dat"
 
+# ---- one bad chunk of a v7 compressed CPU: the chunks after it still read ----
+# Each middle chunk of the zstd fixture: its frame magic zeroed (the chunk does
+# not decompress, its sizes still lead to the next one) against its size made
+# impossible (nothing after it can be found).  Both readers read the same.
+VZ=$FIX/dat/numa02-head-v7-zstd.dat
+switches() { "$S" info --json -q --reader="$1" "$2" | jq '.events.sched_switch'; }
+poke() { python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); d[int(sys.argv[3]):int(sys.argv[3])+len(bytes.fromhex(sys.argv[4]))]=bytes.fromhex(sys.argv[4]); open(sys.argv[2],'wb').write(d)" "$@"; }
+whole=$(switches auto "$VZ")
+n=0
+while read -r cpu k count at zsize usize; do
+	[ "$k" -gt 0 ] && [ "$k" -lt $((count - 1)) ] || continue
+	n=$((n + 1))
+	poke "$VZ" "$T/chunk-magic.dat" $((at + 8)) 00000000
+	poke "$VZ" "$T/chunk-size.dat" "$at" ffffff7f
+	for r in fast libtracecmd; do
+		expect_exit 0 "cpu $cpu chunk $k of $count undecompressable: read around (--reader=$r)" \
+			"$S" info --reader=$r "$T/chunk-magic.dat"
+		grep_err "cpu $cpu chunk $k: the warning names its byte (--reader=$r)" \
+			"chunk-magic.dat' at byte $at: cpu $cpu compressed data: .*not a zstd frame"
+		check "cpu $cpu chunk $k: one warning (--reader=$r)" test "$(grep -c warning "$T/err")" = 1
+		expect_exit 3 "cpu $cpu chunk $k: fatal under --strict (--reader=$r)" \
+			"$S" info --strict --reader=$r "$T/chunk-magic.dat"
+	done
+	magic_fast=$(switches fast "$T/chunk-magic.dat")
+	magic_lib=$(switches libtracecmd "$T/chunk-magic.dat")
+	# the fast reader refuses a chunk table that does not fill its data: auto
+	# falls back to libtracecmd's
+	size_auto=$(switches auto "$T/chunk-size.dat")
+	size_lib=$(switches libtracecmd "$T/chunk-size.dat")
+	check "cpu $cpu chunk $k: both readers read the same around the bad chunk ($magic_fast, $magic_lib)" \
+		test "$magic_fast" = "$magic_lib"
+	check "cpu $cpu chunk $k: auto and libtracecmd stop at a chunk size that cannot be ($size_auto, $size_lib)" \
+		test "$size_auto" = "$size_lib"
+	check "cpu $cpu chunk $k: the chunks after the bad one are read ($size_lib < $magic_fast < $whole)" \
+		test "$size_lib" -lt "$magic_fast" -a "$magic_fast" -lt "$whole"
+done < <(python3 "$SR_SOURCE_DIR/tests/e2e/v7-chunks.py" "$VZ")
+check "middle chunks damaged one at a time: $n" test "$n" -ge 3
+
 # ---- negative CPU numbers in text traces: bad lines, fatal under --strict ----
 sed '0,/orig_cpu=0 dest_cpu=1/s//orig_cpu=0 dest_cpu=-1/' "$TXT" >"$T/neg-dest.txt"
 sed '0,/orig_cpu=0 dest_cpu=1/s//orig_cpu=-5 dest_cpu=1/' "$PERF" >"$T/neg-orig.txt"
