@@ -272,9 +272,10 @@ struct replay_plugin;
 
 /**
  * replay_plugin_open() - load a policy plugin
- * @path: a shared object exporting SR_POLICY_ENTRY_SYMBOL; used as given
- *        (a name without '/' is searched the dlopen() way, so pass "./x.so"
- *        for a file in the current directory)
+ * @path: the path of a shared object exporting SR_POLICY_ENTRY_SYMBOL; a
+ *        name without '/' is refused (never searched the dlopen() way), so
+ *        pass "./x.so" for a file in the current directory; the file must
+ *        be a regular ELF shared object, checked before dlopen()
  * @err:  error slot; names @path
  *
  * Loads with RTLD_NOW | RTLD_LOCAL, finds the symbol, checks the table with

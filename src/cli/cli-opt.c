@@ -51,7 +51,7 @@ static const struct cli_opt opts[] = {
 	  "set parameter K (of policy P, or of every chosen policy\n"
 	  "that has K); repeatable" },
 	{ "plugin", CLI_OPT_PLUGIN, required_argument, "FILE.so", POL | CLI_POLICIES,
-	  "load a policy plugin (docs/plugin-abi.md); repeatable" },
+	  "load a policy plugin from its path (with a '/', never searched for; docs/plugin-abi.md); repeatable" },
 	{ "kernel-policy", CLI_OPT_KERNEL_POLICY, required_argument, "P[,P...]", POL,
 	  "model of the recording kernel for fidelity (default:\n"
 	  "from the kernel release; 'none' for no fidelity)" },

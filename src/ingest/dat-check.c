@@ -108,6 +108,11 @@ struct rd {
 	int		mode;	/* DAT_CHECK_FULL or DAT_CHECK_HEADERS */
 	int		cur_buf;	/* buffer whose CPU table is being read */
 	bool		trace_clock;	/* v6: a TRACECLOCK option was seen */
+	uint64_t	cpucount;	/* v7: the CPUCOUNT option's, 0 if none */
+	uint64_t	lost_opts;	/* v7: an options section past the end of the file */
+	uint64_t	buf_sec;	/* v7: the first BUFFER section of the chain, 0 if none */
+	uint64_t	buf_flags;	/* its flags */
+	uint64_t	buf_end;	/* where its header says it ends */
 };
 
 static int rd_fail(struct rd *r, int code, uint64_t at, const char *what)
@@ -171,6 +176,18 @@ static int rd_num(struct rd *r, int len, uint64_t *out, const char *what)
 	}
 	*out = v;
 	return 0;
+}
+
+/* the 4-byte number at file offset @at, without moving r->pos; 0 or negative */
+static int rd_num_at(struct rd *r, uint64_t at, uint64_t *out)
+{
+	uint64_t pos = r->pos;
+	int ret;
+
+	r->pos = at;
+	ret = rd_num(r, 4, out, "truncated compressed block");
+	r->pos = pos;
+	return ret;
 }
 
 /* skip @len bytes that must lie inside the file */
@@ -350,7 +367,7 @@ static int note_plain_range(struct rd *r, const struct cpu_range *c)
 		return rd_fail(r, -SR_EBADTRACE, c->at, "cpu data offset not at a page boundary");
 	if (c->off + size > lay->file_size) {
 		/* a cut file: the decoder reads what is there */
-		if (!c->size_pos)
+		if (!c->size_pos && !lay->rebuilt)
 			return rd_fail(r, -SR_ETRUNCATED, c->at, "cpu data runs past end of file");
 		if (lay->nr_cut == DAT_MAX_CUT)
 			return rd_fail(r, -SR_ETRUNCATED, lay->file_size,
@@ -359,10 +376,12 @@ static int note_plain_range(struct rd *r, const struct cpu_range *c)
 			lay->first_cut = lay->file_size;
 		lay->fast_ok = false;	/* libtracecmd's path reads around it */
 		lay->fast_why = "the file is cut short inside its cpu data";
-		lay->cut[lay->nr_cut].size_pos = c->size_pos;
+		lay->cut[lay->nr_cut].size_pos = c->size_pos;	/* 0: a rebuilt table's */
 		size = c->off >= lay->file_size ? 0 :
 		       (lay->file_size - c->off + ps - 1) / ps * ps;
 		lay->cut[lay->nr_cut].size = size;
+		/* the page the cut falls in, 0 when it starts past the end */
+		lay->cut[lay->nr_cut].page = size ? c->off + size - ps : 0;
 		lay->nr_cut++;
 	}
 	ret = r->mode == DAT_CHECK_FULL ? plain_pages_ok(r, c, size) : 0;
@@ -447,15 +466,19 @@ static bool chunk_pages_ok(const struct rd *r, uint64_t usize)
  * Compressed CPU data at c->off: chunk count (4), then per chunk
  * compressed size (4), uncompressed size (4), data; the declared size
  * covers the chunks, not the count.  Every chunk is decompressed once
- * (into the one reused buffer); the first bad one ends the CPU's data.
+ * (into the one reused buffer).  A chunk that does not decompress, or
+ * whose pages are bad, but whose sizes fit the range is read around: the
+ * chunks after it are still found by the sizes and read.  A chunk header
+ * that does not fit ends the CPU's data there.
  */
 static int walk_chunks(struct rd *r, const struct cpu_range *c)
 {
 	struct dat_layout *lay = r->lay;
-	struct dat_bad_cpu *bad;
+	struct dat_bad_cpu bad = { .cpu = c->cpu, .count_pos = c->off };
 	uint64_t end = c->off + 4 + c->size;
-	uint64_t count = 0, k, at = c->off, usize;
+	uint64_t count = 0, k, at = c->off, usize, zsize;
 	const char *why = NULL;
+	bool fits;
 	int ret;
 
 	if (end > lay->file_size)
@@ -466,35 +489,53 @@ static int walk_chunks(struct rd *r, const struct cpu_range *c)
 		return ret;
 	for (k = 0; k < count; k++) {
 		at = r->pos;
+		why = NULL;
 		ret = read_block(r, end, &usize, &why);
-		if (ret == -SR_EBADTRACE && why)
-			break;
-		if (ret < 0) {
+		if (ret < 0 && !(ret == -SR_EBADTRACE && why)) {
 			if (ret == -ENOMEM)
 				err_set(r->err, ret, "out of memory");
 			return ret;
 		}
-		if (!chunk_pages_ok(r, usize)) {
+		if (!ret && !chunk_pages_ok(r, usize)) {
 			why = "a page's commit size is larger than the page";
+			ret = -SR_EBADTRACE;
+		}
+		if (!ret) {
+			bad.good++;
+			continue;
+		}
+		if (!bad.why) {
+			bad.why = why;
+			bad.at = at;
+		}
+		/* the chunk's sizes may still say where the next one starts */
+		zsize = 0;
+		fits = end - at >= 8 && !rd_num_at(r, at, &zsize) &&
+		       zsize <= end - at - 8 && bad.nr_skip < DAT_MAX_SKIP;
+		if (!fits) {
+			bad.lost_rest = true;
+			bad.stop = at;
+			/* a rebuilt table's last cpu ends at the cut: said once, as the cut */
+			bad.cut = lay->rebuilt && at == end && !bad.nr_skip && bad.at == at;
 			break;
 		}
+		bad.skip[bad.nr_skip].at = at;
+		bad.skip[bad.nr_skip].len = 8 + zsize;
+		bad.nr_skip++;
+		r->pos = at + 8 + zsize;
 	}
-	if (k == count && r->pos == end)
-		return 0;
-	if (k == count) {
+	if (k == count && r->pos != end && !bad.why) {
 		/* every counted chunk is good, but they do not fill the range */
-		why = "chunk count does not match the cpu data size";
-		at = c->off;
+		bad.why = "chunk count does not match the cpu data size";
+		bad.at = c->off;
 	}
+	if (!bad.why)
+		return 0;
 	if (lay->nr_bad == DAT_MAX_BAD)
-		return rd_fail(r, -SR_EBADTRACE, at, "too many cpus with damaged data");
-	bad = &lay->bad[lay->nr_bad++];
-	bad->cpu = c->cpu;
-	bad->at = at;
-	bad->why = why;
-	bad->good = (uint32_t)k;
-	bad->count = (uint32_t)count;
-	bad->count_pos = c->off;
+		return rd_fail(r, -SR_EBADTRACE, bad.at, "too many cpus with damaged data");
+	bad.count = (uint32_t)count;
+	bad.end = end;
+	lay->bad[lay->nr_bad++] = bad;
 	return 0;
 }
 
@@ -595,7 +636,15 @@ static int check_ranges(struct rd *r)
 		c = &r->ranges[i];
 		if (c->sec && c->sec != sec) {
 			sec = c->sec;
-			ret = check_section(r, sec, OPT_BUFFER, &flags, &size);
+			if (r->lay->rebuilt && sec == r->buf_sec) {
+				/* the cut section: its data runs to the end of the file */
+				flags = r->buf_flags;
+				r->pos = sec + 16;
+				size = r->size - r->pos;
+				ret = 0;
+			} else {
+				ret = check_section(r, sec, OPT_BUFFER, &flags, &size);
+			}
 			if (ret < 0)
 				return ret;
 			compressed = r->lay->compression[0] && (flags & SEC_FL_COMPRESS);
@@ -673,6 +722,7 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 			return ret;
 		if (v > INGEST_MAX_CPUS)
 			return rd_fail(r, -SR_EBADTRACE, start, "cpu count out of range");
+		r->cpucount = v;
 		break;
 	case OPT_TSC2NSEC:
 		if (size < 16)
@@ -1063,6 +1113,11 @@ static int check_chain(struct rd *r, uint64_t first)
 			ret = rd_num(r, 8, &size, "truncated section header");
 		if (ret < 0)
 			return ret;
+		if (id == OPT_BUFFER && !r->buf_sec) {
+			r->buf_sec = pos;
+			r->buf_flags = flags;
+			r->buf_end = size > UINT64_MAX - r->pos ? UINT64_MAX : r->pos + size;
+		}
 		if (size > r->size - r->pos) {
 			if (id <= OPT_BUFFER_TEXT) {
 				lay->short_sec = pos;
@@ -1081,6 +1136,120 @@ static int check_chain(struct rd *r, uint64_t first)
 		lay->short_sec = pos;
 		lay->short_end = pos + 16;
 	}
+	return 0;
+}
+
+/* the error for a cut that took the table of the CPU data, and nothing to rebuild it from */
+static int lost_table(struct rd *r, const char *why)
+{
+	err_set(r->err, -SR_ETRUNCATED,
+		"file cut short: the options section at byte %llu, holding the table of where each cpu's data lies, is past its end (%llu bytes), and %s",
+		(unsigned long long)r->lost_opts, (unsigned long long)r->size, why);
+	err_at_byte(r->err, r->size);
+	return -SR_ETRUNCATED;
+}
+
+/*
+ * A v7 file cut inside its event data (or before its last options
+ * section): trace-cmd writes the options section holding the BUFFER
+ * options, the only table of where each CPU's data lies, after the data,
+ * so the cut took it.  The top buffer's data is still there, in the cut
+ * BUFFER section, one CPU after the other in CPU order, each starting at
+ * a page boundary:
+ *
+ * - compressed: each CPU's data is its chunk count and the chunks, so
+ *   the sizes lead from one CPU to the next exactly; the CPU the cut
+ *   falls in keeps its whole chunks;
+ * - uncompressed: the pages carry no CPU number, so a CPU is taken to end
+ *   where the page timestamps go back (each CPU's pages are in time
+ *   order); the CPU the cut falls in is read to the cut, as in a cut v6
+ *   file (its last range runs past the end: note_plain_range()).
+ *
+ * CPUs are numbered in file order from 0 (a CPU that recorded nothing
+ * cannot be told apart in uncompressed data).  Only the top buffer, only
+ * when no BUFFER option was read before the cut, and only when the lost
+ * section is where the BUFFER section says it ends (as trace-cmd writes
+ * it): a damaged offset pointing anywhere else is an error.  The file is
+ * reported short (lay->short_sec) and the table rebuilt (lay->rebuilt);
+ * libtracecmd is handed a copy with the section written back.
+ */
+static int rebuild_ranges(struct rd *r)
+{
+	struct dat_layout *lay = r->lay;
+	uint64_t ps = lay->page_size, fs = r->size;
+	uint64_t pos, start, at, k, count = 0, zsize = 0, ts = 0, prev = 0;
+	int cpu = 0;
+	int ret;
+
+	if (r->nr_ranges || lay->nr_bufs)
+		return lost_table(r, "the buffers read before it cannot be matched to the data after");
+	if (!r->buf_sec)
+		return lost_table(r, "no cpu data section is left");
+	/* trace-cmd writes that options section right after the data */
+	if (r->buf_end != r->lost_opts)
+		return lost_table(r, "the cpu data section does not end there (a damaged offset, not a cut)");
+	if (!r->cpucount)
+		return lost_table(r, "the file does not say how many cpus it has");
+	ret = add_buf(r, "");
+	if (ret < 0)
+		return ret;
+	pos = (r->buf_sec + 16 + ps - 1) / ps * ps;
+	if (is_compressed(r, r->buf_flags)) {
+		for (; cpu < (int)r->cpucount && fs - pos >= 4 && pos < fs; cpu++) {
+			r->pos = pos;
+			ret = rd_num(r, 4, &count, "truncated cpu data");
+			if (ret < 0)
+				return ret;
+			for (at = pos + 4, k = 0; k < count; k++) {
+				if (fs - at < 8 || rd_num_at(r, at, &zsize) < 0 || zsize > fs - at - 8)
+					break;
+				at += 8 + zsize;
+			}
+			ret = add_range(r, cpu, pos, at - pos - 4, pos, 0, r->buf_sec);
+			if (ret < 0)
+				return ret;
+			if (k < count) {
+				cpu++;
+				break;
+			}
+			pos = (at + ps - 1) / ps * ps;
+		}
+		lay->rebuilt_how = "by the chunk sizes";
+	} else {
+		/* the page the cut falls in too, as a cut v6 file's (note_plain_range()) */
+		for (start = pos; pos < fs && fs - pos >= 8; pos += ps) {
+			r->pos = pos;
+			ret = rd_num(r, 8, &ts, "truncated page");
+			if (ret < 0)
+				return ret;
+			if (pos > start && ts < prev) {
+				if (cpu + 1 >= (int)r->cpucount)
+					return lost_table(r, "the page timestamps go back more often than it has cpus");
+				ret = add_range(r, cpu++, start, pos - start, start, 0, r->buf_sec);
+				if (ret < 0)
+					return ret;
+				start = pos;
+			}
+			prev = ts;
+		}
+		if (pos > start) {
+			ret = add_range(r, cpu++, start, pos - start, start, 0, r->buf_sec);
+			if (ret < 0)
+				return ret;
+		}
+		lay->rebuilt_how = "where the page timestamps go back";
+	}
+	if (!r->nr_ranges)
+		return lost_table(r, is_compressed(r, r->buf_flags) ?
+				     "no whole compressed chunk of cpu data is left" :
+				     "no cpu data is left");
+	lay->bufs[0].nr_cpus = (int)r->cpucount;
+	lay->rebuilt = true;
+	lay->rebuilt_cpus = cpu;
+	lay->rebuilt_sec = r->lost_opts;
+	lay->rebuilt_buf = r->buf_sec;
+	lay->fast_ok = false;	/* libtracecmd's path reads the copy with the table */
+	lay->fast_why = "the file is cut short inside its cpu data";
 	return 0;
 }
 
@@ -1116,6 +1285,11 @@ static int check_v7(struct rd *r)
 	}
 
 	for (n = 0; off && n < DAT_MAX_SECTIONS; n++) {
+		if (n && off >= r->size) {
+			/* the last options section went with a cut: see rebuild_ranges() */
+			r->lost_opts = off;
+			break;
+		}
 		ret = check_section(r, off, OPT_DONE, &flags, &size);
 		if (ret < 0)
 			return ret;
@@ -1144,6 +1318,8 @@ static int check_v7(struct rd *r)
 	ret = check_meta(r);
 	if (!ret)
 		ret = check_chain(r, first);
+	if (!ret && r->lost_opts)
+		ret = rebuild_ranges(r);
 	if (ret < 0)
 		return ret;
 	ret = check_ranges(r);

@@ -243,9 +243,11 @@ static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dm
  * The next chunk of a compressed stream, after the part of a page the
  * last one left (normally none: trace-cmd compresses whole pages).
  * A chunk that does not decompress, or holds a page whose commit size is
- * larger than the page, ends the stream there, reported as the full walk
- * reports it (DAT_READ_DAMAGE, @dmg filled).  Return: 1, 0 at the
- * stream's end, DAT_READ_DAMAGE, or negative (@dmg).
+ * larger than the page, is read around when its sizes fit the CPU's data
+ * (the next chunk is after it), as the full walk and the libtracecmd path
+ * do; a chunk header that does not fit ends the stream there.  Either is
+ * DAT_READ_DAMAGE, @dmg filled.  Return: 1, 0 at the stream's end,
+ * DAT_READ_DAMAGE, or negative (@dmg).
  */
 static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 		      struct dat_damage *dmg)
@@ -257,7 +259,8 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 	unsigned char hdr[8], *zin;
 	const char *why = NULL;
 	uint64_t at = fs->pos;
-	uint32_t zsize, usize;
+	uint32_t zsize = 0, usize = 0;
+	bool skip = false;
 	ssize_t got;
 	int ret;
 
@@ -273,6 +276,7 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 		why = "compressed block runs past the end of its data";
 		goto bad;
 	}
+	skip = true;	/* from here on, a bad chunk is read around */
 	zin = dat_unz_input(z, zsize);
 	if (!zin || !usize || usize > DAT_UNZ_MAX_BLOCK) {
 		why = "impossible compressed size";
@@ -309,9 +313,24 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 	return 1;
 
 bad:
-	fail(dmg, -SR_EBADTRACE, at, "cpu %d compressed data: %s; reading its first %u of %u chunks",
-	     s->cpu, why, fs->range->nr_chunks - fs->chunks, fs->range->nr_chunks);
-	fs->chunks = 0;
+	if (!skip) {
+		fail(dmg, -SR_EBADTRACE, at,
+		     "cpu %d compressed data: %s; its chunks from this one on (%u of %u) lost",
+		     s->cpu, why, fs->chunks, fs->range->nr_chunks);
+		fs->chunks = 0;
+		fs->len = fs->at = 0;
+		return DAT_READ_DAMAGE;
+	}
+	/*
+	 * The chunk's sizes fit its CPU's data: the next chunk starts after
+	 * it.  Read around it (and the partial page before it, which it was to
+	 * complete), as the libtracecmd path does with its patched copy.
+	 */
+	fail(dmg, -SR_EBADTRACE, at, "cpu %d compressed data: chunk %u of %u: %s; reading the chunks after it",
+	     s->cpu, fs->range->nr_chunks - fs->chunks + 1, fs->range->nr_chunks, why);
+	fs->base += fs->len + (usize <= DAT_UNZ_MAX_BLOCK ? usize : 0);
+	fs->chunks--;
+	fs->pos += 8 + zsize;
 	fs->len = fs->at = 0;
 	return DAT_READ_DAMAGE;
 }

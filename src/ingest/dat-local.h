@@ -28,18 +28,28 @@
 
 #define DAT_MAX_CUT 256		/* CPU ranges a cut file may lose */
 #define DAT_MAX_BAD 256		/* CPUs whose compressed data may be read around */
+#define DAT_MAX_SKIP 8		/* bad chunks read around in one CPU's data */
 #define DAT_UNZ_MAX_BLOCK (64u << 20)	/* largest compressed block or chunk, both sizes */
 
 /**
- * struct dat_bad_cpu - compressed CPU data with a bad chunk, read around
+ * struct dat_bad_cpu - compressed CPU data with bad chunks, read around
  * @cpu:	the CPU id from the BUFFER option
- * @at:		byte offset of the bad chunk's header (or of the chunk count)
+ * @at:		byte offset of the first bad chunk's header (or of the chunk count)
  * @why:	what is wrong with it (a string constant)
- * @good:	chunks before it, all of which decompress; the decoder hands
- *		libtracecmd a copy whose chunk count (at @count_pos, 4 bytes)
- *		says @good, so that it reads only those
+ * @good:	chunks that decompress; the decoder hands libtracecmd a copy
+ *		whose chunk count (at @count_pos, 4 bytes) says @good and whose
+ *		chunks after the first bad one are moved down over the bad
+ *		ones (@skip), so that it reads every good chunk
  * @count:	the chunk count the file declares
  * @count_pos:	where that count is in the file
+ * @end:	where the CPU's data ends in the file
+ * @lost_rest:	the chunk at @stop has a header that does not fit (or too
+ *		many bad chunks): it and every chunk after it are lost
+ * @stop:	where the good chunks end when @lost_rest
+ * @cut:	the CPU's data ends at the cut of a file whose CPU table was
+ *		rebuilt (dat_layout.rebuilt): not damage of its own
+ * @nr_skip:	bad chunks read around, each a whole chunk (header and data)
+ * @skip:	their file offsets and lengths, in file order
  */
 struct dat_bad_cpu {
 	int		cpu;
@@ -48,6 +58,15 @@ struct dat_bad_cpu {
 	uint32_t	good;
 	uint32_t	count;
 	uint64_t	count_pos;
+	uint64_t	end;
+	bool		lost_rest;
+	bool		cut;
+	uint64_t	stop;
+	int		nr_skip;
+	struct {
+		uint64_t	at;
+		uint64_t	len;
+	}		skip[DAT_MAX_SKIP];
 };
 
 /** struct dat_lay_buf - one buffer the header walk found */
@@ -69,12 +88,21 @@ struct dat_lay_buf {
  * @nr_cut:		CPU data ranges that run past the end of the file
  * @first_cut:		file size when @nr_cut > 0 (where the data stops)
  * @cut:		for each cut range: where its size field is in the file
- *			and the size that ends it at the end of the file
- *			(rounded up to a page; 0 when it starts past the end)
+ *			(0: none, a rebuilt table's), the size that ends it at
+ *			the end of the file (rounded up to a page; 0 when it
+ *			starts past the end) and the page the cut falls in
  * @short_sec:		v7: offset of the last section in the file's chain when
  *			it runs past the end of the file (0: the chain fits);
  *			the file is shorter than its sections say
  * @short_end:		where that section says it ends
+ * @rebuilt:		v7: the options section holding the BUFFER options lies
+ *			past the end of the cut file, and the top buffer's CPU
+ *			table was rebuilt from the data (@ranges, in file order)
+ * @rebuilt_how:	how the CPUs were told apart (a string constant)
+ * @rebuilt_cpus:	CPUs found before the cut
+ * @rebuilt_sec:	where the lost options section was (the decoder's copy
+ *			writes one there)
+ * @rebuilt_buf:	the BUFFER section the CPU data is in
  * @nr_bad:		compressed CPU data ranges with a bad chunk
  * @bad:		those ranges (struct dat_bad_cpu)
  * @data_deferred:	the walk ran with DAT_CHECK_HEADERS: page headers and
@@ -108,9 +136,15 @@ struct dat_layout {
 	struct {
 		uint64_t	size_pos;
 		uint64_t	size;
+		uint64_t	page;
 	}		cut[DAT_MAX_CUT];
 	uint64_t	short_sec;
 	uint64_t	short_end;
+	bool		rebuilt;
+	const char	*rebuilt_how;
+	int		rebuilt_cpus;
+	uint64_t	rebuilt_sec;
+	uint64_t	rebuilt_buf;
 	int		nr_bad;
 	struct dat_bad_cpu bad[DAT_MAX_BAD];
 	bool		data_deferred;

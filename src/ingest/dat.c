@@ -160,11 +160,121 @@ static int write_num(int fd, uint64_t pos, uint64_t v, int len, bool big_endian)
  * declared sizes instead would make it read through as many zero pages as
  * a corrupt size says.  Records in the zeros are dropped in dat_next().
  *
- * Compressed CPU data with a bad chunk: the CPU's chunk count is set to
- * the number of good chunks before it, so that only those are read.
+ * A v7 file cut before its last options section, whose CPU table was
+ * rebuilt from the data: that section is written back, holding the table.
+ *
+ * Compressed CPU data with bad chunks: the good chunks after a bad one
+ * are moved down over it (compact_chunks()) and the CPU's chunk count is
+ * set to the number of good chunks, so that libtracecmd reads each of
+ * them and none of the bad ones.
  *
  * Return: a memfd, or a negative code.
  */
+static int compact_chunks(int mfd, const struct dat_bad_cpu *b, unsigned char *buf, size_t cap,
+			  uint64_t *at)
+{
+	uint64_t to = b->skip[0].at, from, next, len, stop;
+	ssize_t n;
+	int j;
+
+	stop = b->lost_rest ? b->stop : b->end;
+	for (j = 0; j < b->nr_skip; j++) {
+		from = b->skip[j].at + b->skip[j].len;
+		next = j + 1 < b->nr_skip ? b->skip[j + 1].at : stop;
+		while (from < next) {
+			len = next - from < cap ? next - from : cap;
+			*at = from;
+			n = pread(mfd, buf, len, (off_t)from);
+			if (n != (ssize_t)len || pwrite(mfd, buf, len, (off_t)to) != (ssize_t)len)
+				return -1;
+			from += len;
+			to += len;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A v7 file whose CPU table was rebuilt (dat_layout.rebuilt): an options
+ * section holding one BUFFER option for the top buffer, the CPUs found,
+ * and the end option, written where the lost one was (the previous
+ * options section's end option points there).  The clock is not in what
+ * is left of the file: "local", trace-cmd's default.
+ */
+/*
+ * The page a cut falls in: its commit size is lowered to the bytes of it
+ * the file holds, so that libtraceevent's kbuffer, which trusts it, reads
+ * no record from the zeros after the cut (a zero record's length word
+ * leads it past the end of the page).  A page whose header itself is cut
+ * gets commit size 0: no records.
+ */
+static int cut_page_commit(int mfd, const struct dat_layout *lay, uint64_t page)
+{
+	unsigned int hdr = 8 + lay->long_size;
+	unsigned char w[8] = { 0 };
+	uint64_t commit, have;
+
+	have = lay->file_size > page ? lay->file_size - page : 0;
+	if (have < hdr)
+		return pwrite(mfd, w, lay->long_size, (off_t)(page + 8)) ==
+		       (ssize_t)lay->long_size ? 0 : -1;
+	if (pread(mfd, w, lay->long_size, (off_t)(page + 8)) != (ssize_t)lay->long_size)
+		return -1;
+	commit = dat_read_num(w, lay->long_size, dat_swapped(lay->big_endian));
+	if ((commit & DAT_COMMIT_MASK) <= have - hdr)
+		return 0;
+	commit = (commit & ~(uint64_t)DAT_COMMIT_MASK) | (have - hdr);
+	return write_num(mfd, page + 8, commit, (int)lay->long_size, lay->big_endian);
+}
+
+static void put_num(unsigned char *b, size_t *n, uint64_t v, int len, bool big_endian)
+{
+	int i;
+
+	for (i = 0; i < len; i++)
+		b[*n + (big_endian ? len - 1 - i : i)] = (unsigned char)(v >> (8 * i));
+	*n += len;
+}
+
+static int write_rebuilt_options(int mfd, const struct dat_layout *lay)
+{
+	static const char clock[] = "local";
+	size_t n = 0, cap, opt;
+	unsigned char *b;
+	int i, ret;
+
+	cap = 16 + 6 + 8 + 1 + sizeof(clock) + 8 + 20 * (size_t)lay->nr_ranges + 6 + 8;
+	b = calloc(1, cap);
+	if (!b)
+		return -1;
+	put_num(b, &n, 0, 2, lay->big_endian);		/* section: options */
+	put_num(b, &n, 0, 2, lay->big_endian);		/* flags: not compressed */
+	put_num(b, &n, 0, 4, lay->big_endian);		/* string id */
+	put_num(b, &n, cap - 16, 8, lay->big_endian);	/* size */
+	put_num(b, &n, 3, 2, lay->big_endian);		/* option BUFFER */
+	opt = n;
+	put_num(b, &n, 0, 4, lay->big_endian);		/* its size, below */
+	put_num(b, &n, lay->rebuilt_buf, 8, lay->big_endian);
+	b[n++] = '\0';		/* the top buffer's name */
+	memcpy(b + n, clock, sizeof(clock));
+	n += sizeof(clock);
+	put_num(b, &n, lay->page_size, 4, lay->big_endian);
+	put_num(b, &n, lay->nr_ranges, 4, lay->big_endian);
+	for (i = 0; i < lay->nr_ranges; i++) {
+		put_num(b, &n, lay->ranges[i].cpu, 4, lay->big_endian);
+		put_num(b, &n, lay->ranges[i].off, 8, lay->big_endian);
+		put_num(b, &n, lay->ranges[i].size, 8, lay->big_endian);
+	}
+	for (i = 0; i < 4; i++)
+		b[opt + (lay->big_endian ? 3 - i : i)] = (unsigned char)((n - opt - 4) >> (8 * i));
+	put_num(b, &n, 0, 2, lay->big_endian);		/* option DONE: no next options section */
+	put_num(b, &n, 8, 4, lay->big_endian);
+	put_num(b, &n, 0, 8, lay->big_endian);
+	ret = pwrite(mfd, b, n, (off_t)lay->rebuilt_sec) == (ssize_t)n ? 0 : -1;
+	free(b);
+	return ret;
+}
+
 static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 {
 	uint64_t end = (lay->data_end + lay->page_size - 1) & ~(uint64_t)(lay->page_size - 1);
@@ -192,7 +302,18 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 	what = "shortening a cut cpu's size field";
 	for (i = 0; i < lay->nr_cut; i++) {
 		at = lay->cut[i].size_pos;
-		if (write_num(mfd, at, lay->cut[i].size, 8, lay->big_endian) < 0)
+		if (at && write_num(mfd, at, lay->cut[i].size, 8, lay->big_endian) < 0)
+			goto out_err;
+	}
+	what = "moving a cpu's good chunks over its bad ones";
+	for (i = 0; i < lay->nr_bad; i++)
+		if (lay->bad[i].nr_skip &&
+		    compact_chunks(mfd, &lay->bad[i], (unsigned char *)buf, sizeof(buf), &at) < 0)
+			goto out_err;
+	what = "lowering the commit size of the page the cut falls in";
+	for (i = 0; i < lay->nr_cut; i++) {
+		at = lay->cut[i].page + 8;
+		if (lay->cut[i].size && cut_page_commit(mfd, lay, lay->cut[i].page) < 0)
 			goto out_err;
 	}
 	what = "lowering a cpu's chunk count";
@@ -204,6 +325,11 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 	what = "padding the copy to a whole page";
 	at = end;
 	if (lay->nr_cut && ftruncate(mfd, (off_t)end) < 0)
+		goto out_err;
+	/* after the padding: it lies past the data */
+	what = "writing the rebuilt cpu table";
+	at = lay->rebuilt_sec;
+	if (lay->rebuilt && write_rebuilt_options(mfd, lay) < 0)
 		goto out_err;
 	if (lseek(mfd, 0, SEEK_SET) < 0)
 		goto out_err;
@@ -227,7 +353,7 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay, bool t
 	int ret;
 	int i;
 
-	if (lay->nr_cut) {
+	if (lay->nr_cut && !lay->rebuilt) {	/* a rebuilt table's cut: said below */
 		in->info.truncated += lay->nr_cut;
 		ret = ingest_damage(in, -SR_ETRUNCATED, lay->first_cut,
 				    "file ends inside the event data of %d cpu(s); reading what is there",
@@ -235,7 +361,15 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay, bool t
 		if (ret < 0)
 			return ret;
 	}
-	if (lay->short_sec && !told_short) {
+	if (lay->rebuilt && !(told_short && lay->short_sec)) {
+		in->info.truncated++;
+		ret = ingest_damage(in, -SR_ETRUNCATED, lay->file_size,
+				    "file cut short inside its event data: the table of where each cpu's data lies (the options section at byte %llu) went with the cut; reading the %d of %d cpu(s) found before it, told apart %s, numbered in file order",
+				    (unsigned long long)lay->rebuilt_sec, lay->rebuilt_cpus,
+				    lay->nr_bufs ? lay->bufs[0].nr_cpus : 0, lay->rebuilt_how);
+		if (ret < 0)
+			return ret;
+	} else if (lay->short_sec && !told_short) {
 		in->info.truncated++;
 		ret = ingest_damage(in, -SR_ETRUNCATED, lay->file_size,
 				    "file cut short: the section at byte %llu says it ends at byte %llu",
@@ -246,10 +380,18 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay, bool t
 	}
 	for (i = 0; i < lay->nr_bad; i++) {
 		b = &lay->bad[i];
+		if (b->cut)
+			continue;	/* the cut, said above */
 		in->info.truncated++;
-		ret = ingest_damage(in, -SR_EBADTRACE, b->at,
-				    "cpu %d compressed data: %s; reading its first %u of %u chunks",
-				    b->cpu, b->why, b->good, b->count);
+		if (b->lost_rest)
+			ret = ingest_damage(in, -SR_EBADTRACE, b->at,
+					    "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around, the rest from byte %llu lost)",
+					    b->cpu, b->why, b->good, b->count, b->nr_skip,
+					    (unsigned long long)b->stop);
+		else
+			ret = ingest_damage(in, -SR_EBADTRACE, b->at,
+					    "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around)",
+					    b->cpu, b->why, b->good, b->count, b->nr_skip);
 		if (ret < 0)
 			return ret;
 	}
@@ -549,24 +691,25 @@ static int dat_open(struct ingest *in)
 	snprintf(in->info.reader, sizeof(in->info.reader), "libtracecmd");
 	ret = dat_layout_check(fd, &lay, DAT_CHECK_FULL, &in->err);
 	d->data_start = first_data_byte(&lay);
-	dat_layout_release(&lay);
-	if (ret < 0)
+	if (ret < 0) {
+		dat_layout_release(&lay);
 		goto out_close;
+	}
 	in->info.file_version = lay.version;
 	snprintf(in->info.compression, sizeof(in->info.compression), "%s", lay.compression);
 	d->real_size = lay.file_size;
 	tfd = fd;
 	ret = report_damage(in, &lay, told_short);
+	if (!ret && (lay.nr_cut || lay.nr_bad || lay.rebuilt)) {
+		tfd = patched_copy(in, fd, &lay);
+		if (tfd < 0)
+			ret = tfd;
+		else
+			close(fd);
+	}
+	dat_layout_release(&lay);
 	if (ret < 0)
 		goto out_close;
-	if (lay.nr_cut || lay.nr_bad) {
-		tfd = patched_copy(in, fd, &lay);
-		if (tfd < 0) {
-			ret = tfd;
-			goto out_close;
-		}
-		close(fd);
-	}
 	ret = probe_open(in, tfd);
 	if (ret < 0) {
 		close(tfd);

@@ -11,6 +11,7 @@ S=$SR_BIN
 V6=$FIX/dat/numa02-head-v6.dat
 V7=$FIX/dat/numa02-head-v7.dat
 TOPO2=$FIX/numa02-2n/numactl-H.txt
+VZ=$FIX/dat/numa02-head-v7-zstd.dat
 TXT=$FIX/text/tracefs-host.txt
 PERF=$FIX/text/perf-host.txt
 
@@ -18,6 +19,9 @@ PERF=$FIX/text/perf-host.txt
 grep_err() {
 	if grep -q -- "$2" "$T/err"; then ok "$1"; else fail "$1: stderr: $(head -c 600 "$T/err")"; fi
 }
+
+# poke FILE OUT OFFSET HEX: FILE with the bytes HEX written at OFFSET
+poke() { python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); d[int(sys.argv[3]):int(sys.argv[3])+len(bytes.fromhex(sys.argv[4]))]=bytes.fromhex(sys.argv[4]); open(sys.argv[2],'wb').write(d)" "$@"; }
 
 # cut FILE BYTES OUT: the first BYTES bytes of FILE
 cut_to() { head -c "$2" "$1" >"$3"; }
@@ -44,6 +48,97 @@ expect_exit 3 "v6 cut 100 bytes short refused by info --strict" \
 grep_err "v6 cut short: names the byte" "at byte 376732: file ends inside the event data"
 expect_exit 0 "the whole v7 file passes info --strict" "$S" info --strict "$V7"
 expect_exit 0 "the whole v7 zstd file passes info --strict" "$S" info --strict "$FIX/dat/numa02-head-v7-zstd.dat"
+
+# ---- a v7 file cut inside its event data: the CPU table is rebuilt ----
+# The uncompressed v7 fixture was converted from the v6 one and its CPU data
+# lies at the same offsets, so a v7 file cut at X must read exactly as the
+# v6 file cut at X (whose CPU table is at its start): cut points in each
+# CPU's data (0: 32768-61440, 1: -155648, 2: -196608, 3: -376832).
+facts() { "$S" info --json -q --topology "$TOPO2" "$1" | jq -cS '[.events, .unseen, .migrations, .cpus]'; }
+for x in 40000 61441 100000 160001 196700 300000 376831; do
+	cut_to "$V6" $x "$T/c6.dat"
+	cut_to "$V7" $x "$T/c7.dat"
+	expect_exit 0 "v7 cut at $x, inside its event data: read around" \
+		"$S" info --topology "$TOPO2" "$T/c7.dat"
+	grep_err "v7 cut at $x: the warning names the byte" \
+		"c7.dat' at byte $x: file cut short inside its event data: the table of where each cpu's data lies (the options section at byte 376832) went with the cut"
+	check "v7 cut at $x: one warning (besides the topology's)" \
+		test "$(grep -v "topology.*is used" "$T/err" | grep -c warning)" = 1
+	check "v7 cut at $x: the same events, per-cpu coverage and migrations as v6 cut there" \
+		test "$(facts "$T/c7.dat")" = "$(facts "$T/c6.dat")"
+	expect_exit 3 "v7 cut at $x: refused by --strict" "$S" info --strict --topology "$TOPO2" "$T/c7.dat"
+	grep_err "v7 cut at $x: the --strict error names the byte" "c7.dat' at byte $x: file cut short inside"
+done
+# zstd: each CPU's chunks lead to the next; a cut in a chunk loses that chunk,
+# the CPU's later ones and every later CPU: it must read as the whole file
+# (its CPU table intact) whose chunk there has an impossible size and whose
+# later CPUs count no chunks
+python3 "$SR_SOURCE_DIR/tests/e2e/v7-chunks.py" "$VZ" >"$T/chunks"
+n=0
+while read -r cpu k count at zsize usize; do
+	x=$((at + 8 + zsize / 2))
+	cut_to "$VZ" $x "$T/cz.dat"
+	if [ "$cpu" = 0 ] && [ "$k" = 0 ]; then
+		expect_exit 3 "zstd cut inside the first chunk: nothing to read" "$S" info "$T/cz.dat"
+		grep_err "zstd cut inside the first chunk: says so" \
+			"cz.dat' at byte $x: file cut short: the options section at byte 53098, holding the table of where each cpu's data lies, is past its end ($x bytes), and no whole compressed chunk"
+		continue
+	fi
+	n=$((n + 1))
+	poke "$VZ" "$T/cz-size.dat" "$at" ffffff7f
+	while read -r c2 k2 _ at2 _; do
+		[ "$c2" -gt "$cpu" ] && [ "$k2" = 0 ] && poke "$T/cz-size.dat" "$T/cz-size.dat" $((at2 - 4)) 00000000
+	done <"$T/chunks"
+	expect_exit 0 "zstd cut in cpu $cpu chunk $k: read around" "$S" info --topology "$TOPO2" "$T/cz.dat"
+	grep_err "zstd cut in cpu $cpu chunk $k: names the byte" \
+		"cz.dat' at byte $x: file cut short inside its event data: .* told apart by the chunk sizes"
+	check "zstd cut in cpu $cpu chunk $k: one warning (besides the topology's)" \
+		test "$(grep -v "topology.*is used" "$T/err" | grep -c warning)" = 1
+	check "zstd cut in cpu $cpu chunk $k: reads as that chunk lost from the whole file" \
+		test "$(facts "$T/cz.dat")" = "$(facts "$T/cz-size.dat")"
+done <"$T/chunks"
+check "zstd cut in each chunk: $n" test "$n" -ge 8
+cut_to "$VZ" 53098 "$T/cz.dat"
+expect_exit 0 "zstd cut right after its cpu data: read whole" "$S" info --topology "$TOPO2" "$T/cz.dat"
+grep_err "zstd cut right after its cpu data: one warning" "cz.dat' at byte 53098: file cut short"
+check "zstd cut right after its cpu data: every event" \
+	test "$(facts "$T/cz.dat")" = "$(facts "$VZ")"
+
+# ---- one bad chunk of a v7 compressed CPU: the chunks after it still read ----
+# Each middle chunk of the zstd fixture: its frame magic zeroed (the chunk does
+# not decompress, its sizes still lead to the next one) against its size made
+# impossible (nothing after it can be found).  Both readers read the same.
+switches() { "$S" info --json -q --reader="$1" "$2" | jq '.events.sched_switch'; }
+whole=$(switches auto "$VZ")
+n=0
+while read -r cpu k count at zsize usize; do
+	[ "$k" -gt 0 ] && [ "$k" -lt $((count - 1)) ] || continue
+	n=$((n + 1))
+	poke "$VZ" "$T/chunk-magic.dat" $((at + 8)) 00000000
+	poke "$VZ" "$T/chunk-size.dat" "$at" ffffff7f
+	for r in fast libtracecmd; do
+		expect_exit 0 "cpu $cpu chunk $k of $count undecompressable: read around (--reader=$r)" \
+			"$S" info --reader=$r "$T/chunk-magic.dat"
+		grep_err "cpu $cpu chunk $k: the warning names its byte (--reader=$r)" \
+			"chunk-magic.dat' at byte $at: cpu $cpu compressed data: .*not a zstd frame"
+		check "cpu $cpu chunk $k: one warning (--reader=$r)" test "$(grep -c warning "$T/err")" = 1
+		expect_exit 3 "cpu $cpu chunk $k: fatal under --strict (--reader=$r)" \
+			"$S" info --strict --reader=$r "$T/chunk-magic.dat"
+	done
+	magic_fast=$(switches fast "$T/chunk-magic.dat")
+	magic_lib=$(switches libtracecmd "$T/chunk-magic.dat")
+	# the fast reader refuses a chunk table that does not fill its data: auto
+	# falls back to libtracecmd's
+	size_auto=$(switches auto "$T/chunk-size.dat")
+	size_lib=$(switches libtracecmd "$T/chunk-size.dat")
+	check "cpu $cpu chunk $k: both readers read the same around the bad chunk ($magic_fast, $magic_lib)" \
+		test "$magic_fast" = "$magic_lib"
+	check "cpu $cpu chunk $k: auto and libtracecmd stop at a chunk size that cannot be ($size_auto, $size_lib)" \
+		test "$size_auto" = "$size_lib"
+	check "cpu $cpu chunk $k: the chunks after the bad one are read ($size_lib < $magic_fast < $whole)" \
+		test "$size_lib" -lt "$magic_fast" -a "$magic_fast" -lt "$whole"
+done < <(python3 "$SR_SOURCE_DIR/tests/e2e/v7-chunks.py" "$VZ")
+check "middle chunks damaged one at a time: $n" test "$n" -ge 3
 
 # ---- negative CPU numbers in text traces: bad lines, fatal under --strict ----
 sed '0,/orig_cpu=0 dest_cpu=1/s//orig_cpu=0 dest_cpu=-1/' "$TXT" >"$T/neg-dest.txt"

@@ -107,6 +107,25 @@ if [ -f "$PLUGINS/policy-example.so" ]; then
 		--plugin "$PLUGINS/plugin-no-entry.so" "$FIX/numa02-2n"
 	expect_exit 0 "policies lists a plugin" "$SR_BIN" policies --plugin "$PLUGINS/policy-example.so"
 	check "policies shows it" grep -q '^lb-idle-dst-wins' "$T/out"
+	# a bare name is never searched for: not on LD_LIBRARY_PATH, not in the
+	# current folder; no constructor of it runs
+	rm -f "$T/mark"
+	SR_TEST_CTOR_MARK=$T/mark LD_LIBRARY_PATH=$PLUGINS expect_exit 3 "a plugin named without a path" \
+		"$SR_BIN" replay --plugin plugin-ctor.so "$FIX/numa02-2n"
+	check "the bare name is refused, saying why" grep -q "'plugin-ctor.so': a policy plugin is named by its path" "$T/err"
+	check "no constructor of the bare name ran" test ! -e "$T/mark"
+	cd "$PLUGINS" || exit 1
+	SR_TEST_CTOR_MARK=$T/mark expect_exit 3 "a bare name of a file in the current folder" \
+		"$SR_BIN" replay --plugin plugin-ctor.so "$FIX/numa02-2n"
+	cd - >/dev/null || exit 1
+	check "no constructor ran from the current folder" test ! -e "$T/mark"
+	SR_TEST_CTOR_MARK=$T/mark expect_exit 0 "the same plugin by its path" \
+		"$SR_BIN" policies --plugin "$PLUGINS/plugin-ctor.so"
+	check "given by its path, it loads (its constructor ran)" test -e "$T/mark"
+	expect_exit 3 "a plugin that is not an ELF file" "$SR_BIN" replay --plugin "$FIX/numa02-2n/uname.txt" "$FIX/numa02-2n"
+	check "non-ELF refused before dlopen" grep -q "numa02-2n/uname.txt': not an ELF shared object (at byte 0)" "$T/err"
+	expect_exit 3 "a plugin that is a device" "$SR_BIN" replay --plugin /dev/zero "$FIX/numa02-2n"
+	check "a device refused" grep -q "'/dev/zero': a policy plugin must be a regular file" "$T/err"
 else
 	echo "# SKIP: test plugins not built"
 fi

@@ -141,9 +141,12 @@ END_TEST
 START_TEST(test_not_a_plugin)
 {
 	expect_refused(SR_TEST_PLUGIN_DIR "/does-not-exist.so", -SR_ENOTFOUND,
-		       "cannot load policy plugin");
+		       "cannot open policy plugin");
 	expect_refused(SR_SOURCE_DIR "/CMakeLists.txt", -SR_ENOTFOUND,
-		       "cannot load policy plugin");
+		       "not an ELF shared object (at byte 0)");
+	/* a bare name is refused before dlopen(), even one the loader finds */
+	expect_refused("libc.so.6", -SR_ENOTFOUND, "named by its path, never searched for");
+	expect_refused(SR_TEST_PLUGIN_DIR, -SR_ENOTFOUND, "must be a regular file");
 	replay_plugin_close(NULL);
 }
 END_TEST
