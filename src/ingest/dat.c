@@ -429,6 +429,32 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 }
 
 /*
+ * An event format libtraceevent could not parse (damaged, or an
+ * allocation failed inside it) is flagged there and its events would then
+ * be read as undescribed without a word: one the replay reads (any kind
+ * but "other") is fatal instead.  Return: 0, or negative (in->err).
+ */
+static int formats_check(struct ingest *in, struct tracecmd_input *h)
+{
+	struct tep_event **evs = tep_list_events(tracecmd_get_tep(h), TEP_EVENT_SORT_ID);
+	int i;
+
+	if (!evs)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	for (i = 0; evs[i]; i++) {
+		const char *name = evs[i]->name ? evs[i]->name : "";
+
+		if (!(evs[i]->flags & TEP_EVENT_FL_FAILED) ||
+		    ingest_event_kind_from_name(name) == SR_EV_OTHER)
+			continue;
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "the format of event '%s' cannot be read (damaged, or out of memory)",
+			       name);
+	}
+	return 0;
+}
+
+/*
  * Open for the fast reader (dat-fast.c): libtracecmd reads the headers and
  * event formats only (tracecmd_open_head(), after the same probe in a
  * child), the pages are read from @fd.  Return: 0, 1 when the fast
@@ -450,6 +476,9 @@ static int fast_open(struct ingest *in, struct dat *d)
 	d->top = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, false, 0);
+	ret = formats_check(in, d->top);
+	if (ret < 0)
+		return ret;
 	if (tep_is_old_format(tracecmd_get_tep(d->top))) {
 		/* Linux 2.6.30 and older: the ring-buffer page format before today's */
 		tracecmd_close(d->top);
@@ -576,6 +605,9 @@ static int dat_open(struct ingest *in)
 	d->top = tracecmd_open_fd(tfd, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, true, 0);
+	ret = formats_check(in, d->top);
+	if (ret < 0)
+		return ret;
 
 	set_release(in, tracecmd_get_uname(d->top));
 	set_clock(in, tracecmd_get_trace_clock(d->top));
