@@ -67,6 +67,11 @@ bool report_json_lost(void)
 	return json_oom;
 }
 
+void report_json_fail(void)
+{
+	json_oom = true;
+}
+
 json_t *report_json_str(const char *s, size_t len)
 {
 	char buf[4 * 1024 + 1];

@@ -137,6 +137,12 @@ void report_json_watch(void);
 bool report_json_lost(void);
 
 /**
+ * report_json_fail() - mark this thread's document as missing a part (an
+ * allocation outside jansson failed), as a failed jansson one does
+ */
+void report_json_fail(void);
+
+/**
  * report_json_str() - a JSON string from untrusted bytes (invalid UTF-8
  * escaped as "\xNN")
  * Return: owned, or NULL.
