@@ -430,17 +430,25 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 
 /*
  * An event format libtraceevent could not parse (damaged, or an
- * allocation failed inside it) is flagged there and its events would then
- * be read as undescribed without a word: one the replay reads (any kind
- * but "other") is fatal instead.  Return: 0, or negative (in->err).
+ * allocation failed inside it) is flagged there, or left out, and its
+ * events would then be read as undescribed without a word: fewer formats
+ * than a v6 file lists, or a flagged one the replay reads (any kind but
+ * "other"), is fatal instead.  Return: 0, or negative (in->err).
  */
-static int formats_check(struct ingest *in, struct tracecmd_input *h)
+static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd_input *h)
 {
-	struct tep_event **evs = tep_list_events(tracecmd_get_tep(h), TEP_EVENT_SORT_ID);
-	int i;
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i, have = tep_get_events_count(tep);
 
 	if (!evs)
 		return err_set(&in->err, -ENOMEM, "out of memory");
+	/* one libtraceevent left out (its record could not be made): which is not known */
+	if (d->lay.nr_formats && (uint64_t)have < d->lay.nr_formats)
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "%llu of the file's %llu event formats cannot be read (damaged, or out of memory)",
+			       (unsigned long long)(d->lay.nr_formats - (uint64_t)have),
+			       (unsigned long long)d->lay.nr_formats);
 	for (i = 0; evs[i]; i++) {
 		const char *name = evs[i]->name ? evs[i]->name : "";
 
@@ -476,7 +484,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 	d->top = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, false, 0);
-	ret = formats_check(in, d->top);
+	ret = formats_check(in, d, d->top);
 	if (ret < 0)
 		return ret;
 	if (tep_is_old_format(tracecmd_get_tep(d->top))) {
@@ -605,7 +613,7 @@ static int dat_open(struct ingest *in)
 	d->top = tracecmd_open_fd(tfd, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, true, 0);
-	ret = formats_check(in, d->top);
+	ret = formats_check(in, d, d->top);
 	if (ret < 0)
 		return ret;
 
@@ -714,6 +722,8 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 		d->cur = NULL;
 	}
 	for (;;) {
+		if (d->oom)	/* a stream's next record was lost: never end it early */
+			return err_set(&in->err, -ENOMEM, "out of memory");
 		if (d->pending) {
 			rec = d->pending;
 			bi = d->pending_buf;
