@@ -14,7 +14,8 @@
 #
 # SR_FAULT_FULL=1 walks every N (long: ~35k allocations per trace.dat
 # command); SR_FAULT_STRIDE=K sets the short walk's step (default: about
-# 60 points per walk).  The counts walked are printed at the end.
+# 60 points per walk); SR_FAULT_ONLY=REGEX runs only the walks whose name
+# matches.  The counts walked are printed at the end.
 # A failure that libtraceevent or libtracecmd absorbs (they drop an event
 # format or a page and go on) and that changes the output is counted as
 # known, not failed, unless SR_FAULT_STRICT_LIBS=1: the project cannot see
@@ -55,6 +56,9 @@ walk() {
 	local name=$1 kind=$2 mode=$3 ref=$T/ref-$1 d=$T/run total stride n rc bad=0 walked=0
 	local absorbed=0 e3=0 e4=0 known=0 lines why in
 	shift 3
+	if [ -n "${SR_FAULT_ONLY:-}" ] && ! [[ $name =~ $SR_FAULT_ONLY ]]; then
+		return
+	fi
 	run_one "$ref" 0 "$kind" "$mode" "$@"
 	if [ "$(cat "$ref/rc")" != 0 ] || [ -s "$ref/stderr" ]; then
 		fail "$name: the run without faults fails: $(head -c 300 "$ref/stderr")"

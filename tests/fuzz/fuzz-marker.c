@@ -65,9 +65,9 @@ static char *table_line(const uint8_t *p, size_t n, size_t *len)
 
 	if (!f)
 		abort();	/* the table has a hole */
-	for (i = 0; f->nr_keys && i < (size_t)f->nr_keys; i++)
-		cap += strlen(f->keys[i].name) + 2;
-	cap += n * 40;	/* every byte may be a key */
+	for (i = 1; i < n; i++)	/* the room each key byte takes */
+		if (p[i] >= 0x80 && p[i] < 0x80 + MARKER_MAX_KEYS && f->nr_keys)
+			cap += strlen(f->keys[(p[i] - 0x80) % f->nr_keys].name) + 2;
 	out = malloc(cap);
 	if (!out)
 		return NULL;
