@@ -132,8 +132,6 @@ static long env_long(const char *name, long def)
 
 static void setup(void)
 {
-	const char *m;
-
 	if (ready || resolving)
 		return;
 	resolving = 1;
@@ -152,9 +150,21 @@ static void setup(void)
 	RESOLVE(write);
 	RESOLVE(fread);
 	RESOLVE(fgets);
+	resolving = 0;
+	ready = true;
+}
+
+/*
+ * The settings, read once libc is up: an allocation made before (the
+ * sanitizer runtime's, the loader's) is counted but never failed, and the
+ * environment may not be there yet.
+ */
+__attribute__((constructor)) static void settings(void)
+{
+	const char *m;
+
+	setup();
 	main_pid = getpid();
-	fail_alloc = env_long("SR_FAULT_ALLOC", -1);
-	fail_io = env_long("SR_FAULT_IO", -1);
 	trace = env_long("SR_FAULT_TRACE", 0) == 1;
 	fd_min = (int)env_long("SR_FAULT_FD_MIN", 3);
 	m = getenv("SR_FAULT_IO_MODE");
@@ -162,8 +172,8 @@ static void setup(void)
 		io_mode = MODE_ENOSPC;
 	else if (m && !strcmp(m, "short"))
 		io_mode = MODE_SHORT;
-	resolving = 0;
-	ready = true;
+	fail_io = env_long("SR_FAULT_IO", -1);
+	fail_alloc = env_long("SR_FAULT_ALLOC", -1);
 }
 
 /* true when this allocation is the one to fail */
