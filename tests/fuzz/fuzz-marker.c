@@ -129,8 +129,9 @@ static void one_line(struct topo_builder *b, struct model *m, struct marker_samp
 		inside(&meta.kprobe, s, len);
 		break;
 	case SR_MARK_NODE:
+		/* "distance=" decodes, empty (the topology builder refuses it) */
 		if (marker_decode_node(&ev, &node) == 0 &&
-		    (node.nr_distance < 1 || node.nr_distance > MARKER_MAX_NODES))
+		    (node.nr_distance < 0 || node.nr_distance > MARKER_MAX_NODES))
 			abort();
 		break;
 	case SR_MARK_SYSCTL:
