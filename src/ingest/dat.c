@@ -446,9 +446,10 @@ static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd
 	/* one libtraceevent left out (its record could not be made): which is not known */
 	if (d->lay.nr_formats && (uint64_t)have < d->lay.nr_formats)
 		return err_set(&in->err, -SR_EBADTRACE,
-			       "%llu of the file's %llu event formats cannot be read (damaged, or out of memory)",
+			       "%llu of the file's %llu event formats (bytes 0-%llu, before the cpu data) cannot be read (damaged, or out of memory)",
 			       (unsigned long long)(d->lay.nr_formats - (uint64_t)have),
-			       (unsigned long long)d->lay.nr_formats);
+			       (unsigned long long)d->lay.nr_formats,
+			       (unsigned long long)d->data_start);
 	for (i = 0; evs[i]; i++) {
 		const char *name = evs[i]->name ? evs[i]->name : "";
 
@@ -456,8 +457,8 @@ static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd
 		    ingest_event_kind_from_name(name) == SR_EV_OTHER)
 			continue;
 		return err_set(&in->err, -SR_EBADTRACE,
-			       "the format of event '%s' cannot be read (damaged, or out of memory)",
-			       name);
+			       "the format of event '%s' (bytes 0-%llu, before the cpu data) cannot be read (damaged, or out of memory)",
+			       name, (unsigned long long)d->data_start);
 	}
 	return 0;
 }

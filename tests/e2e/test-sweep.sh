@@ -71,9 +71,9 @@ one() {
 	3)
 		refused=$((refused + 1))
 		last=$(tail -n 1 "$d/stderr")
-		# the file and where: "at byte N", "line N" or "byte N"
+		# the file and where: "at byte N", "line N", "bytes N-M"
 		if ! printf '%s' "$last" | grep -q -F "$(basename "$f")" ||
-		   ! printf '%s' "$last" | grep -q -E '(byte|line) [0-9]+|:[0-9]+:'; then
+		   ! printf '%s' "$last" | grep -q -E '(byte|line) [0-9]+|bytes [0-9]+-[0-9]+|:[0-9]+:'; then
 			unnamed=$((unnamed + 1))
 			[ $unnamed -le 10 ] && fail "$cmd $(basename "$f"): the error names no file and place: $last"
 		fi ;;
