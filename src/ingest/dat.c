@@ -320,10 +320,22 @@ static void probe_child_quiet(void)
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	size_t i;
 
+	int fd;
+
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 	if (__sanitizer_set_death_callback)
 		__sanitizer_set_death_callback(NULL);
+	/*
+	 * The parent reports how the probe ended, as one error: what the
+	 * libraries (or libc, on a double free inside libtracecmd) print on
+	 * the way is not a second line of it
+	 */
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
 }
 
 /* The first record of every CPU: damaged page lists crash the first read. */

@@ -129,6 +129,8 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 	}
 	r = report_replay_text(k->f, doc, k->verbose);
 	json_decref(doc);
+	if (report_json_lost())	/* a piece of the text could not be made */
+		return err_set(err, -ENOMEM, "out of memory");
 	if (r < 0)
 		return err_set(err, -EIO, "cannot write the summary: %s", strerror(EIO));
 	return 0;
