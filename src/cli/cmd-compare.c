@@ -318,8 +318,14 @@ static int compare_sides(const struct compare_side *base, const struct compare_s
 		}
 	}
 	if (a->json) {
-		json_t *root = compare_results_json(res, nres);
+		json_t *root;
 
+		report_json_watch();
+		root = compare_results_json(res, nres);
+		if (root && report_json_lost()) {
+			json_decref(root);
+			root = NULL;
+		}
 		if (!root) {
 			ret = fail_internal("out of memory");
 			goto out;

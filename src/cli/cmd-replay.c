@@ -371,9 +371,38 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		sinks[n].ops = &report_text_sink_ops;
 		sinks[n++].priv = &tx;
 	}
+	js.defer = !batch;
 	ret = cli_source_run(&src, sinks, n);
 	if (ret)
 		goto out;
+	/*
+	 * Every output made before any is replaced: the streams' last bytes
+	 * written (a full disk shows here), then the JSON document, then the
+	 * renames.
+	 */
+	if (nd_open && (fflush(ndo.f) == EOF || report_out_error(&ndo))) {
+		ret = CLI_EXIT_INTERNAL;
+		r = report_out_error(&ndo);
+		cli_error("cannot write '%s': %s", op->ndjson, strerror(r ? r : EIO));
+		goto out;
+	}
+	if (out_open && (fflush(out.f) == EOF || report_out_error(&out))) {
+		ret = CLI_EXIT_INTERNAL;
+		r = report_out_error(&out);
+		if (c->output)
+			cli_error("cannot write '%s': %s", c->output, strerror(r ? r : EIO));
+		else
+			cli_error("cannot write the summary: %s", strerror(r ? r : EIO));
+		goto out;
+	}
+	if (js.doc) {
+		r = report_write_json(js.doc, js.path);
+		if (r < 0) {
+			ret = CLI_EXIT_INTERNAL;
+			cli_error("cannot write '%s': %s", js.path, strerror(-r));
+			goto out;
+		}
+	}
 	if (nd_open) {
 		nd_open = false;
 		r = report_out_close(&ndo, true);

@@ -927,6 +927,7 @@ static int check_v6(struct rd *r)
 		return ret;
 	if (n > DAT_MAX_ITEMS)
 		return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "impossible ftrace format count");
+	r->lay->nr_formats = n;
 	for (i = 0; i < n; i++) {
 		ret = rd_num(r, 8, &len, "truncated ftrace formats");
 		if (!ret)
@@ -947,6 +948,7 @@ static int check_v6(struct rd *r)
 			return ret;
 		if (m > DAT_MAX_ITEMS)
 			return rd_fail(r, -SR_EBADTRACE, r->pos - 4, "impossible event count");
+		r->lay->nr_formats += m;
 		for (j = 0; j < m; j++) {
 			ret = rd_num(r, 8, &len, "truncated event formats");
 			if (!ret)

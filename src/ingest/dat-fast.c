@@ -202,6 +202,29 @@ static int fail(struct dat_damage *dmg, int code, uint64_t pos, const char *fmt,
 	return code;
 }
 
+/*
+ * pread() until @len bytes, the end of the file or an error: a regular
+ * file may return fewer bytes than asked, and a signal may interrupt.
+ * Return: the bytes read, or -1 (errno).
+ */
+static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t at)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = pread(fd, (char *)buf + done, len - done, (off_t)(at + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
 /* the next window of an uncompressed stream; Return: 1, 0 at its end, or negative (@dmg) */
 static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dmg)
 {
@@ -219,7 +242,7 @@ static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dm
 	want = (n + ps - 1) / ps * ps;
 	if (grow_buf(fs, want, ps) < 0)
 		return fail(dmg, -ENOMEM, fs->pos, "out of memory");
-	got = pread(d->fd, fs->buf, n, (off_t)fs->pos);
+	got = pread_full(d->fd, fs->buf, n, fs->pos);
 	if (got != (ssize_t)n)
 		return fail(dmg, got < 0 ? -errno : -SR_ETRUNCATED, fs->pos,
 			    "cpu %d: cannot read its data%s", s->cpu,
@@ -266,7 +289,11 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 
 	if (!fs->chunks)
 		return 0;
-	if (fs->end - fs->pos < 8 || pread(d->fd, hdr, 8, (off_t)fs->pos) != 8) {
+	got = fs->end - fs->pos < 8 ? 0 : pread_full(d->fd, hdr, 8, fs->pos);
+	if (got < 0)	/* an I/O error is not damage: never read around */
+		return fail(dmg, -errno, fs->pos, "cpu %d: cannot read its data: %s", s->cpu,
+			    strerror(errno));
+	if (got != 8) {
 		why = "compressed block header past the end of its data";
 		goto bad;
 	}
@@ -277,12 +304,17 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 		goto bad;
 	}
 	skip = true;	/* from here on, a bad chunk is read around */
-	zin = dat_unz_input(z, zsize);
-	if (!zin || !usize || usize > DAT_UNZ_MAX_BLOCK) {
+	if (!usize || usize > DAT_UNZ_MAX_BLOCK || zsize > DAT_UNZ_MAX_BLOCK) {
 		why = "impossible compressed size";
 		goto bad;
 	}
-	got = pread(d->fd, zin, zsize, (off_t)(fs->pos + 8));
+	zin = dat_unz_input(z, zsize);
+	if (!zin)
+		return fail(dmg, -ENOMEM, fs->pos, "out of memory");
+	got = pread_full(d->fd, zin, zsize, fs->pos + 8);
+	if (got < 0)
+		return fail(dmg, -errno, fs->pos, "cpu %d: cannot read its data: %s", s->cpu,
+			    strerror(errno));
 	if (got != (ssize_t)zsize) {
 		why = "truncated compressed block";
 		goto bad;
@@ -291,6 +323,8 @@ static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
 		return fail(dmg, -ENOMEM, fs->pos, "out of memory");
 	memmove(fs->buf, fs->buf + fs->at, left);
 	ret = dat_unz_to(z, zsize, usize, fs->buf + left, &why);
+	if (ret == -ENOMEM)
+		return fail(dmg, -ENOMEM, fs->pos, "out of memory");
 	if (ret < 0)
 		goto bad;
 	fs->base += fs->at;

@@ -129,6 +129,7 @@ struct dat_layout {
 	uint32_t	page_size;
 	char		compression[32];
 	uint64_t	file_size;
+	uint64_t	nr_formats;	/* v6: ftrace and event formats in the file (0: not counted) */
 	bool		data_checked;
 	uint64_t	data_end;
 	int		nr_cut;
@@ -465,6 +466,7 @@ struct dat {
 	int			nr_heap;
 	int			nr_streams;
 	struct tep_record	*cur;		/* behind the last event returned */
+	bool			oom;		/* libtracecmd failed to allocate a record */
 	int			cur_buf;
 	struct tep_record	*pending;	/* returned after its lost marker */
 	int			pending_buf;

@@ -103,7 +103,15 @@ static int stream_advance(struct dat *d, int si)
 		ret = dat_read_reported(d, si);
 		s->rec = ret > 0 ? &s->fs.rec : NULL;
 	} else {
+		/*
+		 * libtracecmd returns NULL at the end and when an allocation
+		 * failed alike: ENOMEM tells them apart (sticky, dat_next()
+		 * fails at its next call rather than end the stream early)
+		 */
+		errno = 0;
 		s->rec = tracecmd_read_data(d->bufs[s->buf].h, s->cpu);
+		if (!s->rec && errno == ENOMEM)
+			d->oom = true;
 	}
 	if (s->rec)
 		d->hk[si].key = s->rec->ts;

@@ -462,10 +462,22 @@ static void probe_child_quiet(void)
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	size_t i;
 
+	int fd;
+
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		signal(sigs[i], SIG_DFL);
 	if (__sanitizer_set_death_callback)
 		__sanitizer_set_death_callback(NULL);
+	/*
+	 * The parent reports how the probe ended, as one error: what the
+	 * libraries (or libc, on a double free inside libtracecmd) print on
+	 * the way is not a second line of it
+	 */
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
 }
 
 /* The first record of every CPU: damaged page lists crash the first read. */
@@ -571,6 +583,41 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 }
 
 /*
+ * An event format libtraceevent could not parse (damaged, or an
+ * allocation failed inside it) is flagged there, or left out, and its
+ * events would then be read as undescribed without a word: fewer formats
+ * than a v6 file lists, or a flagged one the replay reads (any kind but
+ * "other"), is fatal instead.  Return: 0, or negative (in->err).
+ */
+static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd_input *h)
+{
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i, have = tep_get_events_count(tep);
+
+	if (!evs)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	/* one libtraceevent left out (its record could not be made): which is not known */
+	if (d->lay.nr_formats && (uint64_t)have < d->lay.nr_formats)
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "%llu of the file's %llu event formats (bytes 0-%llu, before the cpu data) cannot be read (damaged, or out of memory)",
+			       (unsigned long long)(d->lay.nr_formats - (uint64_t)have),
+			       (unsigned long long)d->lay.nr_formats,
+			       (unsigned long long)d->data_start);
+	for (i = 0; evs[i]; i++) {
+		const char *name = evs[i]->name ? evs[i]->name : "";
+
+		if (!(evs[i]->flags & TEP_EVENT_FL_FAILED) ||
+		    ingest_event_kind_from_name(name) == SR_EV_OTHER)
+			continue;
+		return err_set(&in->err, -SR_EBADTRACE,
+			       "the format of event '%s' (bytes 0-%llu, before the cpu data) cannot be read (damaged, or out of memory)",
+			       name, (unsigned long long)d->data_start);
+	}
+	return 0;
+}
+
+/*
  * Open for the fast reader (dat-fast.c): libtracecmd reads the headers and
  * event formats only (tracecmd_open_head(), after the same probe in a
  * child), the pages are read from @fd.  Return: 0, 1 when the fast
@@ -592,6 +639,9 @@ static int fast_open(struct ingest *in, struct dat *d)
 	d->top = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, false, 0);
+	ret = formats_check(in, d, d->top);
+	if (ret < 0)
+		return ret;
 	if (tep_is_old_format(tracecmd_get_tep(d->top))) {
 		/* Linux 2.6.30 and older: the ring-buffer page format before today's */
 		tracecmd_close(d->top);
@@ -719,6 +769,9 @@ static int dat_open(struct ingest *in)
 	d->top = tracecmd_open_fd(tfd, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, true, 0);
+	ret = formats_check(in, d, d->top);
+	if (ret < 0)
+		return ret;
 
 	set_release(in, tracecmd_get_uname(d->top));
 	set_clock(in, tracecmd_get_trace_clock(d->top));
@@ -825,6 +878,8 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 		d->cur = NULL;
 	}
 	for (;;) {
+		if (d->oom)	/* a stream's next record was lost: never end it early */
+			return err_set(&in->err, -ENOMEM, "out of memory");
 		if (d->pending) {
 			rec = d->pending;
 			bi = d->pending_buf;

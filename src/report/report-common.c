@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,39 @@ char *report_cpulist(char *buf, size_t len, const struct topo *t, int node)
 		c++;
 	}
 	return buf;
+}
+
+static _Thread_local bool json_oom;
+static pthread_once_t json_alloc_once = PTHREAD_ONCE_INIT;
+
+static void *json_alloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p)
+		json_oom = true;
+	return p;
+}
+
+static void json_alloc_install(void)
+{
+	json_set_alloc_funcs(json_alloc, free);
+}
+
+void report_json_watch(void)
+{
+	pthread_once(&json_alloc_once, json_alloc_install);
+	json_oom = false;
+}
+
+bool report_json_lost(void)
+{
+	return json_oom;
+}
+
+void report_json_fail(void)
+{
+	json_oom = true;
 }
 
 json_t *report_json_str(const char *s, size_t len)

@@ -99,6 +99,8 @@ json_t *report_info_build(const struct report_info_in *in)
 	if (!o || !events || !damage)
 		goto out_free;
 	ev = strcount_sorted(in->events, &n);
+	if (!ev && n)
+		goto out_free;
 	for (i = 0; i < n; i++) {
 		json_object_set_new(events, ev[i].key, json_integer((json_int_t)ev[i].count));
 		total += ev[i].count;

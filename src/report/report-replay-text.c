@@ -21,6 +21,20 @@
 /* the column the header's and the answer's values start in */
 #define HEAD_INDENT 12
 
+/*
+ * open_memstream(), and the document marked as missing a part when it
+ * fails (report_json_fail()): the text is never written with a piece left
+ * out for want of memory
+ */
+static FILE *text_memstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		report_json_fail();
+	return f;
+}
+
 static int64_t gi(const json_t *o, const char *k)
 {
 	return (int64_t)json_integer_value(json_object_get(o, k));
@@ -48,7 +62,7 @@ static char *policy_list(const json_t *doc, const char *side, bool params)
 	char *buf = NULL;
 	size_t len = 0, i;
 	const char *k;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = text_memstream(&buf, &len);
 
 	if (!f)
 		return NULL;
@@ -70,6 +84,7 @@ static char *policy_list(const json_t *doc, const char *side, bool params)
 			fputc(']', f);
 	}
 	if (fclose(f)) {
+		report_json_fail();	/* a part of the text lost */
 		free(buf);
 		return NULL;
 	}
@@ -213,12 +228,13 @@ static char *counts_str(const json_t *o, const char *field)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = text_memstream(&buf, &len);
 
 	if (!f)
 		return NULL;
 	counts_list(f, o, field);
 	if (fclose(f)) {
+		report_json_fail();	/* a part of the text lost */
 		free(buf);
 		return NULL;
 	}
@@ -365,7 +381,7 @@ static void answer_text(FILE *out, const json_t *doc)
 	free(dis);
 	answer_cost(out, json_object_get(sum, "cost"));
 
-	f = open_memstream(&buf, &len);
+	f = text_memstream(&buf, &len);
 	if (f) {
 		json_object_foreach((json_t *)fid, k, o) {
 			fprintf(f, "%s%s %" PRId64 "/%" PRId64 "/%" PRId64, first ? "" : ", ", k,
@@ -373,6 +389,7 @@ static void answer_text(FILE *out, const json_t *doc)
 			first = false;
 		}
 		if (fclose(f)) {
+			report_json_fail();	/* a part of the text lost */
 			free(buf);
 			buf = NULL;
 		}
@@ -410,7 +427,7 @@ static void left_out_text(FILE *out, const json_t *sum)
 	size_t len = 0;
 	const char *k;
 	bool any = false;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f = text_memstream(&buf, &len);
 
 	if (f) {
 		json_object_foreach((json_t *)classes, k, o)
@@ -419,6 +436,7 @@ static void left_out_text(FILE *out, const json_t *sum)
 				any = true;
 			}
 		if (fclose(f)) {
+			report_json_fail();	/* a part of the text lost */
 			free(buf);
 			buf = NULL;
 		}

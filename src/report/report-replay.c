@@ -248,6 +248,10 @@ static json_t *summary_json(const struct report_replay_in *in)
 		lost += cs->lost;
 	}
 	pe = strcount_sorted(engine_reason_pairs(e), &n);
+	if (!pe && n) {
+		report_json_fail();	/* the reason pairs would be missing */
+		n = 0;
+	}
 	for (i = 0; i < n; i++)
 		json_object_set_new(pairs, pe[i].key, jint((int64_t)pe[i].count));
 	free(pe);

@@ -95,17 +95,21 @@ void report_sink_release(struct report_sink *k)
 	k->nr_by_seq = 0;
 	json_decref(k->row_header);
 	k->row_header = NULL;
+	json_decref(k->doc);
+	k->doc = NULL;
 }
 
 /* One decision's object with its "cost" block.  Return: owned, or NULL. */
 static json_t *decision_obj(const struct engine_result *r, const struct cost_item *cost)
 {
-	json_t *o = report_decision_json(r), *c;
+	json_t *o, *c;
 
+	report_json_watch();
+	o = report_decision_json(r);
 	if (!o)
 		return NULL;
 	c = report_cost_item_json(cost);
-	if (!c || json_object_set_new(o, "cost", c) < 0) {
+	if (!c || json_object_set_new(o, "cost", c) < 0 || report_json_lost()) {
 		json_decref(o);
 		return NULL;
 	}
@@ -117,13 +121,19 @@ static json_t *decision_obj(const struct engine_result *r, const struct cost_ite
 static int text_end(void *priv, const struct session *s, struct err *err)
 {
 	struct report_sink *k = priv;
-	json_t *doc = report_replay_doc(s, k->top);
+	json_t *doc;
 	int r;
 
-	if (!doc)
+	report_json_watch();
+	doc = report_replay_doc(s, k->top);
+	if (!doc || report_json_lost()) {
+		json_decref(doc);
 		return err_set(err, -ENOMEM, "out of memory");
+	}
 	r = report_replay_text(k->f, doc, k->verbose);
 	json_decref(doc);
+	if (report_json_lost())	/* a piece of the text could not be made */
+		return err_set(err, -ENOMEM, "out of memory");
 	if (r < 0)
 		return err_set(err, -EIO, "cannot write the summary: %s", strerror(EIO));
 	return 0;
@@ -168,20 +178,29 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 static int json_end(void *priv, const struct session *s, struct err *err)
 {
 	struct report_sink *k = priv;
-	json_t *doc = report_replay_doc(s, k->top), *all = json_array();
+	json_t *doc, *all;
 	size_t i;
 	int r;
+
+	report_json_watch();
+	doc = report_replay_doc(s, k->top);
+	all = json_array();
 
 	for (i = 0; doc && all && i < k->nr_by_seq; i++)
 		if (k->by_seq[i] && json_array_append(all, k->by_seq[i]) < 0) {
 			json_decref(all);
 			all = NULL;
 		}
-	if (!doc || !all || json_object_set_new(doc, "decisions", all) < 0) {
+	if (!doc || !all || json_object_set_new(doc, "decisions", all) < 0 || report_json_lost()) {
 		if (!doc)
 			json_decref(all);
 		json_decref(doc);
 		return err_set(err, -ENOMEM, "out of memory");
+	}
+	if (k->defer) {
+		json_decref(k->doc);
+		k->doc = doc;
+		return 0;
 	}
 	r = report_write_json(doc, k->path);
 	json_decref(doc);
@@ -225,8 +244,11 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 
 	if (!o)
 		return -ENOMEM;
+	report_json_watch();
 	line = k->row_header ? report_row_json(k->row_header, o) : o;
-	if (!line) {
+	if (!line || report_json_lost()) {
+		if (line != o)
+			json_decref(line);
 		json_decref(o);
 		return -ENOMEM;
 	}
@@ -266,8 +288,13 @@ static int flat_begin(void *priv, const struct session *s, struct err *err)
 	k->row.cpus = tr->topo->nr_cpus > tr->info->nr_cpus ? tr->topo->nr_cpus : tr->info->nr_cpus;
 	k->row.nodes = tr->topo->nr_nodes;
 	k->row.engine = session_engine(s);
+	report_json_watch();
 	k->row_header = report_row_header(&k->row);
 	k->row.trace_id = NULL;	/* it was on this stack */
+	if (k->row_header && report_json_lost()) {
+		json_decref(k->row_header);
+		k->row_header = NULL;
+	}
 	if (!k->row_header)
 		return err_set(err, -ENOMEM, "out of memory");
 	return 0;
@@ -299,7 +326,12 @@ static int info_end(void *priv, const struct session *s, struct err *err)
 	ri.stats = model_stats(session_model(s));
 	ri.model = session_model(s);
 	ri.warnings = tr->warnings;
+	report_json_watch();
 	report = report_info_build(&ri);
+	if (report && report_json_lost()) {
+		json_decref(report);
+		report = NULL;
+	}
 	if (!report)
 		return err_set(err, -ENOMEM, "out of memory");
 	if (k->json)

@@ -62,6 +62,11 @@ json_t *report_replay_doc(const struct session *s, size_t top);
  * @have_time: in: flat: @row.trace_time is set
  * @by_seq, @nr_by_seq: json: the decisions so far
  * @row_header: flat: the columns as JSON
+ * @defer:   in: json: keep the document in @doc rather than write it, so
+ *           a command writing several outputs replaces none of them
+ *           unless every one was made (the caller writes @doc last)
+ * @doc:     json, with @defer: the finished document (report_sink_release()
+ *           drops it)
  */
 struct report_sink {
 	FILE			*f;
@@ -75,6 +80,8 @@ struct report_sink {
 	json_t			**by_seq;
 	size_t			nr_by_seq;
 	json_t			*row_header;
+	bool			defer;
+	json_t			*doc;
 };
 
 extern const struct session_sink_ops report_text_sink_ops;

@@ -119,6 +119,32 @@ int report_write_json(const json_t *root, const char *path);
 int report_write_json_flags(const json_t *root, const char *path, size_t flags);
 
 /**
+ * report_json_watch() - start watching this thread's JSON allocations
+ *
+ * jansson leaves out a key or an array item whose value could not be
+ * allocated (json_object_set_new(o, k, NULL) only returns -1), and the
+ * builders do not check each of their hundreds of calls.  Instead every
+ * document is built between report_json_watch() and report_json_lost(),
+ * which says whether any allocation jansson made on this thread in between
+ * failed, so a document with parts missing is never written.  The first
+ * call routes jansson's allocations through a counting malloc
+ * (json_set_alloc_funcs()).
+ */
+void report_json_watch(void);
+
+/**
+ * report_json_lost() - whether a jansson allocation on this thread failed
+ * since report_json_watch()
+ */
+bool report_json_lost(void);
+
+/**
+ * report_json_fail() - mark this thread's document as missing a part (an
+ * allocation outside jansson failed), as a failed jansson one does
+ */
+void report_json_fail(void);
+
+/**
  * report_json_str() - a JSON string from untrusted bytes (invalid UTF-8
  * escaped as "\xNN")
  * Return: owned, or NULL.

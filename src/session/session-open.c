@@ -177,17 +177,20 @@ static void prescan_sysctl(struct session *s, const struct sr_event *ev)
 
 /*
  * One pre-scanned marker event: the kernel release of schedreplay_meta (as
- * the decoder types it), and the topology lines for @b.
+ * the decoder types it), and the topology lines for @b; *@meta_at is the
+ * first schedreplay_meta line's position + 1 (0: none yet).
  * Return: 0, or a negative code with s->err placed at the event.
  */
 static int prescan_marker(struct session *s, struct topo_builder *b, const struct ingest *in,
-			  const struct sr_event *ev)
+			  const struct sr_event *ev, uint64_t *meta_at)
 {
 	struct err *e = &s->err;
 	struct marker_meta meta;
 
 	if (ev->kind != SR_EV_PRINT || ev->marker == SR_MARK_NONE)
 		return 0;
+	if (ev->marker == SR_MARK_META && !*meta_at)
+		*meta_at = ev->src_pos + 1;
 	if (ev->marker == SR_MARK_META && !s->tr.kernel_release[0]) {
 		marker_decode_meta(ev, &meta);
 		if (meta.status[MK_META_RELEASE] == MARKER_OK) {
@@ -241,7 +244,8 @@ static void prescan_warn(void *arg, const struct err *e)
  * with --topology given, the trace's own lines never fail the open.
  */
 static int prescan_topology(struct session *s, const struct topo_builder *b,
-			    const struct prescan_damage *dmg, bool whole, struct topo **from_trace)
+			    const struct prescan_damage *dmg, bool whole, struct topo **from_trace,
+			    uint64_t meta_at, bool by_line)
 {
 	struct err *e = &s->err;
 	char msg[2 * PATH_MAX + 1024];
@@ -270,6 +274,10 @@ static int prescan_topology(struct session *s, const struct topo_builder *b,
 				"schedreplay_node lines for %d of %d nodes in the first %d events: give --topology",
 				described, nodes, SESSION_PRESCAN_EVENTS);
 		err_set_file(e, s->tr.path);
+		if (!dmg->count && meta_at && by_line)	/* where the node count was said */
+			err_at_line(e, meta_at - 1);
+		else if (!dmg->count && meta_at)
+			err_at_byte(e, meta_at - 1);
 		return e->code;
 	}
 	*from_trace = topo_builder_build(b, e);
@@ -296,6 +304,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 {
 	struct ingest_opts io = s->opts.ingest;
 	struct prescan_damage dmg = { 0 };
+	uint64_t meta_at = 0;
 	struct topo_builder *b;
 	struct ingest *in;
 	struct sr_event ev;
@@ -335,7 +344,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 		c = model_event_max_cpu(&ev);
 		if (c > *max_cpu)
 			*max_cpu = c;
-		ret = prescan_marker(s, b, in, &ev);
+		ret = prescan_marker(s, b, in, &ev, &meta_at);
 		if (ret < 0 && s->opts.topology) {
 			err_clear(e);	/* the trace's own lines are not used */
 			ret = 0;
@@ -351,7 +360,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 	*whole = r == 0;
 	if (!*whole && ingest_info(in)->nr_cpus - 1 > *max_cpu)
 		*max_cpu = ingest_info(in)->nr_cpus - 1;
-	ret = prescan_topology(s, b, &dmg, *whole, from_trace);
+	ret = prescan_topology(s, b, &dmg, *whole, from_trace, meta_at, ingest_pos_is_line(in));
 out:
 	topo_builder_free(b);
 	ingest_close(in);

@@ -108,8 +108,10 @@ struct strcount_entry *strcount_sorted(const struct strcount *c, size_t *n)
 	if (!c->used)
 		return NULL;
 	out = malloc(c->used * sizeof(*out));
-	if (!out)
+	if (!out) {
+		*n = c->used;
 		return NULL;
+	}
 	for (i = 0; i < c->cap; i++)
 		if (c->slots[i].key)
 			out[k++] = c->slots[i];

@@ -41,7 +41,8 @@ uint64_t strcount_get(const struct strcount *c, const char *key);
  * strcount_sorted() - the entries sorted by key
  * @n: set to the number of entries
  * Return: owned array (free() it; keys stay owned by @c), NULL when empty
- * or on allocation failure (then *n is 0).
+ * (*n is 0) or on allocation failure (*n is the number it could not
+ * return: a caller tells the two apart by it).
  */
 struct strcount_entry *strcount_sorted(const struct strcount *c, size_t *n);
 

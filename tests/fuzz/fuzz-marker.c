@@ -8,22 +8,86 @@
  *
  * The input is a list of lines; each line is handed over as an exactly
  * sized heap copy without a NUL terminator, so a parser that reads past
- * the length it was given trips ASan.
+ * the length it was given trips ASan.  Every line also goes, as a print
+ * event, through the state model on a 4-node topology (which reads
+ * numa_sample and schedreplay_sysctl lines as a replay does).
+ *
+ * The lines are written against the marker table (marker_format()), so a
+ * kind added to src/ingest/marker-format.c is fuzzed with its own word and
+ * keys without a change here: a line whose first byte is 0xf0..0xff is
+ * made a line of kind 1 + (byte - 0xf0) % (SR_MARK__COUNT - 1) — its
+ * leading word, then the rest, where a byte 0x80 + i becomes " KEY=" for
+ * the kind's key i (wrapping over its keys).  Every key of the line's kind
+ * is then looked up with marker_get()/marker_get_i64(), and a kind with
+ * no marker_decode_*() case below is still classified, looked up and fed
+ * to the model and the topology builder.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest/marker.h"
+#include "model/model.h"
 #include "topo/topo.h"
 #include "fuzz-topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static const char fuzz_numactl[] =
+	"available: 4 nodes (0-3)\n"
+	"node 0 cpus: 0 1\nnode 0 size: 1024 MB\nnode 0 free: 512 MB\n"
+	"node 1 cpus: 2 3\nnode 1 size: 1024 MB\nnode 1 free: 512 MB\n"
+	"node 2 cpus: 4 5\nnode 2 size: 1024 MB\nnode 2 free: 512 MB\n"
+	"node 3 cpus: 6 7\nnode 3 size: 1024 MB\nnode 3 free: 512 MB\n"
+	"node distances:\n"
+	"node   0   1   2   3\n"
+	"  0:  10  20  20  20\n"
+	"  1:  20  10  20  20\n"
+	"  2:  20  20  10  20\n"
+	"  3:  20  20  20  10\n";
+
+/* keys looked up in every line, whatever its kind (older lines, typos) */
 static const char *const fuzz_keys[] = {
 	"t", "seq", "pid", "tid", "comm", "cpu", "pref", "node", "grp", "nodes", "cpus",
 	"dist", "release", "nr_cpus", "mig", "f",
 };
+
+/*
+ * A line of the table's kind picked by @p[0] (0xf0..0xff), into a fresh
+ * heap buffer of exactly *@len bytes.  Return: it, or NULL.
+ */
+static char *table_line(const uint8_t *p, size_t n, size_t *len)
+{
+	const struct marker_format *f = marker_format(1 + (p[0] - 0xf0) % (SR_MARK__COUNT - 1));
+	size_t i, o = 0, cap = 64 + n * 2;
+	char *out, *line;
+
+	if (!f)
+		abort();	/* the table has a hole */
+	for (i = 1; i < n; i++)	/* the room each key byte takes */
+		if (p[i] >= 0x80 && p[i] < 0x80 + MARKER_MAX_KEYS && f->nr_keys)
+			cap += strlen(f->keys[(p[i] - 0x80) % f->nr_keys].name) + 2;
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	o = (size_t)snprintf(out, cap, "%s", f->word);
+	for (i = 1; i < n; i++) {
+		if (p[i] >= 0x80 && p[i] < 0x80 + MARKER_MAX_KEYS && f->nr_keys) {
+			const char *k = f->keys[(p[i] - 0x80) % f->nr_keys].name;
+
+			o += (size_t)snprintf(out + o, cap - o, " %s=", k);
+		} else {
+			out[o++] = (char)p[i];
+		}
+	}
+	*len = o;
+	line = malloc(o ? o : 1);	/* exactly sized, as every line here */
+	if (line)
+		memcpy(line, out, o);
+	free(out);
+	return line;
+}
 
 /* a string value must lie inside the line it was decoded from */
 static void inside(const struct marker_str *v, const char *s, size_t len)
@@ -32,9 +96,12 @@ static void inside(const struct marker_str *v, const char *s, size_t len)
 		abort();
 }
 
-static void one_line(struct topo_builder *b, struct marker_sample *sample, const char *s,
-		     size_t len)
+static uint64_t fuzz_ts;
+
+static void one_line(struct topo_builder *b, struct model *m, struct marker_sample *sample,
+		     const char *s, size_t len)
 {
+	const struct marker_format *fmt;
 	static struct marker_node node;	/* ~8 KiB */
 	struct sr_event ev = { .kind = SR_EV_PRINT, .str = s, .str_len = (uint32_t)len };
 	uint64_t cpus[TOPO_MAX_CPUS / 64];
@@ -64,8 +131,9 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 		inside(&meta.kprobe, s, len);
 		break;
 	case SR_MARK_NODE:
+		/* "distance=" decodes, empty (the topology builder refuses it) */
 		if (marker_decode_node(&ev, &node) == 0 &&
-		    (node.nr_distance < 1 || node.nr_distance > MARKER_MAX_NODES))
+		    (node.nr_distance < 0 || node.nr_distance > MARKER_MAX_NODES))
 			abort();
 		break;
 	case SR_MARK_SYSCTL:
@@ -100,6 +168,19 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 		    (val < s || val + vlen > s + len))
 			abort();	/* a value outside the line */
 	}
+	fmt = marker_format(ev.marker);
+	for (i = 0; fmt && fmt->keys && i < (size_t)fmt->nr_keys; i++) {
+		(void)marker_get_i64(s, len, fmt->keys[i].name, &v);
+		if (marker_get(s, len, fmt->keys[i].name, &val, &vlen) &&
+		    (val < s || val + vlen > s + len))
+			abort();
+	}
+	if (m) {	/* the model reads it as a replay does */
+		ev.ts_ns = ++fuzz_ts * 1000;
+		ev.cpu = (int)(len % 8);
+		ev.pid = (int)(len % 5);
+		(void)model_feed(m, &ev);
+	}
 	(void)marker_parse_cpulist(s, len, cpus, TOPO_MAX_CPUS);
 	(void)topo_builder_feed(b, &ev, &err);
 }
@@ -107,28 +188,42 @@ static void one_line(struct topo_builder *b, struct marker_sample *sample, const
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct marker_sample sample;	/* ~32 KiB: not on the stack */
+	static struct topo *topo;
 	const uint8_t *p = data, *end = data + size, *nl;
 	struct topo_builder *b;
+	struct model *m = NULL;
 	struct err err = { 0 };
 	struct topo *t;
 	size_t len;
 	char *line;
 
+	if (!topo)
+		topo = topo_from_numactl(fuzz_numactl, sizeof(fuzz_numactl) - 1, "fuzz", &err);
 	b = topo_builder_new();
 	if (!b)
 		return 0;
+	if (topo)
+		m = model_new(topo);
+	fuzz_ts = 0;
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		len = (size_t)((nl ? nl : end) - p);
-		line = malloc(len ? len : 1);
+		if (len && p[0] >= 0xf0) {
+			line = table_line(p, len, &len);
+		} else {
+			line = malloc(len ? len : 1);
+			if (line)
+				memcpy(line, p, len);
+		}
 		if (!line)
 			break;
-		memcpy(line, p, len);
-		one_line(b, &sample, line, len);
+		one_line(b, m, &sample, line, len);
 		free(line);
 		p = nl ? nl + 1 : end;
 	}
+	model_free(m);
 	(void)topo_builder_complete(b);
+	err_clear(&err);
 	t = topo_builder_build(b, &err);
 	fuzz_topo_walk(t);
 	topo_free(t);

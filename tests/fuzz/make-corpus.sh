@@ -114,6 +114,15 @@ for f in "$fix"/*/samples.txt; do
 	head -n 20 "$f" | seed fuzz-marker "samples-$(basename "$(dirname "$f")")"
 done
 
+# lines written against the marker table (fuzz-marker.c): a first byte
+# 0xf0 + k picks kind 1 + k, a byte 0x80 + i writes " KEY=" for its key i,
+# so every kind of src/ingest/marker-format.c, new ones too, gets seeds
+for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+	for i in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+		printf "\\x$(printf %x $((0xf0 + k)))\\x$(printf %x $((0x80 + i)))%d\\x$(printf %x $((0x81 + i)))0-3\n" "$i"
+	done | seed fuzz-marker "table-kind$k"
+done
+
 # compare: number lists, column tables, summary tables, replay reports
 for f in "$fix"/compare/*.txt; do
 	seed fuzz-compare-text "$(basename "$f")" <"$f"
@@ -122,6 +131,12 @@ done
 	seed fuzz-compare-text numbers-pair
 { cat "$fix/compare/runs-base.txt"; echo '%%'; cat "$fix/compare/runs-new.txt"; } |
 	seed fuzz-compare-text runs-pair
+# the benchmark outputs as base/new pairs (perf bench, perf stat, hackbench)
+for a in "$fix"/compare/*-a.txt; do
+	b=${a%-a.txt}-b.txt
+	[ -f "$b" ] || continue
+	{ cat "$a"; echo '%%'; cat "$b"; } | seed fuzz-compare-text "pair-$(basename "${a%-a.txt}")"
+done
 for f in "$fix"/compare/*.json; do
 	seed fuzz-compare-report "$(basename "$f")" <"$f"
 done
