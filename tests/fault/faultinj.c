@@ -92,9 +92,32 @@ static void fire(void *caller)
 		base = strrchr(dl.dli_fname, '/');
 		snprintf(fired_in, sizeof(fired_in), "%s", base ? base + 1 : dl.dli_fname);
 	}
+	/*
+	 * An allocation libc makes for its caller (asprintf, strdup, fopen)
+	 * belongs to that caller: name the first object on the stack that is
+	 * neither libc nor this shim (backtrace() was warmed up in settings())
+	 */
+	if (!strncmp(fired_in, "libc.so", 7)) {
+		Dl_info self;
+		int i;
+
+		n = backtrace(pc, 32);
+		if (!dladdr((void *)fire, &self))
+			self.dli_fbase = NULL;
+		for (i = 0; i < n; i++) {
+			if (!dladdr(pc[i], &dl) || !dl.dli_fname || dl.dli_fbase == self.dli_fbase)
+				continue;
+			base = strrchr(dl.dli_fname, '/');
+			base = base ? base + 1 : dl.dli_fname;
+			if (!strncmp(base, "libc.so", 7))
+				continue;
+			snprintf(fired_in, sizeof(fired_in), "%s", base);
+			break;
+		}
+	}
 	if (!trace)
 		return;
-	trace = false;	/* backtrace() may allocate the first time */
+	trace = false;
 	n = backtrace(pc, 32);
 	backtrace_symbols_fd(pc, n, 2);
 }
@@ -163,7 +186,10 @@ __attribute__((constructor)) static void settings(void)
 {
 	const char *m;
 
+	void *pc[1];
+
 	setup();
+	(void)backtrace(pc, 1);	/* its first call loads libgcc_s and allocates */
 	main_pid = getpid();
 	trace = env_long("SR_FAULT_TRACE", 0) == 1;
 	fd_min = (int)env_long("SR_FAULT_FD_MIN", 3);
