@@ -319,6 +319,9 @@ check "schedreplay_latency lines: $NODES x $NODES" \
 	test "$(grep -c 'tracing_mark_write: schedreplay_latency ' "$OUT/report.txt")" -eq $((NODES * NODES))
 check "schedreplay_meta announces them (latency=$((NODES * NODES)))" \
 	grep -q "schedreplay_meta release=.* latency=$((NODES * NODES))" "$OUT/report.txt"
+check "schedreplay_latency: every one of the $((NODES * NODES)) node pairs, once" test "$(grep -o 'schedreplay_latency from=[0-9]* to=[0-9]* ' "$OUT/report.txt" |
+	awk -v n="$NODES" '{ split($2, f, "="); split($3, t, "="); if (f[2] < n && t[2] < n) p[f[2] " " t[2]] = 1 }
+	END { c = 0; for (k in p) c++; print c }')" -eq $((NODES * NODES))
 check "every pair's latency is positive" awk '/schedreplay_latency / { n++; for (i = 1; i <= NF; i++)
 	if ($i ~ /^ns=/ && !(substr($i, 4) > 0)) exit 1 } END { exit !n }' "$OUT/report.txt"
 
