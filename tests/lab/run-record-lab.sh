@@ -206,6 +206,9 @@ case $TOPO in
 esac
 APPEND="console=ttyS0 numa_balancing=enable mitigations=off nowatchdog tsc=reliable"
 APPEND="$APPEND rcupdate.rcu_cpu_stall_suppress=1 loglevel=4 lab.secs=$SECS"
+# a panic reboots at once, which -no-reboot turns into qemu's exit: a crashed
+# guest fails the run in seconds, not at the timeout
+APPEND="$APPEND panic=-1"
 [ -n "${LAB_EXTRA:-}" ] && APPEND="$APPEND lab.extra=1"
 # single-threaded TCG: see docs/recording.md, "Known risk"
 ACCEL=${LAB_ACCEL:-tcg,thread=single}
@@ -232,6 +235,8 @@ check() {
 }
 exec > >(tee "$OUT/host-checks.txt") 2>&1
 check "qemu exited 0 (powered off)" test "$rc" -eq 0
+check "the guest kernel did not oops or panic (console.log)" \
+	test -z "$(grep -m1 -E 'Oops|BUG:|Kernel panic' "$OUT/console.log")"
 check "the guest ran its checks" test -s "$OUT/guest-checks.txt"
 if [ -s "$OUT/guest-checks.txt" ]; then
 	sed 's/^/guest: /' "$OUT/guest-checks.txt"
