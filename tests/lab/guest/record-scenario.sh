@@ -37,6 +37,21 @@ same_state() { state > /tmp/state-now; diff -u $O/state-before.txt /tmp/state-no
 ours() { ls $T/instances | grep -c '^schedreplay-'; }
 probes() { grep -cE '^[pr][0-9]*:schedreplay_' $T/kprobe_events; }
 DPROBES="cmt cmt_ret strf strf_ret tnm tnm_ret"
+# wait_armed PID: until recorder PID traces with its 7 probes (numa_fault and
+# the decision probes), at most 60 s. A new instance starts with tracing on
+# and the recorder turns it off until its probes are placed, so tracing_on
+# alone can be seen before them (a SIGKILL there left 1 probe, not 7).
+wait_armed() {
+	i=0
+	while [ $i -lt 300 ]; do
+		if [ "$(cat $T/instances/schedreplay-$1/tracing_on 2>/dev/null)" = 1 ] &&
+		   [ "$(grep -cE "^[pr][0-9]*:schedreplay_$1/" $T/kprobe_events)" -ge 7 ]; then
+			return 0
+		fi
+		sleep 0.2; i=$((i + 1))
+	done
+	return 1
+}
 
 uname -a > $O/uname.txt
 numactl -H > $O/numactl-H.txt 2>&1
@@ -73,14 +88,7 @@ schedreplay record -o $O/x.dat --sample-ms 500 -- \
 REC=$!
 # while it runs: its instance and its probe exist (the kprobe registered)
 : > $O/during.txt
-i=0
-while [ $i -lt 300 ]; do
-	# set up once its instance traces (probes are created before tracing starts)
-	if [ "$(cat $T/instances/schedreplay-$REC/tracing_on 2>/dev/null)" = 1 ]; then
-		break
-	fi
-	sleep 0.2; i=$((i + 1))
-done
+wait_armed $REC
 sleep 2
 { echo "instances:"; ls $T/instances; echo "kprobe_events:"; cat $T/kprobe_events
   echo "probe enabled in the instance: $(cat $T/instances/schedreplay-$REC/events/schedreplay_$REC/numa_fault/enable 2>&1)"
@@ -119,10 +127,7 @@ grep -E '^(numa_|pgmigrate)' /proc/vmstat > $O/vmstat-after.txt
 # --- 2. SIGINT: a clean stop -------------------------------------------------------
 schedreplay record -q --no-latency -o $O/int.dat -d 120 2> $O/int-err.txt &
 REC=$!
-i=0
-while [ $i -lt 300 ] && [ "$(cat $T/instances/schedreplay-$REC/tracing_on 2>/dev/null)" != 1 ]; do
-	sleep 0.2; i=$((i + 1))
-done
+wait_armed $REC
 sleep 1
 kill -INT $REC
 wait $REC
@@ -136,10 +141,7 @@ check "run 2: SIGINT: tracing state as before" same_state
 # --- 3. SIGKILL: left behind, removed by the next run ---------------------------------
 schedreplay record -q --no-latency -o $O/kill.dat -d 120 2> $O/kill-err.txt &
 REC=$!
-i=0
-while [ $i -lt 300 ] && [ "$(cat $T/instances/schedreplay-$REC/tracing_on 2>/dev/null)" != 1 ]; do
-	sleep 0.2; i=$((i + 1))
-done
+wait_armed $REC
 sleep 1
 kill -KILL $REC
 wait $REC 2>/dev/null
