@@ -404,9 +404,11 @@ static void answer_text(FILE *out, const json_t *doc)
 	truth_answer(out, json_object_get(sum, "ground_truth"));
 	report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " verdicts unknown%s%s%s; %" PRId64
 		     " decisions in lost-event windows (%" PRId64 " events lost); %" PRId64
-		     " damage warnings\n", HEAD_INDENT, "trust:", gi(sum, "unknown"),
+		     " on CPUs not seen at the time; %" PRId64 " damage warnings\n", HEAD_INDENT,
+		     "trust:", gi(sum, "unknown"),
 		     unk && *unk ? " (missing: " : "", unk && *unk ? unk : "", unk && *unk ? ")" : "",
-		     gi(sum, "lost_window"), gi(tr, "lost_events"), gi(tr, "damage_warnings"));
+		     gi(sum, "lost_window"), gi(tr, "lost_events"), gi(sum, "cpu_unseen"),
+		     gi(tr, "damage_warnings"));
 	free(unk);
 }
 

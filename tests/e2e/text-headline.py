@@ -151,7 +151,7 @@ def main():
 
     t = head.get("trust", "")
     m = re.match(r"^(\d+) verdicts unknown(?: \(missing: (.*)\))?; (\d+) decisions in lost-event windows "
-                 r"\((\d+) events lost\); (\d+) damage warnings$", t)
+                 r"\((\d+) events lost\); (\d+) on CPUs not seen at the time; (\d+) damage warnings$", t)
     check("trust line parses", m is not None, t)
     if m:
         check("verdicts unknown = summary.unknown", int(m.group(1)) == s["unknown"])
@@ -159,7 +159,8 @@ def main():
         check("missing inputs = summary.unknown_inputs", got == s["unknown_inputs"], "%r" % got)
         check("lost-event windows = summary.lost_window", int(m.group(3)) == s["lost_window"])
         check("events lost = trace.lost_events", int(m.group(4)) == tr["lost_events"])
-        check("damage warnings = trace.damage_warnings", int(m.group(5)) == tr["damage_warnings"])
+        check("on unseen CPUs = summary.cpu_unseen", int(m.group(5)) == s["cpu_unseen"])
+        check("damage warnings = trace.damage_warnings", int(m.group(6)) == tr["damage_warnings"])
 
     for name, lines in (("text", text), ("-v", verbose)):
         wide = [x for x in lines if len(x) > 100]
