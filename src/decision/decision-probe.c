@@ -8,6 +8,7 @@
  * kernel/sched/fair.c), the kernel the probes were written for.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@
 
 static bool has(const struct sr_ev_probe *pr, int f)
 {
-	return pr->have >> f & 1;
+	return sr_probe_has(pr, f);
 }
 
 /* the number at @p (up to 9 digits, as CPU and node ids are), -1 when none */
@@ -123,8 +124,62 @@ static bool is_own_se(uint64_t task, uint64_t buddy)
 	return buddy >= task && buddy - task < PROBE_SE_SPAN;
 }
 
+/*
+ * The per-node NUMA_MEM counters from tfN or gfN (@first = SR_PF_TF0 or
+ * SR_PF_GF0; N = 2 * node + private), private and shared summed as
+ * task_faults() and group_faults() sum them, into @out[node]; false unless
+ * the probe carried both counters of every node of the snapshot.
+ */
+static bool node_faults(const struct sr_snapshot *s, const struct sr_ev_probe *pr, int first,
+			uint64_t *out)
+{
+	int n;
+
+	if (!(s->known & SR_SNAP_NR_NODES) || s->nr_nodes < 1 ||
+	    s->nr_nodes > SR_PROBE_FAULT_NODES)
+		return false;
+	for (n = 0; n < 2 * s->nr_nodes; n++)
+		if (!has(pr, first + n))
+			return false;
+	for (n = 0; n < s->nr_nodes; n++)
+		out[n] = (uint64_t)pr->v[first + 2 * n] + (uint64_t)pr->v[first + 2 * n + 1];
+	return true;
+}
+
+/* p->numa_group from the probe: its id and faults where cmt read them */
+static void apply_group(struct sr_snapshot *s, const struct sr_ev_probe *pr)
+{
+	uint64_t faults[SR_PROBE_FAULT_NODES];
+	int32_t gid;
+	int n;
+
+	if (!pr->v[SR_PF_NGRP]) {
+		s->numa_group = 0;
+		s->known |= SR_SNAP_NUMA_GROUP;
+		return;
+	}
+	if (has(pr, SR_PF_NGID) && pr->v[SR_PF_NGID] > 0 && pr->v[SR_PF_NGID] <= INT32_MAX &&
+	    node_faults(s, pr, SR_PF_GF0, faults)) {
+		gid = (int32_t)pr->v[SR_PF_NGID];
+		/* the model's active-node set is the same group's, or unknown */
+		if (!(s->known & SR_SNAP_NUMA_GROUP) || s->numa_group != gid)
+			s->known &= ~SR_SNAP_GROUP_ACTIVE;
+		s->numa_group = gid;
+		for (n = 0; n < s->nr_nodes; n++)
+			s->group_faults[n] = faults[n];
+		s->known |= SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS;
+		return;
+	}
+	if (!(s->known & SR_SNAP_NUMA_GROUP) || !s->numa_group) {
+		/* in a group the model did not know of: its id is unknown */
+		s->numa_group = 0;
+		s->known &= ~(SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS | SR_SNAP_GROUP_ACTIVE);
+	}
+}
+
 void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 {
+	uint64_t faults[SR_PROBE_FAULT_NODES];
 	int a;
 
 	if (has(pr, SR_PF_IDLE) && pr->v[SR_PF_IDLE] >= 0 && pr->v[SR_PF_IDLE] <= 2) {
@@ -157,19 +212,15 @@ void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 			for (a = 0; a < SR_MAX_NODES; a++)
 				s->task_faults[a] = 0;
 			s->known |= SR_SNAP_TASK_FAULTS;
+		} else if (node_faults(s, pr, SR_PF_TF0, faults)) {
+			/* the kernel's own counters at the call, decayed as it decays them */
+			for (a = 0; a < SR_MAX_NODES; a++)
+				s->task_faults[a] = a < s->nr_nodes ? faults[a] : 0;
+			s->known |= SR_SNAP_TASK_FAULTS;
 		}
 	}
-	if (has(pr, SR_PF_NGRP)) {
-		if (!pr->v[SR_PF_NGRP]) {
-			s->numa_group = 0;
-			s->known |= SR_SNAP_NUMA_GROUP;
-		} else if (!(s->known & SR_SNAP_NUMA_GROUP) || !s->numa_group) {
-			/* in a group the model did not know of: its id is unknown */
-			s->numa_group = 0;
-			s->known &= ~(SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS |
-				      SR_SNAP_GROUP_ACTIVE);
-		}
-	}
+	if (has(pr, SR_PF_NGRP))
+		apply_group(s, pr);
 	if (has(pr, SR_PF_SRC_NR)) {
 		s->src_nr_running = (int32_t)pr->v[SR_PF_SRC_NR];
 		s->known |= SR_SNAP_SRC_NR_RUNNING;

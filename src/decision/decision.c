@@ -860,8 +860,8 @@ static int on_candidate(struct decision_ctx *d, const struct model *m, const str
 	int pid, src, dst;
 
 	ingest_probe_get(ev, &ret);
-	if (!(pr->have >> SR_PF_PID & 1) || !(pr->have >> SR_PF_SRC_CPU & 1) ||
-	    !(pr->have >> SR_PF_DST_CPU & 1) || !(ret.have >> SR_PF_RET & 1) ||
+	if (!sr_probe_has(pr, SR_PF_PID) || !sr_probe_has(pr, SR_PF_SRC_CPU) ||
+	    !sr_probe_has(pr, SR_PF_DST_CPU) || !sr_probe_has(&ret, SR_PF_RET) ||
 	    pr->v[SR_PF_SRC_CPU] < 0 || pr->v[SR_PF_SRC_CPU] >= d->topo->nr_cpus ||
 	    pr->v[SR_PF_DST_CPU] < 0 || pr->v[SR_PF_DST_CPU] >= d->topo->nr_cpus ||
 	    pr->v[SR_PF_PID] <= 0 || pr->v[SR_PF_PID] > INT32_MAX) {

@@ -460,7 +460,7 @@ static void dat_fill(struct dat_strs *sb, const struct dat_evinfo *ei, struct da
 			if (!ei->pf[i].present)
 				continue;
 			pr.v[i] = rd_int(r, &ei->pf[i]);
-			pr.have |= 1ull << i;
+			sr_probe_set(&pr, i);
 		}
 		ev->str = keep_str(sb, (const char *)&pr, sizeof(pr));
 		ev->str_len = ev->str ? sizeof(pr) : 0;

@@ -170,7 +170,20 @@ struct sr_ev_numa_fault {
 	X(SRC_NR, "src_nr") X(SRC_NPREF, "src_npref") X(SRC_NMIG, "src_nmig") \
 	X(SRC_CLOCK, "src_clock") X(DST_NR, "dst_nr") X(NEXT, "next")	\
 	X(LAST, "last") X(PREV_CPU, "prev_cpu") X(WAKE_FLAGS, "wake_flags") \
-	X(RET, "ret")
+	X(RET, "ret") X(NGID, "ngid")					\
+	SR_PROBE_FAULT_FIELDS(X, GF, "gf") SR_PROBE_FAULT_FIELDS(X, TF, "tf")
+
+/*
+ * The NUMA_MEM fault counters of the task (tfN = p->numa_faults[N]) and of
+ * its group (gfN = p->numa_group->faults[N]), N = 2 * node + private, for
+ * the first SR_PROBE_FAULT_NODES nodes (record-probe.c)
+ */
+#define SR_PROBE_FAULT_NODES	8
+#define SR_PROBE_FAULT_FIELDS(X, ID, P)					\
+	X(ID##0, P "0") X(ID##1, P "1") X(ID##2, P "2") X(ID##3, P "3")	\
+	X(ID##4, P "4") X(ID##5, P "5") X(ID##6, P "6") X(ID##7, P "7")	\
+	X(ID##8, P "8") X(ID##9, P "9") X(ID##10, P "10") X(ID##11, P "11") \
+	X(ID##12, P "12") X(ID##13, P "13") X(ID##14, P "14") X(ID##15, P "15")
 
 #define SR_PROBE_ENUM_(id, name) SR_PF_##id,
 /* Indices of sr_ev_probe.v */
@@ -182,7 +195,7 @@ enum sr_probe_field {
 
 /**
  * struct sr_ev_probe - the fields of one decision-probe event
- * @have: bit (1 << SR_PF_*) set for each field the event carried
+ * @have: bit SR_PF_* set for each field the event carried (sr_probe_has())
  * @v:    the values; signed fields sign-extended, u64/x64 ones as their
  *        bits.  A field whose bit is clear is 0 and means "unknown".
  *
@@ -191,9 +204,21 @@ enum sr_probe_field {
  * necessarily aligned; read it with ingest_probe_get().
  */
 struct sr_ev_probe {
-	uint64_t	have;
+	uint64_t	have[(SR_PF__COUNT + 63) / 64];
 	int64_t		v[SR_PF__COUNT];
 };
+
+/* sr_probe_has() - whether @pr carried field @f (an SR_PF_* index) */
+static inline bool sr_probe_has(const struct sr_ev_probe *pr, int f)
+{
+	return pr->have[f / 64] >> (f % 64) & 1;
+}
+
+/* sr_probe_set() - mark field @f of @pr as carried */
+static inline void sr_probe_set(struct sr_ev_probe *pr, int f)
+{
+	pr->have[f / 64] |= 1ull << (f % 64);
+}
 
 struct sr_ev_lost {
 	int64_t	count;		/* -1 when the source did not say how many */

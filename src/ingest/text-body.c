@@ -523,7 +523,7 @@ bool text_parse_probe(const char *b, size_t len, struct sr_ev_probe *out)
 			continue;
 		if (!parse_probe_value(v, vlen, &out->v[i]))
 			return false;
-		out->have |= 1ull << i;
+		sr_probe_set(out, i);
 	}
 	return true;
 }

@@ -142,7 +142,9 @@ int record_btf_member(const struct record_btf *b, const char *sname, const char 
 		return -EINVAL;
 	}
 	sz = btf__resolve_size(b->btf, tid);
-	if (sz <= 0) {
+	/* a flexible array member (numa_group.faults[]) has size 0 */
+	if (sz < 0 ||
+	    (sz == 0 && !btf_is_array(btf__type_by_id(b->btf, btf__resolve_type(b->btf, tid))))) {
 		snprintf(why, len, "member %s.%s has no size in BTF", sname, path);
 		return -EINVAL;
 	}

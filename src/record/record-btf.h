@@ -46,7 +46,8 @@ void record_btf_close(struct record_btf *b);
  *         found as if they were the parent's, typedefs and modifiers of the
  *         embedded types are followed.  No step may go through a pointer.
  * @off:   the member's byte offset from the start of @sname
- * @size:  the member's size in bytes (after typedefs)
+ * @size:  the member's size in bytes (after typedefs); 0 for a flexible
+ *         array member
  * @why:   on failure, a one-line reason ("member lb_env.sd not in BTF")
  * @len:   size of @why
  *

@@ -66,6 +66,32 @@ void record_probes_text(struct record *r)
 	r->sum.probes = r->probes_text;
 }
 
+/*
+ * The kernel's nr_node_ids: the last node of /sys/devices/system/node/possible
+ * ("0", "0-3", "0,2-3") plus one; 0 when it cannot be read.
+ */
+static int possible_node_ids(void)
+{
+	char buf[256];
+	const char *p;
+	FILE *f;
+	long last = -1;
+	char *end;
+
+	f = fopen("/sys/devices/system/node/possible", "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (p = buf; *p >= '0' && *p <= '9'; p = end + (*end == ',' || *end == '-')) {
+		last = strtol(p, &end, 10);
+		if (end == p || last > 4096)
+			return 0;
+	}
+	return last < 0 ? 0 : (int)last + 1;
+}
+
 /* the decision probes (record-probe.c) where kprobe events and BTF exist */
 void record_probes_add(struct record *r)
 {
@@ -81,7 +107,8 @@ void record_probes_add(struct record *r)
 		snprintf(why, sizeof(why), "no kprobe_events");
 	else
 		record_btf_open(&btf, NULL, why, sizeof(why));
-	record_probe_resolve(r->dprobe, btf.btf ? &btf : NULL, why, "/proc/kallsyms", u.machine);
+	record_probe_resolve(r->dprobe, btf.btf ? &btf : NULL, why, "/proc/kallsyms", u.machine,
+			     possible_node_ids());
 	record_btf_close(&btf);
 	/*
 	 * Every probe is created before any is enabled (armed): no kprobe is

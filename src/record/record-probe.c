@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ingest/event.h"
 #include "record.h"
 #include "record-probe.h"
 
@@ -40,6 +41,7 @@ static const struct field cmt_fields[] = {
 	{ "faults",	"x64", 8, B_P, TP, "numa_faults", NULL, NULL },
 	{ "tfaults",	"u64", 8, B_P, TP, "total_numa_faults", NULL, NULL },
 	{ "ngrp",	"x64", 8, B_P, TP, "numa_group", NULL, NULL },
+	{ "ngid",	"s32", 4, B_P, TP, "numa_group", "numa_group", "gid" },
 	{ "src_cpu",	"s32", 4, B_ENV, ENV, "src_cpu", NULL, NULL },
 	{ "dst_cpu",	"s32", 4, B_ENV, ENV, "dst_cpu", NULL, NULL },
 	{ "idle",	"s32", 4, B_ENV, ENV, "idle", NULL, NULL },
@@ -107,6 +109,51 @@ static void build_field(struct record_probe *p, const struct record_btf *btf,
 	add(p, f, o1, o2);
 }
 
+/*
+ * The NUMA_MEM fault counters migrate_degrades_locality() weighs, per node
+ * and private/shared (index 2 * node + priv, the first 2 * nr_node_ids
+ * entries of both arrays): "tfN" from the task's p->numa_faults array,
+ * "gfN" from its group's flexible faults[] array.  Read only where the
+ * pointer is set (ngrp, faults); a NULL one makes the kernel's fetch fail.
+ */
+static void build_fault_fields(struct record_probe *p, const struct record_btf *btf,
+			       int nr_node_ids)
+{
+	unsigned int tf_off, tf_size, ng_off, ng_size, gf_off, gf_size;
+	char why[RECORD_PROBE_WHY];
+	size_t n;
+	int i;
+
+	if (nr_node_ids <= 0 || nr_node_ids > SR_PROBE_FAULT_NODES) {
+		add_missing(p, "tf");
+		add_missing(p, "gf");
+		return;
+	}
+	if (record_btf_member(btf, TP, "numa_faults", &tf_off, &tf_size, why, sizeof(why)) < 0 ||
+	    tf_size != 8) {
+		add_missing(p, "tf");
+	} else {
+		for (i = 0; i < 2 * nr_node_ids; i++) {
+			n = strlen(p->fetch);
+			snprintf(p->fetch + n, sizeof(p->fetch) - n, " tf%d=+%u(+%u(%%di)):u64", i,
+				 8u * i, tf_off);
+		}
+	}
+	/* faults[] is a flexible array: BTF gives it no size */
+	if (record_btf_member(btf, TP, "numa_group", &ng_off, &ng_size, why, sizeof(why)) < 0 ||
+	    ng_size != 8 ||
+	    record_btf_member(btf, "numa_group", "faults", &gf_off, &gf_size, why,
+			      sizeof(why)) < 0 || gf_size != 0) {
+		add_missing(p, "gf");
+		return;
+	}
+	for (i = 0; i < 2 * nr_node_ids; i++) {
+		n = strlen(p->fetch);
+		snprintf(p->fetch + n, sizeof(p->fetch) - n, " gf%d=+%u(+%u(%%di)):u64", i,
+			 gf_off + 8u * i, ng_off);
+	}
+}
+
 static void set_missing(struct record_probe *p, const char *why)
 {
 	p->ok = false;
@@ -124,7 +171,7 @@ static void wordify(char *s)
 static void resolve_one(struct record_probe *entry, struct record_probe *ret,
 			const struct record_btf *btf, const char *sym, int nargs,
 			const char *const *args, const struct field *fields, size_t nr_fields,
-			const char *extra, bool fetches)
+			const char *extra, bool fetches, int nr_node_ids)
 {
 	char why[RECORD_PROBE_WHY];
 	size_t i;
@@ -156,6 +203,8 @@ static void resolve_one(struct record_probe *entry, struct record_probe *ret,
 	snprintf(entry->fetch, sizeof(entry->fetch), "%s", extra);
 	for (i = 0; i < nr_fields; i++)
 		build_field(entry, btf, &fields[i]);
+	if (nr_node_ids >= 0)
+		build_fault_fields(entry, btf, nr_node_ids);
 	snprintf(ret->fetch, sizeof(ret->fetch), "ret=$retval:s32");
 	if (fetches) {
 		unsigned int off, size;
@@ -166,7 +215,8 @@ static void resolve_one(struct record_probe *entry, struct record_probe *ret,
 }
 
 void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
-			  const char *no_btf, const char *kallsyms, const char *machine)
+			  const char *no_btf, const char *kallsyms, const char *machine,
+			  int nr_node_ids)
 {
 	static const char *const cmt_args[] = { TP, ENV };
 	static const char *const strf_args[] = { TP, "int", "int" };
@@ -207,12 +257,12 @@ void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
 		goto words;
 	}
 	resolve_one(&p[0], &p[1], btf, sym[0], 2, cmt_args, cmt_fields,
-		    sizeof(cmt_fields) / sizeof(cmt_fields[0]), "task=%di:x64", true);
+		    sizeof(cmt_fields) / sizeof(cmt_fields[0]), "task=%di:x64", true, nr_node_ids);
 	resolve_one(&p[2], &p[3], btf, sym[1], 3, strf_args, strf_fields,
 		    sizeof(strf_fields) / sizeof(strf_fields[0]),
-		    "prev_cpu=%si:s32 wake_flags=%dx:s32", true);
+		    "prev_cpu=%si:s32 wake_flags=%dx:s32", true, -1);
 	/* task_numa_migrate: no arguments fetched, so its clone (6.1: .isra.0) will do */
-	resolve_one(&p[4], &p[5], btf, sym[2], -1, NULL, NULL, 0, "", false);
+	resolve_one(&p[4], &p[5], btf, sym[2], -1, NULL, NULL, 0, "", false, -1);
 words:
 	for (i = 0; i < RECORD_NR_PROBES; i++)
 		wordify(p[i].why);

@@ -13,7 +13,7 @@
 #include "record-btf.h"
 
 #define RECORD_NR_PROBES	6
-#define RECORD_PROBE_FETCH	2048
+#define RECORD_PROBE_FETCH	3072
 #define RECORD_PROBE_WHY	160
 
 /** struct record_probe - one probe: what to create, or why not */
@@ -42,13 +42,18 @@ struct record_probe {
  * @no_btf:   the reason when @btf is NULL
  * @kallsyms: /proc/kallsyms or a file in its format
  * @machine:  uname -m; only "x86_64" has the register names used
+ * @nr_node_ids: the kernel's nr_node_ids (last possible node + 1): cmt
+ *            then reads the task's and its group's per-node NUMA_MEM faults
+ *            (tfN, gfN) when it is 1..SR_PROBE_FAULT_NODES; 0 or more nodes
+ *            leave them out (listed in ->missing as "tf,gf")
  *
  * Fields whose member is not in BTF (or has another size) are left out and
  * listed in ->missing; a probe whose function, symbol or prototype is
  * missing is !ok with the reason in ->why.
  */
 void record_probe_resolve(struct record_probe *p, const struct record_btf *btf,
-			  const char *no_btf, const char *kallsyms, const char *machine);
+			  const char *no_btf, const char *kallsyms, const char *machine,
+			  int nr_node_ids);
 
 /**
  * record_probe_marker() - the schedreplay_probe marker line of a probe

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check-decision-fixture.h"
+#include "decision/decision-probe.h"
 #include "replay/engine/engine.h"
 #include "replay/replay.h"
 
@@ -36,7 +37,7 @@ static void sw(uint64_t ts, int cpu, int prev, long state, int next)
 static void set(struct sr_ev_probe *pr, int f, int64_t v)
 {
 	pr->v[f] = v;
-	pr->have |= 1ull << f;
+	sr_probe_set(pr, f);
 }
 
 static void probe(uint64_t ts, int cpu, enum sr_event_kind kind, const struct sr_ev_probe *pr)
@@ -321,6 +322,61 @@ START_TEST(test_model_against_kernel)
 }
 END_TEST
 
+/*
+ * cmt's per-node counters (tfN, gfN; N = 2 * node + private) replace the
+ * model's: a task in a group the model never saw gets the group's id and
+ * faults, so migrate_degrades_locality() can be judged; a counter missing
+ * for one node leaves the group unknown, as before.
+ */
+START_TEST(test_probe_group_faults)
+{
+	struct sr_ev_probe pr = candidate(MS, 0);
+	struct sr_snapshot s = { 0 };
+	int i;
+
+	s.nr_nodes = 4;
+	s.known = SR_SNAP_NR_NODES;
+	set(&pr, SR_PF_FAULTS, (int64_t)0xffff888005000000ull);
+	set(&pr, SR_PF_NGRP, (int64_t)0xffff888006000000ull);
+	set(&pr, SR_PF_NGID, 4242);
+	for (i = 0; i < 8; i++) {
+		set(&pr, SR_PF_TF0 + i, 10 * i);	/* node n: 20n + 20n + 10 */
+		set(&pr, SR_PF_GF0 + i, 100 + i);	/* node n: 201 + 4n */
+	}
+	decision_probe_apply(&s, &pr);
+	ck_assert(s.known & SR_SNAP_NUMA_GROUP);
+	ck_assert(s.known & SR_SNAP_GROUP_FAULTS);
+	ck_assert(!(s.known & SR_SNAP_GROUP_ACTIVE));
+	ck_assert(s.known & SR_SNAP_TASK_FAULTS);
+	ck_assert_int_eq(s.numa_group, 4242);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(s.group_faults[i], 201 + 4 * i);
+		ck_assert_uint_eq(s.task_faults[i], 40 * i + 10);
+	}
+
+	/* the group's counters cut short: its id and faults stay unknown */
+	memset(&s, 0, sizeof(s));
+	s.nr_nodes = 4;
+	s.known = SR_SNAP_NR_NODES;
+	pr.have[SR_PF_GF0 / 64] &= ~(1ull << ((SR_PF_GF0 + 7) % 64));
+	decision_probe_apply(&s, &pr);
+	ck_assert(!(s.known & (SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS)));
+	ck_assert(s.known & SR_SNAP_TASK_FAULTS);
+
+	/* the node count unknown: nothing per node is taken */
+	memset(&s, 0, sizeof(s));
+	decision_probe_apply(&s, &pr);
+	ck_assert(!(s.known & (SR_SNAP_TASK_FAULTS | SR_SNAP_GROUP_FAULTS)));
+	ck_assert(s.known & SR_SNAP_HAS_FAULTS);
+
+	/* no group at all: known, id 0 */
+	set(&pr, SR_PF_NGRP, 0);
+	decision_probe_apply(&s, &pr);
+	ck_assert(s.known & SR_SNAP_NUMA_GROUP);
+	ck_assert_int_eq(s.numa_group, 0);
+}
+END_TEST
+
 /* trace-cmd report prints a kprobe as "name: (symbol) field=value ..." */
 START_TEST(test_text_probe_lines)
 {
@@ -353,7 +409,7 @@ START_TEST(test_text_probe_lines)
 	ck_assert_uint_eq((uint64_t)pr.v[SR_PF_TASK], 0xffff888004a00000ull);
 	ck_assert_int_eq(pr.v[SR_PF_IMBALANCE], -3);
 	ck_assert_int_eq(pr.v[SR_PF_IDLE], 2);
-	ck_assert(!(pr.have >> SR_PF_NEXT & 1));	/* not in the line: unknown */
+	ck_assert(!sr_probe_has(&pr, SR_PF_NEXT));	/* not in the line: unknown */
 	ck_assert_int_eq(ingest_next(in, &ev), 1);
 	ck_assert_int_eq(ev.kind, SR_EV_CMT_RET);
 	ck_assert(ingest_probe_get(&ev, &pr));
@@ -378,6 +434,7 @@ static Suite *truth_suite(void)
 	tcase_add_test(tc, test_per_cpu_kthread);
 	tcase_add_test(tc, test_pairing_damage);
 	tcase_add_test(tc, test_model_against_kernel);
+	tcase_add_test(tc, test_probe_group_faults);
 	tcase_add_test(tc, test_text_probe_lines);
 	suite_add_tcase(s, tc);
 	return s;
