@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decision.h"
+#include "ingest/marker.h"
 #include "decision-probe.h"
 
 /* include/linux/sched/sd_flags.h of 6.1 */
@@ -118,10 +119,27 @@ bool decision_probe_is_active(const struct sr_ev_probe *pr)
 	return has(pr, SR_PF_ENV_FLAGS) && (pr->v[SR_PF_ENV_FLAGS] & LBF_ACTIVE_LB);
 }
 
-/* @buddy (a cfs_rq next/last pointer) is p's own sched_entity */
-static bool is_own_se(uint64_t task, uint64_t buddy)
+/*
+ * @buddy (a cfs_rq next/last pointer) is p's own sched_entity: exactly
+ * &p->se where the recording says where se is, else within PROBE_SE_SPAN
+ */
+static bool is_own_se(uint64_t task, uint64_t buddy, int64_t se_off)
 {
+	if (se_off >= 0)
+		return buddy == task + (uint64_t)se_off;
 	return buddy >= task && buddy - task < PROBE_SE_SPAN;
+}
+
+void decision_probe_marker(struct decision_probe_pairs *pp, const struct sr_event *ev)
+{
+	struct marker_probe mp;
+
+	if (marker_decode_probe(ev, &mp) < 0 || mp.key_status[MK_PROBE_SE_OFF] != MARKER_OK ||
+	    mp.name.len != 3 || memcmp(mp.name.s, "cmt", 3))
+		return;
+	/* far below any task_struct's size: a larger value is damage */
+	if (mp.se_off < PROBE_SE_SPAN)
+		pp->se_off = mp.se_off;
 }
 
 /*
@@ -178,6 +196,12 @@ static void apply_group(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 }
 
 void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
+{
+	decision_probe_apply_at(s, pr, -1);
+}
+
+void decision_probe_apply_at(struct sr_snapshot *s, const struct sr_ev_probe *pr,
+			     int64_t se_off)
 {
 	uint64_t faults[SR_PROBE_FAULT_NODES];
 	int a;
@@ -236,8 +260,8 @@ void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 	if (has(pr, SR_PF_TASK) && has(pr, SR_PF_NEXT) && has(pr, SR_PF_LAST)) {
 		uint64_t task = (uint64_t)pr->v[SR_PF_TASK];
 
-		s->buddy = is_own_se(task, (uint64_t)pr->v[SR_PF_NEXT]) ||
-			   is_own_se(task, (uint64_t)pr->v[SR_PF_LAST]);
+		s->buddy = is_own_se(task, (uint64_t)pr->v[SR_PF_NEXT], se_off) ||
+			   is_own_se(task, (uint64_t)pr->v[SR_PF_LAST], se_off);
 		s->known |= SR_SNAP_BUDDY;
 	}
 	if (has(pr, SR_PF_NR_BF) && has(pr, SR_PF_CNT)) {

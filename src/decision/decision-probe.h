@@ -51,6 +51,7 @@ struct decision_probe_pairs {
 	struct decision_numa_eval	*evals;
 	int				nr_evals;
 	int				evals_cap;
+	int64_t				se_off;		/* offsetof(task_struct, se), -1 unknown */
 	uint64_t			unpaired_entries;	/* an entry whose return never came */
 	uint64_t			returns_without_entry;
 };
@@ -63,6 +64,21 @@ struct decision_probe_pairs {
  * @pr: the entry's fields
  */
 void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr);
+
+/**
+ * decision_probe_apply_at() - decision_probe_apply() knowing where p->se is
+ * @se_off: offsetof(struct task_struct, se) from the recording's cmt
+ *          schedreplay_probe line, or -1: a buddy pointer is then taken
+ *          as p's own when it points within 4 KiB after p
+ */
+void decision_probe_apply_at(struct sr_snapshot *s, const struct sr_ev_probe *pr,
+			     int64_t se_off);
+
+/**
+ * decision_probe_marker() - a schedreplay_probe line: the cmt line's
+ * se_off is kept in @pp (a line with a bad or absent se_off changes nothing)
+ */
+void decision_probe_marker(struct decision_probe_pairs *pp, const struct sr_event *ev);
 
 /** decision_probe_is_active() - env->flags has LBF_ACTIVE_LB (the stopper's balance) */
 bool decision_probe_is_active(const struct sr_ev_probe *pr);

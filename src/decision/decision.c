@@ -114,6 +114,7 @@ struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit
 	d->topo = topo;
 	d->emit = emit;
 	d->arg = arg;
+	d->pairs.se_off = -1;
 	return d;
 }
 
@@ -880,7 +881,7 @@ static int on_candidate(struct decision_ctx *d, const struct model *m, const str
 	/* only CFS tasks are candidates: prio 120 stands for "fair" */
 	fill_snapshot(d, m, &p->d, pid, NULL, 120, src, dst, e->ts_ns);
 	p->task_cpu = task_cpu_of(m, pid);
-	decision_probe_apply(&p->d.snap, pr);
+	decision_probe_apply_at(&p->d.snap, pr, d->pairs.se_off);
 	if (decision_probe_is_active(pr))
 		set_class(&p->d, SR_DECISION_CLASS_LB_ACTIVE, DECISION_WHY_CANDIDATE);
 	else
@@ -1018,6 +1019,10 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 		decision_probe_lost(&d->pairs, ev->cpu);
 		if (ev->cpu >= 0 && ev->cpu < d->nr_allowed)
 			d->allowed[ev->cpu].open = false;
+		break;
+	case SR_EV_PRINT:
+		if (ev->marker == SR_MARK_PROBE)
+			decision_probe_marker(&d->pairs, ev);
 		break;
 	default:
 		if (ingest_kind_is_probe(ev->kind))

@@ -15,6 +15,7 @@
 
 #include "check-decision-fixture.h"
 #include "decision/decision-probe.h"
+#include "ingest/marker.h"
 #include "replay/engine/engine.h"
 #include "replay/replay.h"
 
@@ -377,6 +378,44 @@ START_TEST(test_probe_group_faults)
 }
 END_TEST
 
+/*
+ * A cfs_rq buddy is p's own entity: exactly &p->se when the recording's
+ * schedreplay_probe line gave se_off, anything within 4 KiB after p without it
+ */
+START_TEST(test_probe_buddy_se_off)
+{
+	static const char line[] =
+		"schedreplay_probe name=cmt func=can_migrate_task kind=kprobe "
+		"symbol=can_migrate_task status=added se_off=128";
+	struct decision_probe_pairs pp = { .se_off = -1 };
+	struct sr_event mark = { .kind = SR_EV_PRINT, .str = line, .str_len = sizeof(line) - 1 };
+	struct sr_ev_probe pr = candidate(MS, 0);
+	const uint64_t task = 0xffff888004a00000ull;
+	struct sr_snapshot s = { 0 };
+
+	mark.marker = marker_classify(line, mark.str_len);
+	ck_assert_int_eq(mark.marker, SR_MARK_PROBE);
+	decision_probe_marker(&pp, &mark);
+	ck_assert_int_eq(pp.se_off, 128);
+
+	set(&pr, SR_PF_NEXT, (int64_t)(task + 128));
+	decision_probe_apply_at(&s, &pr, pp.se_off);
+	ck_assert(s.known & SR_SNAP_BUDDY);
+	ck_assert(s.buddy);
+	/* a pointer into p, but not at se: another field, not the buddy */
+	set(&pr, SR_PF_NEXT, (int64_t)(task + 200));
+	decision_probe_apply_at(&s, &pr, pp.se_off);
+	ck_assert(!s.buddy);
+	decision_probe_apply_at(&s, &pr, -1);
+	ck_assert(s.buddy);
+	/* the last buddy counts as well */
+	set(&pr, SR_PF_NEXT, 0);
+	set(&pr, SR_PF_LAST, (int64_t)(task + 128));
+	decision_probe_apply_at(&s, &pr, pp.se_off);
+	ck_assert(s.buddy);
+}
+END_TEST
+
 /* trace-cmd report prints a kprobe as "name: (symbol) field=value ..." */
 START_TEST(test_text_probe_lines)
 {
@@ -435,6 +474,7 @@ static Suite *truth_suite(void)
 	tcase_add_test(tc, test_pairing_damage);
 	tcase_add_test(tc, test_model_against_kernel);
 	tcase_add_test(tc, test_probe_group_faults);
+	tcase_add_test(tc, test_probe_buddy_se_off);
 	tcase_add_test(tc, test_text_probe_lines);
 	suite_add_tcase(s, tc);
 	return s;
