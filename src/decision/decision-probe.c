@@ -164,10 +164,33 @@ static bool node_faults(const struct sr_snapshot *s, const struct sr_ev_probe *p
 	return true;
 }
 
+/*
+ * The group's active nodes as 6.1's numa_is_active_node() tells them: a
+ * node's NUMA_CPU faults (gfN from 2 * nr_nodes on) times
+ * ACTIVE_NODE_FRACTION (3) above max_faults_cpu; false without them
+ */
+static bool group_active(const struct sr_snapshot *s, const struct sr_ev_probe *pr,
+			 uint64_t *mask)
+{
+	uint64_t cpu[SR_PROBE_FAULT_NODES];
+	uint64_t max;
+	int n;
+
+	if (!has(pr, SR_PF_NG_MAXCPU) || !node_faults(s, pr, SR_PF_GF0 + 2 * s->nr_nodes, cpu))
+		return false;
+	max = (uint64_t)pr->v[SR_PF_NG_MAXCPU];
+	*mask = 0;
+	for (n = 0; n < s->nr_nodes; n++)
+		if (cpu[n] * 3 > max)
+			*mask |= 1ull << n;
+	return true;
+}
+
 /* p->numa_group from the probe: its id and faults where cmt read them */
 static void apply_group(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 {
 	uint64_t faults[SR_PROBE_FAULT_NODES];
+	uint64_t active;
 	int32_t gid;
 	int n;
 
@@ -186,6 +209,10 @@ static void apply_group(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 		for (n = 0; n < s->nr_nodes; n++)
 			s->group_faults[n] = faults[n];
 		s->known |= SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS;
+		if (group_active(s, pr, &active)) {
+			s->group_active = active;
+			s->known |= SR_SNAP_GROUP_ACTIVE;
+		}
 		return;
 	}
 	if (!(s->known & SR_SNAP_NUMA_GROUP) || !s->numa_group) {

@@ -170,20 +170,30 @@ struct sr_ev_numa_fault {
 	X(SRC_NR, "src_nr") X(SRC_NPREF, "src_npref") X(SRC_NMIG, "src_nmig") \
 	X(SRC_CLOCK, "src_clock") X(DST_NR, "dst_nr") X(NEXT, "next")	\
 	X(LAST, "last") X(PREV_CPU, "prev_cpu") X(WAKE_FLAGS, "wake_flags") \
-	X(RET, "ret") X(NGID, "ngid")					\
-	SR_PROBE_FAULT_FIELDS(X, GF, "gf") SR_PROBE_FAULT_FIELDS(X, TF, "tf")
+	X(RET, "ret") X(NGID, "ngid") X(NG_MAXCPU, "ng_maxcpu")		\
+	SR_PROBE_FAULT_FIELDS(X)
 
 /*
- * The NUMA_MEM fault counters of the task (tfN = p->numa_faults[N]) and of
- * its group (gfN = p->numa_group->faults[N]), N = 2 * node + private, for
- * the first SR_PROBE_FAULT_NODES nodes (record-probe.c)
+ * Fault counters, for nr_node_ids N up to SR_PROBE_FAULT_NODES
+ * (record-probe.c): the task's NUMA_MEM ones, tfI = p->numa_faults[I] for
+ * I < 2N (I = 2 * node + private); its group's NUMA_MEM and NUMA_CPU
+ * ones, gfI = p->numa_group->faults[I] for I < 4N (NUMA_CPU from 2N on),
+ * and ng_maxcpu = the group's max_faults_cpu.
  */
 #define SR_PROBE_FAULT_NODES	8
-#define SR_PROBE_FAULT_FIELDS(X, ID, P)					\
-	X(ID##0, P "0") X(ID##1, P "1") X(ID##2, P "2") X(ID##3, P "3")	\
-	X(ID##4, P "4") X(ID##5, P "5") X(ID##6, P "6") X(ID##7, P "7")	\
-	X(ID##8, P "8") X(ID##9, P "9") X(ID##10, P "10") X(ID##11, P "11") \
-	X(ID##12, P "12") X(ID##13, P "13") X(ID##14, P "14") X(ID##15, P "15")
+#define SR_PROBE_FAULT_FIELDS(X) \
+	X(TF0, "tf0") X(TF1, "tf1") X(TF2, "tf2") X(TF3, "tf3") X(TF4, "tf4") \
+	X(TF5, "tf5") X(TF6, "tf6") X(TF7, "tf7") X(TF8, "tf8") X(TF9, "tf9") \
+	X(TF10, "tf10") X(TF11, "tf11") X(TF12, "tf12") X(TF13, "tf13") \
+	X(TF14, "tf14") X(TF15, "tf15") \
+	X(GF0, "gf0") X(GF1, "gf1") X(GF2, "gf2") X(GF3, "gf3") X(GF4, "gf4") \
+	X(GF5, "gf5") X(GF6, "gf6") X(GF7, "gf7") X(GF8, "gf8") X(GF9, "gf9") \
+	X(GF10, "gf10") X(GF11, "gf11") X(GF12, "gf12") X(GF13, "gf13") \
+	X(GF14, "gf14") X(GF15, "gf15") X(GF16, "gf16") X(GF17, "gf17") \
+	X(GF18, "gf18") X(GF19, "gf19") X(GF20, "gf20") X(GF21, "gf21") \
+	X(GF22, "gf22") X(GF23, "gf23") X(GF24, "gf24") X(GF25, "gf25") \
+	X(GF26, "gf26") X(GF27, "gf27") X(GF28, "gf28") X(GF29, "gf29") \
+	X(GF30, "gf30") X(GF31, "gf31")
 
 #define SR_PROBE_ENUM_(id, name) SR_PF_##id,
 /* Indices of sr_ev_probe.v */

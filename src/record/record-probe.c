@@ -42,6 +42,7 @@ static const struct field cmt_fields[] = {
 	{ "tfaults",	"u64", 8, B_P, TP, "total_numa_faults", NULL, NULL },
 	{ "ngrp",	"x64", 8, B_P, TP, "numa_group", NULL, NULL },
 	{ "ngid",	"s32", 4, B_P, TP, "numa_group", "numa_group", "gid" },
+	{ "ng_maxcpu",	"u64", 8, B_P, TP, "numa_group", "numa_group", "max_faults_cpu" },
 	{ "src_cpu",	"s32", 4, B_ENV, ENV, "src_cpu", NULL, NULL },
 	{ "dst_cpu",	"s32", 4, B_ENV, ENV, "dst_cpu", NULL, NULL },
 	{ "idle",	"s32", 4, B_ENV, ENV, "idle", NULL, NULL },
@@ -110,11 +111,13 @@ static void build_field(struct record_probe *p, const struct record_btf *btf,
 }
 
 /*
- * The NUMA_MEM fault counters migrate_degrades_locality() weighs, per node
- * and private/shared (index 2 * node + priv, the first 2 * nr_node_ids
- * entries of both arrays): "tfN" from the task's p->numa_faults array,
- * "gfN" from its group's flexible faults[] array.  Read only where the
- * pointer is set (ngrp, faults); a NULL one makes the kernel's fetch fail.
+ * The fault counters migrate_degrades_locality() weighs, per node and
+ * private/shared (index 2 * (stat * nr_node_ids + node) + priv): "tfN" the
+ * task's NUMA_MEM ones (the first 2 * nr_node_ids of p->numa_faults[]),
+ * "gfN" its group's NUMA_MEM and NUMA_CPU ones (the first 4 * nr_node_ids
+ * of the flexible faults[]; NUMA_CPU with max_faults_cpu gives the active
+ * nodes).  Read only where the pointer is set (ngrp, faults): behind a NULL
+ * one the kernel's fetch fails.
  */
 static void build_fault_fields(struct record_probe *p, const struct record_btf *btf,
 			       int nr_node_ids)
@@ -147,7 +150,7 @@ static void build_fault_fields(struct record_probe *p, const struct record_btf *
 		add_missing(p, "gf");
 		return;
 	}
-	for (i = 0; i < 2 * nr_node_ids; i++) {
+	for (i = 0; i < 4 * nr_node_ids; i++) {
 		n = strlen(p->fetch);
 		snprintf(p->fetch + n, sizeof(p->fetch) - n, " gf%d=+%u(+%u(%%di)):u64", i,
 			 gf_off + 8u * i, ng_off);

@@ -254,7 +254,7 @@ START_TEST(test_resolve_small_btf)
 			 "src_cpu=+8(%si):s32 nr_bf=+84(+0(%si)):u32 src_nr=+0(+16(%si)):u32 "
 			 "next=+8(+16(%si)):x64");
 	ck_assert_str_eq(p[0].missing,
-			 "p_flags,pref_nid,faults,tfaults,ngrp,ngid,dst_cpu,idle,imbalance,"
+			 "p_flags,pref_nid,faults,tfaults,ngrp,ngid,ng_maxcpu,dst_cpu,idle,imbalance,"
 			 "env_flags,mtype,cnt,sd_flags,sd_level,sd_span,src_npref,src_nmig,"
 			 "src_clock,dst_nr,last,tf,gf");
 	ck_assert_int_eq(p[0].se_off, 24);
@@ -360,20 +360,24 @@ START_TEST(test_lab_kernel_btf)
 		"task=%di:x64 pid=+2416(%di):s32 p_flags=+44(%di):u32 on_cpu=+52(%di):s32 "
 		"exec_start=+192(%di):u64 load_avg=+352(%di):u64 util_avg=+368(%di):u64 "
 		"pref_nid=+3800(%di):s32 faults=+3864(%di):x64 tfaults=+3872(%di):u64 "
-		"ngrp=+3856(%di):x64 ngid=+12(+3856(%di)):s32 src_cpu=+16(%si):s32 dst_cpu=+20(%si):s32 idle=+52(%si):s32 "
+		"ngrp=+3856(%di):x64 ngid=+12(+3856(%di)):s32 ng_maxcpu=+48(+3856(%di)):u64 "
+		"src_cpu=+16(%si):s32 dst_cpu=+20(%si):s32 idle=+52(%si):s32 "
 		"imbalance=+56(%si):s64 env_flags=+72(%si):u32 mtype=+92(%si):s32 "
 		"nr_bf=+84(+0(%si)):u32 cnt=+48(+0(%si)):u32 sd_flags=+60(+0(%si)):s32 "
 		"sd_level=+64(+0(%si)):s32 sd_span=+304(+0(%si)):u32 src_nr=+4(+8(%si)):u32 "
 		"src_npref=+12(+8(%si)):u32 src_nmig=+16(+8(%si)):u32 "
 		"src_clock=+2496(+8(%si)):u64 dst_nr=+4(+24(%si)):u32 next=+200(+8(%si)):x64 "
 		"last=+208(+8(%si)):x64"
-		/* 4 nodes: p->numa_faults[0..7], numa_group.faults[] at 56 */
+		/* 4 nodes: p->numa_faults[0..7], numa_group.faults[0..15] at 56 */
 		" tf0=+0(+3864(%di)):u64 tf1=+8(+3864(%di)):u64 tf2=+16(+3864(%di)):u64"
 		" tf3=+24(+3864(%di)):u64 tf4=+32(+3864(%di)):u64 tf5=+40(+3864(%di)):u64"
 		" tf6=+48(+3864(%di)):u64 tf7=+56(+3864(%di)):u64"
 		" gf0=+56(+3856(%di)):u64 gf1=+64(+3856(%di)):u64 gf2=+72(+3856(%di)):u64"
 		" gf3=+80(+3856(%di)):u64 gf4=+88(+3856(%di)):u64 gf5=+96(+3856(%di)):u64"
-		" gf6=+104(+3856(%di)):u64 gf7=+112(+3856(%di)):u64";
+		" gf6=+104(+3856(%di)):u64 gf7=+112(+3856(%di)):u64 gf8=+120(+3856(%di)):u64"
+		" gf9=+128(+3856(%di)):u64 gf10=+136(+3856(%di)):u64 gf11=+144(+3856(%di)):u64"
+		" gf12=+152(+3856(%di)):u64 gf13=+160(+3856(%di)):u64 gf14=+168(+3856(%di)):u64"
+		" gf15=+176(+3856(%di)):u64";
 	struct record_probe p[RECORD_NR_PROBES];
 	struct record_btf b = { 0 };
 	char path[] = "/tmp/check-record-btf61.XXXXXX";
@@ -403,11 +407,12 @@ START_TEST(test_lab_kernel_btf)
 	ck_assert(!strstr(p[0].fetch, " tf0="));
 	record_probe_resolve(p, &b, NULL, SR_FIXTURE("btf/kallsyms-6.1.0-57-amd64.txt"), "x86_64", 0);
 	ck_assert_str_eq(p[0].missing, "tf,gf");
-	/* the longest: SR_PROBE_FAULT_NODES nodes still fits the fetch buffer, and a 4 KiB kprobe_events line */
+	/* the longest, SR_PROBE_FAULT_NODES nodes, fits the buffer and a 4 KiB kprobe_events line */
 	record_probe_resolve(p, &b, NULL, SR_FIXTURE("btf/kallsyms-6.1.0-57-amd64.txt"), "x86_64",
 			     SR_PROBE_FAULT_NODES);
 	ck_assert_str_eq(p[0].missing, "");
-	ck_assert(strstr(p[0].fetch, " gf15=+176(+3856(%di)):u64"));
+	ck_assert(strstr(p[0].fetch, " tf15=+120(+3864(%di)):u64 gf0="));
+	ck_assert(strstr(p[0].fetch, " gf31=+304(+3856(%di)):u64"));
 	ck_assert_int_lt(strlen(p[0].fetch) + 200, 4096);
 	ck_assert_int_eq(p[0].se_off, 128);
 	ck_assert_str_eq(p[2].fetch, "prev_cpu=%si:s32 wake_flags=%dx:s32 pid=+2416(%di):s32");

@@ -344,10 +344,24 @@ START_TEST(test_probe_group_faults)
 		set(&pr, SR_PF_TF0 + i, 10 * i);	/* node n: 20n + 20n + 10 */
 		set(&pr, SR_PF_GF0 + i, 100 + i);	/* node n: 201 + 4n */
 	}
+	/* no NUMA_CPU counters: the active nodes stay unknown */
 	decision_probe_apply(&s, &pr);
 	ck_assert(s.known & SR_SNAP_NUMA_GROUP);
 	ck_assert(s.known & SR_SNAP_GROUP_FAULTS);
 	ck_assert(!(s.known & SR_SNAP_GROUP_ACTIVE));
+	/* NUMA_CPU faults per node 30, 10, 0, 11 (private + shared), max 30: active iff 3x > 30 */
+	set(&pr, SR_PF_GF0 + 8, 20);
+	set(&pr, SR_PF_GF0 + 9, 10);
+	set(&pr, SR_PF_GF0 + 10, 10);
+	set(&pr, SR_PF_GF0 + 11, 0);
+	set(&pr, SR_PF_GF0 + 12, 0);
+	set(&pr, SR_PF_GF0 + 13, 0);
+	set(&pr, SR_PF_GF0 + 14, 5);
+	set(&pr, SR_PF_GF0 + 15, 6);
+	set(&pr, SR_PF_NG_MAXCPU, 30);
+	decision_probe_apply(&s, &pr);
+	ck_assert(s.known & SR_SNAP_GROUP_ACTIVE);
+	ck_assert_uint_eq(s.group_active, 0x9);	/* nodes 0 and 3; node 1's 3 x 10 is not > 30 */
 	ck_assert(s.known & SR_SNAP_TASK_FAULTS);
 	ck_assert_int_eq(s.numa_group, 4242);
 	for (i = 0; i < 4; i++) {
