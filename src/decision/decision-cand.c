@@ -53,7 +53,7 @@ static int gather_one(const struct model_task *t, void *arg)
 
 static uint64_t head_of(const struct model_task *t)
 {
-	return (t->known & MODEL_KNOWN_RQ_HEAD) ? t->rq_head_ns + 1 : 0;
+	return t->rq_head_known ? t->rq_head_ns + 1 : 0;
 }
 
 /* tail of cfs_tasks first: the oldest head time, unknown ones before all */

@@ -147,8 +147,9 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 		return -ENOMEM;
 	model_set_comm(&next->pub, sw->next_comm, sizeof(sw->next_comm));
 	next->pub.moved_since_ran = false;	/* set_next_entity() sets exec_start */
-	next->pub.known |= MODEL_KNOWN_MOVED | MODEL_KNOWN_RQ_HEAD;
+	next->pub.known |= MODEL_KNOWN_MOVED;
 	next->pub.rq_head_ns = ev->ts_ns;
+	next->pub.rq_head_known = true;
 	model_place(m, next, ev->cpu, MODEL_TASK_RUNNING);
 	return 0;
 }
@@ -175,7 +176,7 @@ static int feed_wakeup(struct model *m, const struct sr_event *ev)
 		return ret;
 	model_place(m, s, c ? w->target_cpu : -1, MODEL_TASK_RUNNABLE);
 	s->pub.rq_head_ns = ev->ts_ns;
-	s->pub.known |= MODEL_KNOWN_RQ_HEAD;
+	s->pub.rq_head_known = true;
 	return 0;
 }
 
@@ -205,7 +206,7 @@ static int feed_migrate(struct model *m, const struct sr_event *ev)
 	model_place(m, s, c ? mig->dest_cpu : -1, st);
 	if (st == MODEL_TASK_RUNNABLE) {
 		s->pub.rq_head_ns = ev->ts_ns;
-		s->pub.known |= MODEL_KNOWN_RQ_HEAD;
+		s->pub.rq_head_known = true;
 	}
 	return 0;
 }

@@ -67,8 +67,6 @@
 #define MODEL_KNOWN_MOVED	(1u << 11)
 /* exec_start_ns is known: the recorder's start snapshot gave se.exec_start */
 #define MODEL_KNOWN_EXEC_START	(1u << 12)
-/* rq_head_ns is known: the task was seen switched in, woken or moved to its CPU */
-#define MODEL_KNOWN_RQ_HEAD	(1u << 13)
 
 /* task_numa_fault() flags (docs/kernel-behaviour.md section 4.1) */
 #define MODEL_TNF_MIGRATED	0x01
@@ -149,9 +147,11 @@ struct model_task {
 	 * its last switch-in there (the pick moves it to the head), wake-up
 	 * onto it or migration to it (the enqueue adds it at the head).
 	 * detach_tasks() walks that list from the tail, so the oldest value
-	 * comes first.  Valid when MODEL_KNOWN_RQ_HEAD.
+	 * comes first.  Valid when rq_head_known (a switch-in, wake-up or move
+	 * to its CPU was seen).
 	 */
 	uint64_t		rq_head_ns;
+	bool			rq_head_known;
 	/*
 	 * The kernel's own per-task counters from numa_sample lines (nmig=,
 	 * forced=, fhot=) at the task's first and last sample, and the
