@@ -295,8 +295,9 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		char key[160];
 
 		cs->disagreements++;
-		snprintf(key, sizeof(key), "%s / %s", first_reason(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]),
-			 first_reason(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
+		/* the reasons of each side's choice (its verdict's, outside load balancing) */
+		snprintf(key, sizeof(key), "%s / %s", first_reason(r->pol[ENGINE_OLD], &r->cv[ENGINE_OLD]),
+			 first_reason(r->pol[ENGINE_NEW], &r->cv[ENGINE_NEW]));
 		if (strcount_add(&e->pairs, key, 1) < 0)
 			return err_set(err, -ENOMEM, "out of memory");
 	}
