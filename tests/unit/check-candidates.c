@@ -7,9 +7,11 @@
  * Table-driven: one row per branch.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check-common.h"
+#include "check-topo2.h"
 
 #include "decision/decision-cand.h"
 #include "decision/decision.h"
@@ -382,6 +384,173 @@ START_TEST(test_kernel_choice)
 }
 END_TEST
 
+/* ---- passes through the classifier ------------------------------------- */
+
+#define US 1000ull
+#define MS (1000ull * US)
+
+struct seen {
+	int		cls;
+	int		tid;
+	int		nr_cand;
+	int		nr_pull;
+	unsigned int	flags;
+	int		cand[SR_MAX_CANDIDATES];
+};
+
+static struct seen seen[8];
+static int nr_seen;
+static struct decision_ctx *dctx;
+
+/* the candidates are borrowed for the call: copy their tids */
+static int collect_points(const struct decision *dec, void *arg)
+{
+	struct seen *s = &seen[nr_seen++];
+	int i;
+
+	(void)arg;
+	ck_assert_int_le(nr_seen, 8);
+	s->cls = dec->snap.decision_class;
+	s->tid = dec->snap.tid;
+	s->nr_cand = dec->nr_cand;
+	s->nr_pull = dec->nr_pull;
+	s->flags = dec->dp_flags;
+	for (i = 0; i < dec->nr_cand && i < SR_MAX_CANDIDATES; i++)
+		s->cand[i] = dec->cand[i].tid;
+	return 0;
+}
+
+static void setup_pipe(void)
+{
+	topo = check_topo2();
+	m = model_new(topo);
+	dctx = decision_new(topo, collect_points, NULL);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(dctx);
+	nr_seen = 0;
+}
+
+static void teardown_pipe(void)
+{
+	decision_free(dctx);
+	model_free(m);
+	topo_free(topo);
+}
+
+static void pfeed(struct sr_event *ev)
+{
+	ev->name = ingest_event_kind_name(ev->kind);
+	ck_assert_int_eq(decision_feed(dctx, m, ev), 0);
+	ck_assert_int_eq(model_feed(m, ev), 0);
+}
+
+static void psw(uint64_t ts, int cpu, int prev, long state, int next, const char *comm)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = prev, .kind = SR_EV_SWITCH };
+
+	ev.u.sw.prev_pid = prev;
+	ev.u.sw.prev_state = state;
+	ev.u.sw.prev_prio = 120;
+	ev.u.sw.next_pid = next;
+	ev.u.sw.next_prio = 120;
+	snprintf(ev.u.sw.next_comm, sizeof(ev.u.sw.next_comm), "%s", comm);
+	pfeed(&ev);
+}
+
+static void pwake(uint64_t ts, int cpu, int pid, const char *comm)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = 0, .kind = SR_EV_WAKEUP };
+
+	ev.u.wake.pid = pid;
+	ev.u.wake.prio = 120;
+	ev.u.wake.target_cpu = cpu;
+	snprintf(ev.u.wake.comm, sizeof(ev.u.wake.comm), "%s", comm);
+	pfeed(&ev);
+}
+
+/* @cur: the task that logged it (common_pid), 0 for the idle task */
+static void pmig(uint64_t ts, int log_cpu, int cur, int pid, int from, int to)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = log_cpu, .pid = cur, .kind = SR_EV_MIGRATE };
+
+	ev.u.mig.pid = pid;
+	ev.u.mig.prio = 120;
+	ev.u.mig.orig_cpu = from;
+	ev.u.mig.dest_cpu = to;
+	snprintf(ev.u.mig.comm, sizeof(ev.u.mig.comm), "t%d", pid);
+	pfeed(&ev);
+}
+
+/* CPU 0 runs 10 with 11 and 12 queued; the idle CPU 2 pulls */
+static void busy_cpu0(void)
+{
+	psw(1 * MS, 0, 0, 0, 10, "t10");
+	psw(1 * MS, 1, 0, 0, 0, "swapper/1");
+	psw(1 * MS, 2, 0, 0, 0, "swapper/2");
+	psw(1 * MS, 3, 0, 0, 0, "swapper/3");
+	pwake(1 * MS + 100 * US, 0, 11, "t11");
+	pwake(1 * MS + 200 * US, 0, 12, "t12");
+}
+
+/* two pulls back to back are one pass: the second is its second pull */
+START_TEST(test_pass_two_pulls)
+{
+	busy_cpu0();
+	pmig(3 * MS, 2, 0, 11, 0, 2);
+	pmig(3 * MS + 10 * US, 2, 0, 12, 0, 2);
+	ck_assert_int_eq(decision_finish(dctx), 0);
+	ck_assert_int_eq(nr_seen, 2);
+	ck_assert_int_eq(seen[0].cls, SR_DECISION_CLASS_LB_PULL);
+	ck_assert_int_eq(seen[0].nr_pull, 1);
+	ck_assert_int_eq(seen[1].nr_pull, 2);
+	ck_assert_uint_eq(seen[0].flags, SR_DP_RECONSTRUCTED);
+	/* the walk as the model had it before the pass: 10 (picked at 1 ms), 11, 12 */
+	ck_assert_int_eq(seen[0].nr_cand, 3);
+	ck_assert_int_eq(seen[1].nr_cand, 3);
+	ck_assert_int_eq(seen[0].cand[0], 10);
+	ck_assert_int_eq(seen[0].cand[1], 11);
+	ck_assert_int_eq(seen[0].cand[2], 12);
+	ck_assert_int_eq(seen[1].cand[2], 12);
+}
+END_TEST
+
+/* a gap longer than DECISION_PASS_GAP_NS starts another pass */
+START_TEST(test_pass_gap)
+{
+	busy_cpu0();
+	pmig(3 * MS, 2, 0, 11, 0, 2);
+	pmig(3 * MS + DECISION_PASS_GAP_NS + 1, 2, 0, 12, 0, 2);
+	ck_assert_int_eq(decision_finish(dctx), 0);
+	ck_assert_int_eq(nr_seen, 2);
+	ck_assert_int_eq(seen[1].nr_pull, 1);
+	/* 11 has left CPU 0 by then */
+	ck_assert_int_eq(seen[1].nr_cand, 2);
+	ck_assert_int_eq(seen[1].cand[0], 10);
+	ck_assert_int_eq(seen[1].cand[1], 12);
+}
+END_TEST
+
+/* an active balance: the stopper running on the source is no candidate */
+START_TEST(test_pass_active)
+{
+	busy_cpu0();
+	psw(2 * MS, 0, 10, 0, 30, "migration/0");
+	pmig(3 * MS, 0, 30, 10, 0, 2);	/* logged by migration/0 */
+	ck_assert_int_eq(decision_finish(dctx), 0);
+	ck_assert_int_eq(nr_seen, 1);
+	ck_assert_int_eq(seen[0].cls, SR_DECISION_CLASS_LB_ACTIVE);
+	ck_assert_int_eq(seen[0].nr_pull, 1);
+	ck_assert_int_eq(seen[0].nr_cand, 3);
+	/*
+	 * 10, preempted by the stopper, went to the head when picked at 1 ms;
+	 * 11 and 12 were enqueued in front of it since: it is at the tail
+	 */
+	ck_assert_int_eq(seen[0].cand[0], 10);
+	ck_assert_int_eq(seen[0].cand[1], 11);
+	ck_assert_int_eq(seen[0].cand[2], 12);
+}
+END_TEST
+
 static Suite *candidates_suite(void)
 {
 	Suite *s = suite_create("candidates");
@@ -399,6 +568,12 @@ static Suite *candidates_suite(void)
 	tcase_add_test(tc, test_order_tail_first);
 	tcase_add_test(tc, test_order_skip_and_added);
 	tcase_add_test(tc, test_order_truncated);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("passes");
+	tcase_add_checked_fixture(tc, setup_pipe, teardown_pipe);
+	tcase_add_test(tc, test_pass_two_pulls);
+	tcase_add_test(tc, test_pass_gap);
+	tcase_add_test(tc, test_pass_active);
 	suite_add_tcase(s, tc);
 	return s;
 }
