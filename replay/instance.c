@@ -104,6 +104,39 @@ int replay_policy_evaluate(const struct replay_policy *pol, const struct sr_snap
 	return 0;
 }
 
+int replay_policy_choose(const struct replay_policy *pol, const struct sr_decision_point *dp,
+			 struct sr_verdict *out, struct err *err)
+{
+	choose_fn choose = replay_ops_choose(pol->ops);
+	uint32_t i;
+	int ret;
+
+	if (!pol->started)
+		return err_set(err, -EINVAL, "policy '%s' evaluated before start",
+			       pol->ops->name);
+	replay_verdict_init(out);
+	if (choose)
+		ret = choose(pol->priv, dp, out);
+	else
+		ret = replay_candidates_walk(pol->ops->evaluate, pol->priv, dp, out);
+	if (ret < 0)
+		return err_set(err, ret, "policy '%s': %s failed: %s", pol->ops->name,
+			       choose ? "choose" : "evaluate", sr_strerror(ret));
+	if (out->verdict < SR_VERDICT_NOT_APPLICABLE || out->verdict > SR_VERDICT_UNKNOWN)
+		return err_set(err, -SR_EUNSUPPORTED, "policy '%s' returned verdict %d",
+			       pol->ops->name, out->verdict);
+	if (out->nr_reasons > SR_MAX_REASONS)
+		return err_set(err, -SR_EUNSUPPORTED, "policy '%s' returned %u reasons (max %d)",
+			       pol->ops->name, out->nr_reasons, SR_MAX_REASONS);
+	if (out->target_tid <= 0)
+		return 0;
+	for (i = 0; i < dp->nr_cand; i++)
+		if (dp->cand[i].tid == out->target_tid)
+			return 0;
+	return err_set(err, -SR_EUNSUPPORTED, "policy '%s' chose task %d, which is not a candidate",
+		       pol->ops->name, out->target_tid);
+}
+
 const struct sr_policy_ops *replay_policy_ops(const struct replay_policy *pol)
 {
 	return pol->ops;

@@ -212,11 +212,13 @@ int replay_ops_check(const struct sr_policy_ops *ops, struct err *err)
 
 	if (!ops)
 		return err_set(err, -SR_EUNSUPPORTED, "policy ops table is NULL");
-	if (SR_POLICY_ABI_MAJOR_OF(ops->abi_version) != SR_POLICY_ABI_MAJOR)
+	if (SR_POLICY_ABI_MAJOR_OF(ops->abi_version) < SR_POLICY_ABI_MAJOR_OLDEST ||
+	    SR_POLICY_ABI_MAJOR_OF(ops->abi_version) > SR_POLICY_ABI_MAJOR)
 		return err_set(err, -SR_EUNSUPPORTED,
-			       "policy ABI version %u.%u, expected major %u",
+			       "policy ABI version %u.%u, this schedreplay runs versions %u.x to %u.x",
 			       SR_POLICY_ABI_MAJOR_OF(ops->abi_version),
-			       SR_POLICY_ABI_MINOR_OF(ops->abi_version), SR_POLICY_ABI_MAJOR);
+			       SR_POLICY_ABI_MINOR_OF(ops->abi_version), SR_POLICY_ABI_MAJOR_OLDEST,
+			       SR_POLICY_ABI_MAJOR);
 	if (ops->size < need)
 		return err_set(err, -SR_EUNSUPPORTED,
 			       "policy ops size %u is smaller than %zu (up to evaluate)",
@@ -398,4 +400,14 @@ void replay_verdict_init(struct sr_verdict *out)
 	out->verdict = SR_VERDICT_NOT_APPLICABLE;
 	out->target_node = -1;
 	out->target_cpu = -1;
+	out->target_tid = SR_CHOICE_UNSAID;
+}
+
+choose_fn replay_ops_choose(const struct sr_policy_ops *ops)
+{
+	size_t need = offsetof(struct sr_policy_ops, choose) + sizeof(ops->choose);
+
+	if (SR_POLICY_ABI_MAJOR_OF(ops->abi_version) < 2 || ops->size < need)
+		return NULL;
+	return ops->choose;
 }

@@ -176,6 +176,34 @@ char *replay_param_format(const struct sr_param_desc *desc, int64_t v, char *buf
  */
 void replay_snapshot_init(struct sr_snapshot *snap);
 
+/* sr_policy_ops.evaluate and .choose, as types */
+typedef int (*evaluate_fn)(const void *priv, const struct sr_snapshot *snap,
+			   struct sr_verdict *out);
+typedef int (*choose_fn)(const void *priv, const struct sr_decision_point *dp,
+			 struct sr_verdict *out);
+
+/**
+ * replay_ops_choose() - @ops's choose hook: NULL for an ABI 1 table, one
+ * whose size does not reach it, or one that leaves it NULL
+ */
+choose_fn replay_ops_choose(const struct sr_policy_ops *ops);
+
+/**
+ * replay_candidates_walk() - the choice of a policy without choose(): walk
+ * @dp->cand in order with @evaluate and pull the @dp->nr_pull-th candidate
+ * allowed (replay/candidates.c)
+ * @out: as for choose(): target_tid the task (verdict allow), or
+ *       SR_CHOICE_NONE (verdict resist, reason all-refused) when it allows
+ *       fewer; a candidate answered unknown before that gives its unknown
+ *       verdict with target_tid SR_CHOICE_UNSAID.  A task other than the
+ *       kernel's (dp->snap) is explained first by pulls-earlier or
+ *       pulls-later, then by its own verdict's reasons.
+ * Context: pure; calls @evaluate once per candidate looked at.
+ * Return: 0, or what @evaluate returned when negative.
+ */
+int replay_candidates_walk(evaluate_fn evaluate, const void *priv,
+			   const struct sr_decision_point *dp, struct sr_verdict *out);
+
 /**
  * replay_verdict_init() - prepare a verdict for evaluate()
  * @out: zeroed; size set, verdict not-applicable, targets -1
@@ -230,6 +258,18 @@ const char *replay_policy_param_source(const struct replay_policy *pol, int i);
  * Return: 0, or the negative code init returned (recorded in @err).
  */
 int replay_policy_start(struct replay_policy *pol, struct err *err);
+
+/**
+ * replay_policy_choose() - the task @pol pulls at a load-balance decision
+ * point: its choose() hook (ABI 2) or, without one, replay_candidates_walk()
+ * with its evaluate()
+ * @out: initialised here; target_tid set as sr_policy_ops.choose says
+ * Return: 0, or the policy's negative code (recorded in @err); a choice
+ * naming a task that is not a candidate, or a verdict or reason chain out
+ * of range, is -SR_EUNSUPPORTED.
+ */
+int replay_policy_choose(const struct replay_policy *pol, const struct sr_decision_point *dp,
+			 struct sr_verdict *out, struct err *err);
 
 /**
  * replay_policy_evaluate() - run the policy on one decision

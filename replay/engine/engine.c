@@ -200,6 +200,42 @@ static int count_truth(struct engine *e, const struct engine_result *r, struct e
 	return ret < 0 ? err_set(err, -ENOMEM, "out of memory") : 0;
 }
 
+/*
+ * Each side's choice: at a load-balance decision point the candidate walk
+ * (or the policy's own choose()), elsewhere what its verdict says.
+ */
+static int choose_all(struct engine_result *r, struct err *err)
+{
+	const struct decision *d = r->d;
+	struct sr_decision_point dp = {
+		.size = sizeof(dp),
+		.flags = d->dp_flags,
+		.snap = &d->snap,
+		.nr_cand = d->nr_cand > 0 ? (uint32_t)d->nr_cand : 0,
+		.nr_pull = d->nr_pull > 0 ? (uint32_t)d->nr_pull : 1,
+		.cand = d->cand,
+	};
+	bool lb = decision_is_lb(d->snap.decision_class) && d->cand && d->nr_cand > 0;
+	int s, ret;
+
+	decision_kernel_choice(d, &r->did);
+	for (s = 0; s < ENGINE__SIDES; s++) {
+		r->cv[s] = r->v[s];
+		if (!r->pol[s]) {
+			engine_choice_of(d, &r->v[s], NULL, &r->choice[s]);
+			r->choice[s].kind = DECISION_CHOICE_UNKNOWN;
+			continue;
+		}
+		if (lb) {
+			ret = replay_policy_choose(r->pol[s], &dp, &r->cv[s], err);
+			if (ret < 0)
+				return ret;
+		}
+		engine_choice_of(d, &r->v[s], lb ? &r->cv[s] : NULL, &r->choice[s]);
+	}
+	return 0;
+}
+
 int engine_evaluate(struct engine *e, const struct decision *d, struct engine_result *r,
 		    struct err *err)
 {
@@ -225,12 +261,21 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		if (ret < 0)
 			return ret;
 	}
+	ret = choose_all(r, err);
+	if (ret < 0)
+		return ret;
 	if (r->pol[ENGINE_OLD] || r->pol[ENGINE_NEW])
 		cs->decided++;
 	r->unknown = r->v[ENGINE_OLD].verdict == SR_VERDICT_UNKNOWN ||
 		     r->v[ENGINE_NEW].verdict == SR_VERDICT_UNKNOWN;
-	r->disagree = decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]) &&
-		      r->v[ENGINE_OLD].verdict != r->v[ENGINE_NEW].verdict;
+	r->verdicts_differ = decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]) &&
+			     r->v[ENGINE_OLD].verdict != r->v[ENGINE_NEW].verdict;
+	r->disagree = r->pol[ENGINE_OLD] && r->pol[ENGINE_NEW] &&
+		      r->choice[ENGINE_OLD].kind != DECISION_CHOICE_UNKNOWN &&
+		      r->choice[ENGINE_NEW].kind != DECISION_CHOICE_UNKNOWN &&
+		      !decision_choice_same(&r->choice[ENGINE_OLD], &r->choice[ENGINE_NEW]);
+	if (r->verdicts_differ)
+		cs->verdict_disagreements++;
 	r->flips = (r->disagree || (decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]))) &&
 		   ((r->v[ENGINE_OLD].flags | r->v[ENGINE_NEW].flags) & SR_VF_FAILED_DEPENDENT);
 	if (r->v[ENGINE_OLD].verdict == SR_VERDICT_ALLOW)
@@ -250,8 +295,9 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		char key[160];
 
 		cs->disagreements++;
-		snprintf(key, sizeof(key), "%s / %s", first_reason(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]),
-			 first_reason(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
+		/* the reasons of each side's choice (its verdict's, outside load balancing) */
+		snprintf(key, sizeof(key), "%s / %s", first_reason(r->pol[ENGINE_OLD], &r->cv[ENGINE_OLD]),
+			 first_reason(r->pol[ENGINE_NEW], &r->cv[ENGINE_NEW]));
 		if (strcount_add(&e->pairs, key, 1) < 0)
 			return err_set(err, -ENOMEM, "out of memory");
 	}
@@ -260,6 +306,11 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		const struct sr_verdict *kv = &r->v[ENGINE_KERNEL];
 
 		cs->kernel_decisions++;
+		cs->choice_decisions++;
+		if (r->choice[ENGINE_KERNEL].kind == DECISION_CHOICE_UNKNOWN)
+			cs->choice_unknown++;
+		else if (decision_choice_same(&r->choice[ENGINE_KERNEL], &r->did))
+			cs->choice_same++;
 		r->judged = decided(kv) || kv->verdict == SR_VERDICT_NOT_APPLICABLE;
 		if (d->has_truth)
 			/* the kernel said what it did with the candidate */

@@ -10,7 +10,10 @@
  * class is decided by the first policy added whose classes mask has it.
  *
  * Definitions (docs/replay.md):
- *   disagree    old and new both gave allow/resist, and not the same one
+ *   choice      what a side does at the decision point: the task it pulls
+ *               (load balancing: engine-choice.c walks the candidates), the
+ *               CPU/node it puts the task on, or no move
+ *   disagree    old and new both made a known choice, and not the same one
  *   unknown     either side answered unknown (a snapshot field it needed
  *               was not known): counted, never guessed
  *   flips       a disagreement that goes away or appears when
@@ -46,11 +49,22 @@ enum engine_side {
  * @d:          the decision (borrowed for the emit call)
  * @pol:        the policy of each side that decided it, NULL when none
  * @v:          each side's verdict (not-applicable when @pol is NULL)
+ * @cv:         each side's choice verdict at a load-balance decision point
+ *              (replay_policy_choose(); target_tid says the task); a copy of
+ *              @v for the other classes
+ * @choice:     each side's choice (unknown when @pol is NULL)
+ * @did:        what the kernel did (decision_kernel_choice())
+ * @verdicts_differ: old and new both gave allow/resist, and not the same
+ *              one (what disagree meant before choices)
  */
 struct engine_result {
 	const struct decision		*d;
 	const struct replay_policy	*pol[ENGINE__SIDES];
 	struct sr_verdict		v[ENGINE__SIDES];
+	struct sr_verdict		cv[ENGINE__SIDES];
+	struct decision_choice		choice[ENGINE__SIDES];
+	struct decision_choice		did;
+	bool				verdicts_differ;
 	bool				disagree;
 	bool				unknown;
 	bool				flips;
@@ -72,7 +86,26 @@ struct engine_class_stats {
 	uint64_t	reproduced;
 	uint64_t	kernel_forced;		/* SR_VF_FORCED on the kernel side */
 	uint64_t	lost;			/* in a lost-events window */
+	/* the kernel model's choice against what the kernel did */
+	uint64_t	choice_decisions;	/* the kernel side had a policy */
+	uint64_t	choice_same;		/* ...and chose what the kernel did */
+	uint64_t	choice_unknown;		/* ...and its choice could not be said */
+	uint64_t	verdict_disagreements;	/* verdicts_differ */
 };
+
+/**
+ * engine_choice_of() - a side's choice from its verdicts (engine-choice.c)
+ * @d:  the decision
+ * @v:  the side's verdict on the kernel's move
+ * @cv: its choice verdict at a load-balance decision point (target_tid), or
+ *      NULL for the other classes
+ * @c:  filled: for load balancing the task it pulls (none, unknown); for
+ *      the others the CPU/node of target_cpu/target_node, or the kernel's
+ *      move when it allows it without naming one, or no move when a
+ *      NUMA-class policy resists; unknown otherwise
+ */
+void engine_choice_of(const struct decision *d, const struct sr_verdict *v,
+		      const struct sr_verdict *cv, struct decision_choice *c);
 
 /**
  * struct engine_truth - the kernel model against the kernel's own verdicts

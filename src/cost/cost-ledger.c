@@ -96,6 +96,23 @@ int cost_verdict_node(const struct sr_snapshot *s, const struct sr_verdict *v)
 	}
 }
 
+int cost_choice_node(const struct sr_snapshot *s, const struct decision_choice *c)
+{
+	switch (c->kind) {
+	case DECISION_CHOICE_TASK:
+		if (c->tid == s->tid)
+			return (s->known & SR_SNAP_DST_NODE) ? s->dst_node : -1;
+		/* it pulls another: this one stays */
+		return (s->known & SR_SNAP_SRC_NODE) ? s->src_node : -1;
+	case DECISION_CHOICE_NONE:
+		return (s->known & SR_SNAP_SRC_NODE) ? s->src_node : -1;
+	case DECISION_CHOICE_PLACE:
+		return c->node;
+	default:
+		return -1;
+	}
+}
+
 int cost_trace_node(const struct sr_snapshot *s)
 {
 	if (s->decision_class == SR_DECISION_CLASS_NUMA_STICK)

@@ -278,6 +278,13 @@ struct cost_task *cost_ledger_top_tasks(const struct cost_ledger *l, size_t *n);
  */
 int cost_verdict_node(const struct sr_snapshot *s, const struct sr_verdict *v);
 
+/**
+ * cost_choice_node() - the node a side's load-balance choice leaves the
+ * decision's task on: the destination's when it pulls that task, the
+ * source's when it pulls another or none (the task stays), -1 unknown
+ */
+int cost_choice_node(const struct sr_snapshot *s, const struct decision_choice *c);
+
 /** cost_trace_node() - where the kernel left the task: src for numa-stick, dst otherwise. */
 int cost_trace_node(const struct sr_snapshot *s);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "decision.h"
+#include "decision-cand.h"
 #include "decision-probe.h"
 
 #define IDLE_TID 0
@@ -49,6 +50,8 @@ struct pending {
 	int		task_cpu;	/* the task's last known CPU, -1 unknown */
 	bool		dst_switch_seen;	/* first switch on dst after it... */
 	bool		dst_went_idle;		/* ...had a sleeping prev */
+	struct decision_pass *pass;	/* its balance pass (a reference), NULL for none */
+	int		pass_pull;	/* 1-based: the pass's pull it is */
 };
 
 struct decision_ctx {
@@ -81,6 +84,8 @@ struct decision_ctx {
 	/* per CPU: the last allowed candidate, for its sched_migrate_task */
 	struct decision_probe_entry	*allowed;
 	int			nr_allowed;
+	/* the balance pass the next pull may continue (a reference) */
+	struct decision_pass	*pass_cur;
 };
 
 static const char *const why_names[DECISION_WHY__COUNT] = {
@@ -120,8 +125,13 @@ struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit
 
 void decision_free(struct decision_ctx *d)
 {
+	size_t i;
+
 	if (!d)
 		return;
+	for (i = d->head; i < d->tail; i++)
+		decision_pass_put(d->queue[i].pass);
+	decision_pass_put(d->pass_cur);
 	free(d->numa);
 	free(d->queue);
 	free(d->lost_ts);
@@ -526,8 +536,68 @@ static void classify_fallback(struct pending *p)
 	}
 }
 
-static int emit_one(struct decision_ctx *d, struct decision *dec)
+/*
+ * A load-balance decision's candidates: its pass's, in the same balancing
+ * environment as the decision itself (its class and the idle type the
+ * classification settled), its own slot being its own snapshot; a probed
+ * candidate is a point of one (the kernel's walk, step by step).
+ */
+static void attach_candidates(struct pending *p)
 {
+	struct decision *dec = &p->d;
+	const struct sr_snapshot *s = &dec->snap;
+	struct decision_pass *ps = p->pass;
+	const uint64_t env = SR_SNAP_IDLE_TYPE | SR_SNAP_CLASS;
+	int i;
+
+	if (!decision_is_lb(s->decision_class))
+		return;
+	if (dec->has_truth) {
+		dec->cand = s;
+		dec->nr_cand = 1;
+		dec->nr_pull = 1;
+		dec->dp_flags = SR_DP_PROBE_ORDER;
+		return;
+	}
+	if (!ps)
+		return;
+	for (i = 0; i < ps->nr; i++) {
+		struct sr_snapshot *c = &ps->snap[i];
+
+		if (ps->tid[i] == s->tid) {
+			*c = *s;
+			continue;
+		}
+		c->decision_class = s->decision_class;
+		c->idle_type = s->idle_type;
+		c->known = (c->known & ~env) | (s->known & env);
+	}
+	dec->cand = ps->snap;
+	dec->nr_cand = ps->nr;
+	dec->nr_pull = p->pass_pull;
+	dec->dp_flags = ps->flags;
+}
+
+static int emit_one(struct decision_ctx *d, struct pending *p)
+{
+	struct decision *dec = &p->d;
+	int ret;
+
+	attach_candidates(p);
+	if (decision_is_lb(dec->snap.decision_class)) {
+		d->stats.lb_points++;
+		d->stats.lb_candidates += (uint64_t)dec->nr_cand;
+		if (dec->dp_flags & SR_DP_PROBE_ORDER)
+			d->stats.lb_probe_order++;
+		if (dec->dp_flags & SR_DP_RECONSTRUCTED)
+			d->stats.lb_reconstructed++;
+		if (dec->dp_flags & SR_DP_PULLED_ADDED)
+			d->stats.lb_pulled_added++;
+		if (dec->dp_flags & SR_DP_TRUNCATED)
+			d->stats.lb_truncated++;
+		if (dec->nr_pull > 1)
+			d->stats.lb_multi_pull++;
+	}
 	dec->seq = d->stats.decisions++;
 	d->stats.by_class[dec->snap.decision_class]++;
 	d->stats.by_why[dec->why]++;
@@ -537,7 +607,11 @@ static int emit_one(struct decision_ctx *d, struct decision *dec)
 		d->stats.unseen_flagged++;
 	if (dec->kthread > 0 && dec->kthread < MODEL_KTHREAD__COUNT)
 		d->stats.kthread_by[dec->kthread]++;
-	return d->emit(dec, d->arg);
+	ret = d->emit(dec, d->arg);
+	dec->cand = NULL;
+	decision_pass_put(p->pass);
+	p->pass = NULL;
+	return ret;
 }
 
 /* Emit from the head every decision that is settled or out of time. */
@@ -554,7 +628,7 @@ static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
 			classify_fallback(p);
 			p->resolved = true;
 		}
-		ret = emit_one(d, &p->d);
+		ret = emit_one(d, p);
 		d->head++;
 		if (ret < 0)
 			return ret;
@@ -703,6 +777,62 @@ static bool claimed_by_candidate(struct decision_ctx *d, const struct sr_event *
 	return true;
 }
 
+/*
+ * A migration that may be a load-balance pull: the pass it continues, or
+ * a new one with the source runqueue's tasks as the model has them before
+ * the pass (decision-cand.c).  An active balance is a pass of its own,
+ * without the stopper running on the source CPU.
+ */
+static int attach_pass(struct decision_ctx *d, const struct model *m, struct pending *p,
+		       const struct sr_event *ev)
+{
+	const struct sr_ev_migrate *mg = &ev->u.mig;
+	int tid[SR_MAX_CANDIDATES], src = mg->orig_cpu, dst = mg->dest_cpu;
+	struct decision_pass *ps = d->pass_cur;
+	const struct model_cpu *sc;
+	struct decision tmp;
+	unsigned int flags;
+	int i, n, skip = 0;
+
+	if (p->by_stopper || !decision_pass_joins(ps, mg->pid, src, dst, ev->cpu, ev->ts_ns)) {
+		decision_pass_put(ps);
+		d->pass_cur = NULL;
+		sc = p->by_stopper ? model_cpu_get(m, src) : NULL;
+		if (sc && sc->curr > 0)
+			skip = sc->curr;
+		n = decision_cand_order(m, src, skip, mg->pid, tid, &flags);
+		if (n < 0)
+			return n;
+		ps = calloc(1, sizeof(*ps) + (size_t)n * sizeof(ps->snap[0]));
+		if (!ps)
+			return -ENOMEM;
+		ps->refs = 1;
+		ps->src = src;
+		ps->dst = dst;
+		ps->log_cpu = ev->cpu;
+		ps->active = p->by_stopper;
+		ps->flags = flags;
+		ps->nr = n;
+		memcpy(ps->tid, tid, (size_t)n * sizeof(tid[0]));
+		for (i = 0; i < n; i++) {
+			memset(&tmp, 0, sizeof(tmp));
+			/* only CFS tasks are on cfs_tasks: prio 120 stands for "fair" */
+			fill_snapshot(d, m, &tmp, tid[i], NULL, 120, src, dst, ev->ts_ns);
+			ps->snap[i] = tmp.snap;
+		}
+		d->pass_cur = ps;
+	}
+	i = decision_pass_find(ps, mg->pid);
+	if (i >= 0)
+		ps->taken[i] = true;
+	ps->pulls++;
+	ps->last_ns = ev->ts_ns;
+	ps->refs++;
+	p->pass = ps;
+	p->pass_pull = ps->pulls;
+	return 0;
+}
+
 static int on_migrate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
 	const struct sr_ev_migrate *mg = &ev->u.mig;
@@ -756,6 +886,8 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 		p->resolved = true;
 		numa_drop(d, i);
 	}
+	if (!p->resolved && (p->state == MODEL_TASK_RUNNABLE || p->by_stopper))
+		return attach_pass(d, m, p, ev);
 	return 0;
 }
 

@@ -96,6 +96,13 @@ enum decision_why {
  *               decision read from the migrations; zero-filled is "none")
  * @truth:       then can_migrate_task()'s return value: 1 allowed, 0
  *               refused.  Never in @snap: the policies must not see it.
+ * @cand:        a load-balance decision point: the candidates' snapshots
+ *               in walk order (struct sr_decision_point.cand), borrowed
+ *               for the emit call only (NULL in a copy kept after it, and
+ *               for the other classes)
+ * @nr_cand:     entries in @cand
+ * @nr_pull:     the kernel's pull this decision is, 1-based, in its pass
+ * @dp_flags:    SR_DP_* bits
  */
 struct decision {
 	struct sr_snapshot	snap;
@@ -107,7 +114,58 @@ struct decision {
 	int			kthread;
 	bool			has_truth;
 	int			truth;
+	const struct sr_snapshot *cand;
+	int			nr_cand;
+	int			nr_pull;
+	unsigned int		dp_flags;
 };
+
+/**
+ * enum decision_choice_kind - what one side (or the kernel) chose
+ * @DECISION_CHOICE_UNKNOWN: it cannot be said (an input was missing, or no policy)
+ * @DECISION_CHOICE_NONE:    pulls nothing / no move
+ * @DECISION_CHOICE_TASK:    pulls task @tid (load-balance classes)
+ * @DECISION_CHOICE_PLACE:   puts the task on @cpu / @node (-1 when not said)
+ */
+enum decision_choice_kind {
+	DECISION_CHOICE_UNKNOWN = 0,
+	DECISION_CHOICE_NONE,
+	DECISION_CHOICE_TASK,
+	DECISION_CHOICE_PLACE,
+};
+
+/**
+ * struct decision_choice - a choice at a decision point
+ * @kind: enum decision_choice_kind
+ * @tid:  DECISION_CHOICE_TASK: the task pulled
+ * @pos:  DECISION_CHOICE_TASK: its 0-based place in the walk, -1 when not
+ *        a listed candidate
+ * @cpu, @node: DECISION_CHOICE_PLACE: where; and for a task pulled, where
+ *        it goes (the balancing CPU)
+ * @comm: DECISION_CHOICE_TASK: its name when known, else empty (not
+ *        NUL-terminated when it fills the array)
+ */
+struct decision_choice {
+	int	kind;
+	int	tid;
+	int	pos;
+	int	cpu;
+	int	node;
+	char	comm[SR_SNAP_COMM_LEN];
+};
+
+/** decision_is_lb() - a load-balance class (lb-pull, lb-active) */
+bool decision_is_lb(int cls);
+
+/**
+ * decision_kernel_choice() - what the kernel did at @d: the task it pulled
+ * (for a probed candidate: it, or nothing when can_migrate_task() said 0),
+ * the CPU it put the task on, or no move (numa-stick)
+ */
+void decision_kernel_choice(const struct decision *d, struct decision_choice *c);
+
+/** decision_choice_same() - @a and @b are the same known choice */
+bool decision_choice_same(const struct decision_choice *a, const struct decision_choice *b);
 
 /**
  * typedef decision_emit_fn - receives each decision, in trace order
@@ -139,6 +197,14 @@ struct decision_stats {
 	uint64_t	probe_numa_window_max_ns;
 	uint64_t	probe_numa_claim_windows;	/* moves/swap halves counted from the windows */
 	uint64_t	probe_numa_claimed;	/* ...of which another window claimed the CPU */
+	/* load-balance decision points (decision-cand.c) */
+	uint64_t	lb_points;		/* lb-pull and lb-active decisions */
+	uint64_t	lb_probe_order;		/* ...whose candidate is the kernel's own (a probe) */
+	uint64_t	lb_reconstructed;	/* ...whose candidates the model rebuilt */
+	uint64_t	lb_pulled_added;	/* ...of which the pulled task was not on the model's runqueue */
+	uint64_t	lb_truncated;		/* ...of which the runqueue held more than SR_MAX_CANDIDATES */
+	uint64_t	lb_multi_pull;		/* ...that were the second or later pull of their pass */
+	uint64_t	lb_candidates;		/* candidates listed, summed */
 };
 
 struct decision_ctx;

@@ -171,6 +171,8 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->kthread_child = false;
 	t->snap_kthread = -1;
 	t->exec_start_ns = -1;
+	t->rq_head_ns = 0;
+	t->rq_head_known = false;
 	t->ks_seen = false;
 	model_faults_exit(m, s);
 	if (s->fs.mem)

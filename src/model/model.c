@@ -148,6 +148,8 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 	model_set_comm(&next->pub, sw->next_comm, sizeof(sw->next_comm));
 	next->pub.moved_since_ran = false;	/* set_next_entity() sets exec_start */
 	next->pub.known |= MODEL_KNOWN_MOVED;
+	next->pub.rq_head_ns = ev->ts_ns;
+	next->pub.rq_head_known = true;
 	model_place(m, next, ev->cpu, MODEL_TASK_RUNNING);
 	return 0;
 }
@@ -173,6 +175,8 @@ static int feed_wakeup(struct model *m, const struct sr_event *ev)
 	if (ret)
 		return ret;
 	model_place(m, s, c ? w->target_cpu : -1, MODEL_TASK_RUNNABLE);
+	s->pub.rq_head_ns = ev->ts_ns;
+	s->pub.rq_head_known = true;
 	return 0;
 }
 
@@ -200,6 +204,10 @@ static int feed_migrate(struct model *m, const struct sr_event *ev)
 	/* a task cannot keep running on the CPU it was taken from */
 	st = s->pub.state == MODEL_TASK_RUNNING ? MODEL_TASK_RUNNABLE : s->pub.state;
 	model_place(m, s, c ? mig->dest_cpu : -1, st);
+	if (st == MODEL_TASK_RUNNABLE) {
+		s->pub.rq_head_ns = ev->ts_ns;
+		s->pub.rq_head_known = true;
+	}
 	return 0;
 }
 

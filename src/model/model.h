@@ -143,6 +143,16 @@ struct model_task {
 	int			snap_kthread;
 	int64_t			exec_start_ns;
 	/*
+	 * When the task last went to the head of its CPU's cfs_tasks list:
+	 * its last switch-in there (the pick moves it to the head), wake-up
+	 * onto it or migration to it (the enqueue adds it at the head).
+	 * detach_tasks() walks that list from the tail, so the oldest value
+	 * comes first.  Valid when rq_head_known (a switch-in, wake-up or move
+	 * to its CPU was seen).
+	 */
+	uint64_t		rq_head_ns;
+	bool			rq_head_known;
+	/*
 	 * The kernel's own per-task counters from numa_sample lines (nmig=,
 	 * forced=, fhot=) at the task's first and last sample, and the
 	 * sched_migrate_task events the model had counted for it at those

@@ -361,6 +361,46 @@ static void truth_text(FILE *out, const json_t *gt)
 		     gi(pr, "returns_without_entry"), gi(pr, "unusable"));
 }
 
+/*
+ * "choices:": the kernel model's choices against the kernel's
+ * (summary.choice_fidelity), and where the load-balance candidates came
+ * from (summary.candidates)
+ */
+static void choices_answer(FILE *out, const json_t *sum)
+{
+	const json_t *cf = json_object_get(sum, "choice_fidelity");
+	const json_t *ca = json_object_get(sum, "candidates"), *o;
+	char *buf = NULL;
+	size_t len = 0;
+	const char *k;
+	bool first = true;
+	FILE *f;
+
+	if (!json_object_size(cf) && !gi(ca, "points"))
+		return;
+	f = text_memstream(&buf, &len);
+	if (!f)
+		return;
+	json_object_foreach((json_t *)cf, k, o) {
+		fprintf(f, "%s%s %" PRId64 "/%" PRId64, first ? "" : ", ", k, gi(o, "same"),
+			gi(o, "decisions"));
+		if (gi(o, "unknown"))
+			fprintf(f, " (%" PRId64 " unknown)", gi(o, "unknown"));
+		first = false;
+	}
+	if (fclose(f)) {
+		report_json_fail();
+		free(buf);
+		return;
+	}
+	report_wrapf(out, HEAD_INDENT, "%-*sthe kernel model chose what the kernel did "
+		     "(same/decisions): %s; %" PRId64 " load-balance decision points, candidates "
+		     "rebuilt from the model for %" PRId64 ", the kernel's own (probes) for %" PRId64
+		     "\n", HEAD_INDENT, "choices:", first ? "none" : buf, gi(ca, "points"),
+		     gi(ca, "reconstructed"), gi(ca, "kernel_order"));
+	free(buf);
+}
+
 static void answer_text(FILE *out, const json_t *doc)
 {
 	const json_t *tr = json_object_get(doc, "trace"), *sum = json_object_get(doc, "summary");
@@ -401,6 +441,7 @@ static void answer_text(FILE *out, const json_t *doc)
 		report_wrapf(out, HEAD_INDENT, "%-*sthe kernel model's reproduced/judged/decisions "
 			     "(one-sided, see below): %s\n", HEAD_INDENT, "fidelity:", buf ? buf : "");
 	free(buf);
+	choices_answer(out, sum);
 	truth_answer(out, json_object_get(sum, "ground_truth"));
 	report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " verdicts unknown%s%s%s; %" PRId64
 		     " decisions in lost-event windows (%" PRId64 " events lost); %" PRId64

@@ -12,14 +12,17 @@
 
 #include "report.h"
 #include "report-replay.h"
+#include "report-choice.h"
 
 static json_t *jint(int64_t v)
 {
 	return json_integer((json_int_t)v);
 }
 
-static json_t *verdict_json(const struct replay_policy *pol, const struct sr_verdict *v)
+static json_t *verdict_json(const struct engine_result *r, int side)
 {
+	const struct replay_policy *pol = r->pol[side];
+	const struct sr_verdict *v = &r->v[side];
 	const struct sr_policy_ops *ops;
 	json_t *o, *reasons, *flags;
 	uint32_t i;
@@ -46,6 +49,7 @@ static json_t *verdict_json(const struct replay_policy *pol, const struct sr_ver
 	json_object_set_new(o, "flags", flags);
 	if (v->target_node >= 0)
 		json_object_set_new(o, "target_node", jint(v->target_node));
+	json_object_set_new(o, "choice", report_choice_json(r, side));
 	return o;
 }
 
@@ -53,7 +57,7 @@ json_t *report_decision_json(const struct engine_result *r)
 {
 	const struct decision *d = r->d;
 	const struct sr_snapshot *s = &d->snap;
-	json_t *o = json_object(), *flags = json_array();
+	json_t *o = json_object(), *flags = json_array(), *cand;
 
 	if (!o || !flags) {
 		json_decref(o);
@@ -74,9 +78,13 @@ json_t *report_decision_json(const struct engine_result *r)
 	json_object_set_new(o, "dst_node", s->known & SR_SNAP_DST_NODE ? jint(s->dst_node) : json_null());
 	if (d->partner_tid)
 		json_object_set_new(o, "partner_tid", jint(d->partner_tid));
-	json_object_set_new(o, "old", verdict_json(r->pol[ENGINE_OLD], &r->v[ENGINE_OLD]));
-	json_object_set_new(o, "new", verdict_json(r->pol[ENGINE_NEW], &r->v[ENGINE_NEW]));
-	json_object_set_new(o, "kernel", verdict_json(r->pol[ENGINE_KERNEL], &r->v[ENGINE_KERNEL]));
+	json_object_set_new(o, "old", verdict_json(r, ENGINE_OLD));
+	json_object_set_new(o, "new", verdict_json(r, ENGINE_NEW));
+	json_object_set_new(o, "kernel", verdict_json(r, ENGINE_KERNEL));
+	cand = report_candidates_json(d);
+	if (cand)
+		json_object_set_new(o, "candidates", cand);
+	json_object_set_new(o, "verdicts_differ", json_boolean(r->verdicts_differ));
 	/* what the kernel itself answered, when a decision probe saw it */
 	if (d->has_truth)
 		json_object_set_new(o, "kernel_verdict", json_string(d->truth ? "allowed" : "refused"));
@@ -208,8 +216,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 	const struct engine *e = in->engine;
 	json_t *sum = json_object(), *by_class = json_object(), *detail = json_object();
 	json_t *fidelity = json_object(), *pairs = json_object(), *missing = json_object();
-	json_t *tasks = json_array(), *evidence = json_object();
-	uint64_t tot = 0, dis = 0, unk = 0, flips = 0, lost = 0;
+	json_t *tasks = json_array(), *evidence = json_object(), *choice_fid = json_object();
+	uint64_t tot = 0, dis = 0, unk = 0, flips = 0, lost = 0, vdis = 0;
 	struct strcount_entry *pe;
 	struct engine_task *top;
 	size_t n, i;
@@ -225,6 +233,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 		json_object_set_new(cd, "decisions", jint((int64_t)cs->decisions));
 		json_object_set_new(cd, "decided", jint((int64_t)cs->decided));
 		json_object_set_new(cd, "disagreements", jint((int64_t)cs->disagreements));
+		json_object_set_new(cd, "verdict_disagreements",
+				    jint((int64_t)cs->verdict_disagreements));
 		json_object_set_new(cd, "unknown", jint((int64_t)cs->unknown));
 		json_object_set_new(cd, "balance_failed_dependent", jint((int64_t)cs->flips));
 		json_object_set_new(cd, "old_allow", jint((int64_t)cs->old_allow));
@@ -243,6 +253,7 @@ static json_t *summary_json(const struct report_replay_in *in)
 		}
 		tot += cs->decisions;
 		dis += cs->disagreements;
+		vdis += cs->verdict_disagreements;
 		unk += cs->unknown;
 		flips += cs->flips;
 		lost += cs->lost;
@@ -290,6 +301,10 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "unknown_inputs", missing);
 	json_object_set_new(sum, "top_tasks", tasks);
 	json_object_set_new(sum, "fidelity", fidelity);
+	report_choice_fidelity_lb(choice_fid, e);
+	json_object_set_new(sum, "choice_fidelity", choice_fid);
+	json_object_set_new(sum, "candidates", report_candidates_summary(in->dstats));
+	json_object_set_new(sum, "verdict_disagreements", jint((int64_t)vdis));
 	if (report_replay_has_probes(in->dstats))
 		json_object_set_new(sum, "ground_truth", ground_truth_json(in));
 	{

@@ -155,6 +155,26 @@ static int set(json_t *row, const char *prefix, const char *name, json_t *v)
 	return json_object_set_new(row, key, v);
 }
 
+/*
+ * A side's choice as columns: <side>_choice is task, place, none or
+ * unknown (null without a policy), with its tid, cpu and node
+ */
+static int choice_cols(json_t *row, const char *p, const json_t *side)
+{
+	const json_t *c = json_object_get(side, "choice");
+	const char *kind = NULL;
+	int r = 0;
+
+	if (json_is_object(side))
+		kind = json_is_null(c) ? "none" : json_object_get(c, "tid") ? "task" :
+		       json_object_get(c, "cpu") ? "place" : "unknown";
+	r |= set(row, p, "choice", kind ? json_string(kind) : json_null());
+	r |= set(row, p, "choice_tid", take(c, "tid"));
+	r |= set(row, p, "choice_cpu", take(c, "cpu"));
+	r |= set(row, p, "choice_node", take(c, "node"));
+	return r;
+}
+
 json_t *report_row_json(const json_t *header, const json_t *d)
 {
 	static const char *const copied[] = {
@@ -164,7 +184,7 @@ json_t *report_row_json(const json_t *header, const json_t *d)
 	static const char *const cost_sides[] = { "old", "new", "trace" };
 	const json_t *cost = json_object_get(d, "cost"), *flags = json_object_get(d, "flags");
 	json_t *row = json_copy((json_t *)header);
-	const json_t *dl;
+	const json_t *dl, *cand;
 	size_t i;
 	int r = 0;
 
@@ -182,8 +202,14 @@ json_t *report_row_json(const json_t *header, const json_t *d)
 		r |= set(row, p, "reasons", take_array(v, "reasons"));
 		r |= set(row, p, "verdict_flags", take_array(v, "flags"));
 		r |= set(row, p, "target_node", take(v, "target_node"));
+		r |= choice_cols(row, p, v);
 	}
 	r |= json_object_set_new(row, "disagree", take_bool(d, "disagree"));
+	r |= json_object_set_new(row, "verdicts_differ", take_bool(d, "verdicts_differ"));
+	cand = json_object_get(d, "candidates");
+	r |= json_object_set_new(row, "candidates_order", take(cand, "order"));
+	r |= json_object_set_new(row, "candidates_count", take(cand, "count"));
+	r |= json_object_set_new(row, "candidates_pull", take(cand, "pull"));
 	r |= json_object_set_new(row, "unknown", take_bool(d, "unknown"));
 	r |= json_object_set_new(row, "balance_failed_dependent",
 				 take_bool(d, "balance_failed_dependent"));

@@ -22,7 +22,7 @@
  * Raised when a column is removed or renamed or changes meaning; adding a
  * column does not raise it.
  */
-#define REPORT_ROW_VERSION 1
+#define REPORT_ROW_VERSION 2
 
 /* Bytes read from each end of a trace file for its id. */
 #define REPORT_TRACE_ID_SPAN 65536

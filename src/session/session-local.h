@@ -34,6 +34,9 @@ struct session_recorded {
 	char		features[2048];			/* sched_features, "" when absent */
 };
 
+/* the longest plugin path a policy list may name */
+#define SESSION_PLUGIN_PATH_MAX	256
+
 struct session {
 	struct session_opts		opts;
 	struct session_trace		tr;
@@ -41,6 +44,8 @@ struct session {
 	struct ingest			*in;
 	int				spool_fd;	/* standard input's copy, -1 */
 	struct replay_plugin		*plugins[SESSION_MAX_PLUGINS];
+	/* the path each was loaded from, for a policy named by it (--new ./x.so) */
+	char				plugin_path[SESSION_MAX_PLUGINS][SESSION_PLUGIN_PATH_MAX];
 	int				nr_plugins;
 	struct engine			*engine;
 	struct model			*model;

@@ -33,6 +33,14 @@ static const struct sr_policy_ops *find_ops(const struct session *s, const char 
 	const struct sr_policy_ops *ops = replay_registry_lookup(name);
 	int i;
 
+	/* a plugin named by its path (docs/plugin-abi.md) */
+	if (strchr(name, '/')) {
+		for (i = 0; i < s->nr_plugins; i++)
+			if (!strcmp(s->plugin_path[i], name))
+				return replay_plugin_ops(s->plugins[i]);
+		return NULL;
+	}
+
 	for (i = 0; !ops && i < s->nr_plugins; i++)
 		if (!strcmp(replay_plugin_ops(s->plugins[i])->name, name))
 			ops = replay_plugin_ops(s->plugins[i]);
@@ -230,17 +238,63 @@ static int add_kernel_side(struct session *s, bool *used, struct err *e)
 	return add_side(s, ENGINE_KERNEL, list, true, used, e);
 }
 
-int session_load_plugins(struct session *s, struct err *e)
+static int load_plugin(struct session *s, const char *path, size_t len, struct err *e)
 {
 	int i;
 
-	for (i = 0; i < s->opts.nr_plugins; i++) {
-		s->plugins[i] = replay_plugin_open(s->opts.plugins[i], e);
-		if (!s->plugins[i])
-			return e->code ? e->code : -SR_EUNSUPPORTED;
-		s->nr_plugins = i + 1;
+	if (len >= SESSION_PLUGIN_PATH_MAX)
+		return err_set(e, -SR_EUSAGE, "policy plugin path '%.*s...' is too long",
+			       40, path);
+	for (i = 0; i < s->nr_plugins; i++)
+		if (strlen(s->plugin_path[i]) == len && !strncmp(s->plugin_path[i], path, len))
+			return 0;
+	if (s->nr_plugins == SESSION_MAX_PLUGINS)
+		return err_set(e, -SR_EUSAGE, "at most %d policy plugins", SESSION_MAX_PLUGINS);
+	i = s->nr_plugins;
+	memcpy(s->plugin_path[i], path, len);
+	s->plugin_path[i][len] = '\0';
+	s->plugins[i] = replay_plugin_open(s->plugin_path[i], e);
+	if (!s->plugins[i])
+		return e->code ? e->code : -SR_EUNSUPPORTED;
+	s->nr_plugins = i + 1;
+	return 0;
+}
+
+/* the items of a policy list that name a plugin by its path (they hold a '/') */
+static int load_list_plugins(struct session *s, const char *list, struct err *e)
+{
+	const char *p = list;
+	int ret;
+
+	while (p && *p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (memchr(p, '/', len)) {
+			ret = load_plugin(s, p, len, e);
+			if (ret)
+				return ret;
+		}
+		p = c ? c + 1 : NULL;
 	}
 	return 0;
+}
+
+int session_load_plugins(struct session *s, struct err *e)
+{
+	int i, ret;
+
+	for (i = 0; i < s->opts.nr_plugins; i++) {
+		ret = load_plugin(s, s->opts.plugins[i], strlen(s->opts.plugins[i]), e);
+		if (ret)
+			return ret;
+	}
+	ret = load_list_plugins(s, s->opts.old_list, e);
+	if (!ret)
+		ret = load_list_plugins(s, s->opts.new_list, e);
+	if (!ret)
+		ret = load_list_plugins(s, s->opts.kernel_policy, e);
+	return ret;
 }
 
 int session_build_engine(struct session *s, struct err *e)

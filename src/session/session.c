@@ -213,11 +213,15 @@ static int on_decision(const struct decision *d, void *arg)
 		if (!p)
 			return err_set(&s->err, -ENOMEM, "out of memory");
 		p->d = *d;
+		p->d.cand = NULL;	/* borrowed for this call only */
 		p->r = r;
 		p->r.d = &p->d;
 	}
 	for (side = 0; side < 2; side++)
-		node[side] = r.pol[side] ? cost_verdict_node(&d->snap, &r.v[side]) : -1;
+		node[side] = !r.pol[side] ? -1 :
+			     decision_is_lb(d->snap.decision_class) ?
+			     cost_choice_node(&d->snap, &r.choice[side]) :
+			     cost_verdict_node(&d->snap, &r.v[side]);
 	node[COST_TRACE] = cost_trace_node(&d->snap);
 	ret = cost_ledger_decide(s->ledger, d, node, p);
 	if (ret < 0 && !s->err.code)

@@ -91,7 +91,7 @@ else
 fi
 check "every row is in the table" test "$(chq --query 'SELECT count() FROM sr.decisions')" = "$ROWS"
 check "one trace_id per trace" test "$(chq --query 'SELECT uniqExact(trace_id) FROM sr.decisions')" = "${#traces[@]}"
-check "row_version 1 throughout" test "$(chq --query 'SELECT groupUniqArray(row_version) FROM sr.decisions')" = "[1]"
+check "row_version 2 throughout" test "$(chq --query 'SELECT groupUniqArray(row_version) FROM sr.decisions')" = "[2]"
 
 # ---- each query against what the JSON reports say -------------------------------
 # query output and the jq figures, as TSV; numbers compare within a tolerance

@@ -114,7 +114,7 @@ printf '# canary hosts\n%s\n\n  %s\n' "$N2" "$H1" >"$T/list"
 expect_exit 0 "--trace-list with a TRACE argument" flat --ndjson "$T/list.rows" --label g=x "$N1" --trace-list "$T/list"
 check "--trace-list adds its traces" cmp -s <(sort "$T/batch.rows") <(sort "$T/list.rows")
 expect_exit 0 "--trace-list - (stdin)" bash -c "printf '%s\n%s\n' '$N2' '$H1' | '$SR_BIN' replay --quiet --ndjson-format flat --ndjson - --trace-list -"
-check "rows on stdout, no summary" test "$(jq -c 'select(.row_version == 1)' "$T/out" | wc -l)" = \
+check "rows on stdout, no summary" test "$(jq -c 'select(.row_version == 2)' "$T/out" | wc -l)" = \
 	"$(($(wc -l <"$T/list.rows") - $(wc -l <"$T/n1.rows")))" -a "$(wc -l <"$T/out")" = "$(jq -c . "$T/out" | wc -l)"
 expect_exit 3 "--trace-list that does not exist" flat --ndjson - --trace-list "$T/nope"
 check "its error names the list" grep -q "cannot read trace list '.*nope'" "$T/err"

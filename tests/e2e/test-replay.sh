@@ -103,6 +103,15 @@ if [ -f "$PLUGINS/policy-example.so" ]; then
 		--plugin "$PLUGINS/plugin-bad-abi.so" "$FIX/numa02-2n"
 	check "ABI error names the file" grep -q "plugin-bad-abi.so" "$T/err"
 	check "ABI error is one line" test "$(wc -l <"$T/err")" = 1
+	check "ABI error names both versions" grep -q "policy ABI version 3.0, this schedreplay runs versions 1.x to 2.x" "$T/err"
+	expect_exit 0 "a plugin of ABI 1.2 named by its path as the new side" "$SR_BIN" replay --quiet \
+		--json "$T/abi1.json" --new "$PLUGINS/plugin-abi1.so" "$FIX/numa01-4n"
+	check "the ABI 1 plugin chose by the engine's walk: a task for every lb decision it judged" \
+		test "$(jq '[.decisions[] | select(.new.policy == "lb-abi1-first" and .new.verdict != "unknown" and (.new.choice | type) != "object")] | length' "$T/abi1.json")" = 0
+	check "every task the walk pulls for it is one it allows (not running)" \
+		test "$(jq '[.decisions[] | select(.new.policy == "lb-abi1-first" and .new.choice.tid != null and (.new.choice.reasons | index("task-cold") | not))] | length' "$T/abi1.json")" = 0
+	check "it pulls another task than the kernel's where the kernel's ran" \
+		test "$(jq '[.decisions[] | select(.new.policy == "lb-abi1-first" and .new.choice.tid != null and .new.choice.tid != .tid)] | length' "$T/abi1.json")" -gt 0
 	expect_exit 3 "a plugin without the entry symbol" "$SR_BIN" replay \
 		--plugin "$PLUGINS/plugin-no-entry.so" "$FIX/numa02-2n"
 	expect_exit 0 "policies lists a plugin" "$SR_BIN" policies --plugin "$PLUGINS/policy-example.so"

@@ -58,7 +58,7 @@ sleep 60
 EOS
 tm new-session -d -s tui -x 100 -y 30 "bash $T/run.sh"
 
-expect_screen "opens: header with the trace and the counts" "decisions 769  disagree 19"
+expect_screen "opens: header with the trace and the counts" "decisions 769  disagree 22"
 expect_screen "opens: the decision list" "TIME CLASS"
 check "opens: the alternate screen is on" test "$(tm display -p -t tui '#{alternate_on}')" = 1
 
@@ -74,7 +74,7 @@ expect_screen "detail: Esc goes back to the list" "list | 4/769"
 
 tm send-keys -t tui d
 expect_screen "filter: disagreements only" "filter disagree"
-expect_screen "filter: 19 of them" "/19 |"
+expect_screen "filter: 22 of them" "/22 |"
 rows=$(screen | sed -n '5,10p')
 if [ "$(printf '%s\n' "$rows" | grep -c '^!')" -eq 6 ]; then
 	ok "filter: every row shown is a disagreement"
@@ -84,13 +84,13 @@ fi
 golden_screen disagreements
 
 tm send-keys -t tui / n b - w 2 Enter
-expect_screen "search: finds 'nb-w2' on the first disagreement" "match for 'nb-w2' at 7 of 19"
+expect_screen "search: finds 'nb-w2' on the first disagreement" "match for 'nb-w2' at 8 of 22"
 tm send-keys -t tui n
-expect_screen "search: n goes to the next match" "match for 'nb-w2' at 10 of 19"
+expect_screen "search: n goes to the next match" "match for 'nb-w2' at 11 of 22"
 tm send-keys -t tui n n n
-expect_screen "search: n wraps around past the last match" "match for 'nb-w2' at 7 of 19"
+expect_screen "search: n wraps around past the last match" "match for 'nb-w2' at 8 of 22"
 tm send-keys -t tui N
-expect_screen "search: N goes back, wrapping" "match for 'nb-w2' at 18 of 19"
+expect_screen "search: N goes back, wrapping" "match for 'nb-w2' at 21 of 22"
 
 tm send-keys -t tui d Tab
 expect_screen "matrix: the node heatmap" "migrations, src node (rows)"

@@ -57,7 +57,9 @@ def main():
     head, order = answer(text)
 
     gt = s.get("ground_truth")
-    want_order = ["decisions", "cost", "latency", "fidelity"] + (["truth"] if gt else []) + ["trust"]
+    have_choices = bool(s["choice_fidelity"]) or s["candidates"]["points"] > 0
+    want_order = (["decisions", "cost", "latency", "fidelity"] + (["choices"] if have_choices else []) +
+                  (["truth"] if gt else []) + ["trust"])
     check("the text begins with the answer", order[:len(want_order)] == want_order, repr(order))
     if gt:
         lb = gt["lb"]
@@ -148,6 +150,23 @@ def main():
                   "%r != %r" % (got, want))
     else:
         check("no fidelity says so", f.startswith("none"), f)
+
+    c = head.get("choices", "")
+    if have_choices:
+        m = re.match(r"^the kernel model chose what the kernel did \(same/decisions\): (.*); (\d+) "
+                     r"load-balance decision points, candidates rebuilt from the model for (\d+), "
+                     r"the kernel's own \(probes\) for (\d+)$", c)
+        check("choices line parses", m is not None, c)
+        if m:
+            got = {}
+            if m.group(1) != "none":
+                for item in re.findall(r"(\S+) (\d+)/(\d+)(?: \((\d+) unknown\))?", m.group(1)):
+                    got[item[0]] = [int(item[1]), int(item[2]), int(item[3] or 0)]
+            want = {k: [o["same"], o["decisions"], o["unknown"]] for k, o in s["choice_fidelity"].items()}
+            check("choices = summary.choice_fidelity", got == want, "%r != %r" % (got, want))
+            ca = s["candidates"]
+            check("decision points = summary.candidates",
+                  [int(x) for x in m.groups()[1:]] == [ca["points"], ca["reconstructed"], ca["kernel_order"]])
 
     t = head.get("trust", "")
     m = re.match(r"^(\d+) verdicts unknown(?: \(missing: (.*)\))?; (\d+) decisions in lost-event windows "

@@ -33,7 +33,7 @@ START_TEST(test_example_plugin)
 	ops = replay_plugin_ops(pl);
 	ck_assert_str_eq(ops->name, "lb-idle-dst-wins");
 	ck_assert_str_eq(replay_plugin_path(pl), PLUGIN("policy-example"));
-	ck_assert_int_eq(replay_param_count(ops), 2);
+	ck_assert_int_eq(replay_param_count(ops), 3);
 	ck_assert_ptr_null(replay_registry_lookup(ops->name));
 
 	pol = replay_policy_new(ops);
@@ -82,6 +82,64 @@ START_TEST(test_example_plugin)
 }
 END_TEST
 
+/*
+ * The example's choose(): in walk order it pulls the first task it allows;
+ * with coldest_first the one that ran longest ago; a second pull of the
+ * pass takes the next one.
+ */
+START_TEST(test_example_choose)
+{
+	static const struct {
+		int		coldest;
+		uint32_t	nr_pull;
+		int		want_tid;	/* 0: pulls nothing */
+	} rows[] = {
+		{ 0, 1, 11 },	/* 10 is hot: the first allowed is 11 */
+		{ 0, 2, 12 },
+		{ 0, 3, 0 },	/* only two allowed */
+		{ 1, 1, 12 },	/* 12 ran longest ago */
+		{ 1, 2, 11 },
+	};
+	struct err err = { 0 };
+	struct replay_plugin *pl = replay_plugin_open(PLUGIN("policy-example"), &err);
+	struct sr_snapshot cand[3];
+	struct sr_decision_point dp;
+	struct sr_verdict out;
+	size_t r;
+	int i;
+
+	ck_assert_msg(pl != NULL, "%s", err.msg);
+	ck_assert_ptr_nonnull(replay_ops_choose(replay_plugin_ops(pl)));
+	for (i = 0; i < 3; i++) {
+		replay_snapshot_init(&cand[i]);
+		cand[i].known = SR_SNAP_CLASS | SR_SNAP_TASK_RUNNING | SR_SNAP_DST_IDLE |
+				SR_SNAP_SINCE_RAN;
+		cand[i].decision_class = SR_DECISION_CLASS_LB_PULL;
+		cand[i].tid = 10 + i;
+	}
+	cand[0].since_ran_ns = 1000;		/* hot */
+	cand[1].since_ran_ns = 2000000;
+	cand[2].since_ran_ns = 9000000;
+	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		struct replay_policy *pol = replay_policy_new(replay_plugin_ops(pl));
+		char assign[32];
+
+		snprintf(assign, sizeof(assign), "coldest_first=%d", rows[r].coldest);
+		ck_assert_int_eq(replay_policy_set_param(pol, assign, &err), 0);
+		ck_assert_int_eq(replay_policy_start(pol, &err), 0);
+		dp = (struct sr_decision_point){ .size = sizeof(dp), .snap = &cand[1], .nr_cand = 3,
+						 .nr_pull = rows[r].nr_pull, .cand = cand,
+						 .flags = SR_DP_RECONSTRUCTED };
+		ck_assert_int_eq(replay_policy_choose(pol, &dp, &out, &err), 0);
+		ck_assert_msg(out.target_tid == rows[r].want_tid, "row %zu: tid %d, want %d", r,
+			      out.target_tid, rows[r].want_tid);
+		ck_assert_int_eq(out.verdict, rows[r].want_tid ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST);
+		replay_policy_free(pol);
+	}
+	replay_plugin_close(pl);
+}
+END_TEST
+
 /* -fvisibility=hidden: the entry symbol is the only thing exported */
 START_TEST(test_example_exports_one_symbol)
 {
@@ -115,7 +173,23 @@ static void expect_refused(const char *path, int code, const char *msg_part)
 START_TEST(test_wrong_abi_major)
 {
 	expect_refused(PLUGIN("plugin-bad-abi"), -SR_EUNSUPPORTED,
-		       "policy ABI version 2.0, expected major 1");
+		       "policy ABI version 3.0, this schedreplay runs versions 1.x to 2.x");
+}
+END_TEST
+
+/* a plugin built against ABI 1.2 loads, has no choose, and is walked for */
+START_TEST(test_abi1_plugin)
+{
+	struct err err = { 0 };
+	struct replay_plugin *pl = replay_plugin_open(PLUGIN("plugin-abi1"), &err);
+	const struct sr_policy_ops *ops;
+
+	ck_assert_msg(pl != NULL, "refused: %s", err.msg);
+	ops = replay_plugin_ops(pl);
+	ck_assert_str_eq(ops->name, "lb-abi1-first");
+	ck_assert_int_eq(SR_POLICY_ABI_MAJOR_OF(ops->abi_version), 1);
+	ck_assert_ptr_null(replay_ops_choose(ops));
+	replay_plugin_close(pl);
 }
 END_TEST
 
@@ -212,6 +286,12 @@ START_TEST(test_ops_check)
 	o.abi_version = 0;
 	ck_assert_int_eq(replay_ops_check(&o, &err), -SR_EUNSUPPORTED);
 	err_clear(&err);
+	o.abi_version = (1 << 16) | 2;	/* the oldest major still run */
+	ck_assert_int_eq(replay_ops_check(&o, &err), 0);
+	o.abi_version = ((SR_POLICY_ABI_MAJOR + 1) << 16);
+	ck_assert_int_eq(replay_ops_check(&o, &err), -SR_EUNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(err.msg, "runs versions 1.x to 2.x"));
+	err_clear(&err);
 
 	o = good_ops();
 	o.size = offsetof(struct sr_policy_ops, evaluate) + sizeof(o.evaluate);
@@ -283,6 +363,8 @@ static Suite *plugin_suite(void)
 	tcase_add_test(tc, test_example_plugin);
 	tcase_add_test(tc, test_example_exports_one_symbol);
 	tcase_add_test(tc, test_wrong_abi_major);
+	tcase_add_test(tc, test_abi1_plugin);
+	tcase_add_test(tc, test_example_choose);
 	tcase_add_test(tc, test_missing_symbol);
 	tcase_add_test(tc, test_size_too_small);
 	tcase_add_test(tc, test_builtin_name);

@@ -159,7 +159,7 @@ START_TEST(test_every_sink)
 	doc = json_load_file(jpath, 0, &je);
 	ck_assert_msg(doc != NULL, "%s", je.text);
 	ck_assert_uint_eq(json_array_size(json_object_get(doc, "decisions")), n);
-	ck_assert_int_eq(json_integer_value(json_object_get(doc, "schema_version")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(doc, "schema_version")), REPORT_REPLAY_SCHEMA);
 	json_decref(doc);
 	text = slurp_file(nd.f, &len);
 	for (i = 0; i < len; i++)

@@ -97,7 +97,10 @@ enum sr_verdict_kind {
 	X(EXEC_IDLER_ELSEWHERE,	"exec-idler-elsewhere",	"find_idlest_cpu() would pick another group or CPU than dst") \
 	X(EXEC_OUTSIDE_DOMAIN,	"exec-outside-domain",	"dst is outside every domain with SD_BALANCE_EXEC (nodes beyond node_reclaim_distance)") \
 	X(EXEC_PELT_ESTIMATE,	"exec-pelt-estimate",	"a group type or load comparison on the way rests on estimates of PELT averages (util_est and load_avg are not traced)") \
-	X(DST_NOT_ALLOWED,	"dst-not-allowed",	"the task may not run on dst: a kernel thread bound to its CPU or node, which can_migrate_task() refuses first")
+	X(DST_NOT_ALLOWED,	"dst-not-allowed",	"the task may not run on dst: a kernel thread bound to its CPU or node, which can_migrate_task() refuses first") \
+	X(PULLS_EARLIER,	"pulls-earlier",	"the policy pulls a candidate detach_tasks() reaches before the task the kernel pulled") \
+	X(PULLS_LATER,		"pulls-later",		"the policy refuses the task the kernel pulled (or an earlier pull) and pulls one further down the runqueue") \
+	X(ALL_REFUSED,		"all-refused",		"the policy allows fewer candidates than the kernel pulled in the pass: it pulls nothing here")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**
@@ -155,9 +158,13 @@ static inline unsigned int sr_reason_missing(enum sr_snap_bit bit)
  * @target_cpu:  the CPU it would have chosen, -1 when it does not say
  * @missing:     SR_SNAP_* bits of the inputs the policy needed and lacked
  *               (non-zero only with SR_VERDICT_UNKNOWN)
+ * @target_tid:  (ABI 2) for a load-balance choice (sr_policy_ops.choose),
+ *               the task the policy pulls: a tid > 0, SR_CHOICE_NONE when
+ *               it pulls nothing, SR_CHOICE_UNSAID (-1) when it does not say
  *
- * Before each evaluate() the engine zeroes the struct and sets @size,
- * @verdict = SR_VERDICT_NOT_APPLICABLE and @target_node = @target_cpu = -1.
+ * Before each evaluate() or choose() the engine zeroes the struct and sets
+ * @size, @verdict = SR_VERDICT_NOT_APPLICABLE and @target_node =
+ * @target_cpu = @target_tid = -1.
  */
 struct sr_verdict {
 	uint32_t	size;
@@ -168,7 +175,13 @@ struct sr_verdict {
 	int32_t		target_node;
 	int32_t		target_cpu;
 	uint64_t	missing;
+	int32_t		target_tid;
+	uint32_t	reserved;
 };
+
+/* sr_verdict.target_tid: the policy pulls nothing / does not say */
+#define SR_CHOICE_NONE		0
+#define SR_CHOICE_UNSAID	(-1)
 
 /**
  * sr_verdict_push() - append a reason code to a verdict's chain
@@ -244,6 +257,46 @@ struct sr_reason_desc {
 	const char	*description;
 };
 
+/* Candidates a decision point lists at most: sched_nr_migrate's default,
+ * the most tasks one detach_tasks() pass looks at (env.loop_max). */
+#define SR_MAX_CANDIDATES	32
+
+/* Bits of sr_decision_point.flags */
+/* The candidates and their order are the kernel's own (can_migrate_task probes). */
+#define SR_DP_PROBE_ORDER	(1u << 0)
+/* The candidates and their order are rebuilt from the model's runqueue. */
+#define SR_DP_RECONSTRUCTED	(1u << 1)
+/* The task the kernel pulled was not on the model's runqueue: appended last. */
+#define SR_DP_PULLED_ADDED	(1u << 2)
+/* The runqueue had more tasks than SR_MAX_CANDIDATES: the walk stops there, as the kernel's does. */
+#define SR_DP_TRUNCATED		(1u << 3)
+
+/**
+ * struct sr_decision_point - a load-balance decision as a choice (ABI 2)
+ * @size:      sizeof(struct sr_decision_point) as the engine built it
+ * @flags:     SR_DP_* bits
+ * @snap:      the kernel's own move (the task it pulled), what evaluate()
+ *             gets
+ * @nr_cand:   entries in @cand
+ * @nr_pull:   how many tasks this decision pulls: the kernel's pull it
+ *             stands for is the @nr_pull-th of its balance pass, so a
+ *             policy chooses the @nr_pull-th candidate it allows
+ * @cand:      one snapshot per candidate, in the order detach_tasks()
+ *             walks them (tail of cfs_tasks first); the same balancing
+ *             environment (CPUs, idle type, nr_balance_failed) as @snap,
+ *             each with its own task's fields
+ *
+ * Borrowed for the choose() call only.
+ */
+struct sr_decision_point {
+	uint32_t			size;
+	uint32_t			flags;
+	const struct sr_snapshot	*snap;
+	uint32_t			nr_cand;
+	uint32_t			nr_pull;
+	const struct sr_snapshot	*cand;
+};
+
 /**
  * struct sr_policy_ops - one policy
  * @abi_version: SR_POLICY_ABI_VERSION the policy was built against
@@ -264,9 +317,19 @@ struct sr_reason_desc {
  *               errno for a programming error (which stops the replay).
  *               An unknown input is a verdict, not an error.
  * @reasons:     optional table of the plugin's own reason codes
+ * @choose:      (ABI 2) optional.  For a load-balance decision point: the
+ *               task this policy pulls, in @out->target_tid, with the
+ *               reasons that decided it and @out->verdict ALLOW when it
+ *               pulls one, RESIST when it pulls none, UNKNOWN when a
+ *               missing input decides.  Pure, as @evaluate.  When NULL
+ *               (and for every ABI 1 plugin) the engine chooses for it:
+ *               it walks @dp->cand in order with @evaluate and takes the
+ *               @dp->nr_pull-th candidate allowed (docs/plugin-abi.md).
  *
- * The loader refuses a different ABI major version and an @size that does
- * not reach @evaluate; @reasons is read only when @size covers it.
+ * The loader refuses an ABI major version outside
+ * SR_POLICY_ABI_MAJOR_OLDEST..SR_POLICY_ABI_MAJOR and an @size that does
+ * not reach @evaluate; @reasons and @choose are read only when @size
+ * covers them.
  */
 struct sr_policy_ops {
 	uint32_t			abi_version;
@@ -281,6 +344,8 @@ struct sr_policy_ops {
 	int	(*evaluate)(const void *priv, const struct sr_snapshot *snap,
 			    struct sr_verdict *out);
 	const struct sr_reason_desc	*reasons;
+	int	(*choose)(const void *priv, const struct sr_decision_point *dp,
+			  struct sr_verdict *out);
 };
 
 /* The one symbol a plugin exports: a pointer to its ops table. */

@@ -5,8 +5,9 @@
  * The ABI is the three headers under include/schedreplay/: this one,
  * sr-snapshot.h (what a policy may read) and sr-policy.h (the ops table a
  * policy exports).  A plugin records the version it was built against in
- * sr_policy_ops.abi_version; the loader refuses a different MAJOR and
- * accepts any MINOR.
+ * sr_policy_ops.abi_version; the loader accepts a MAJOR from
+ * SR_POLICY_ABI_MAJOR_OLDEST to SR_POLICY_ABI_MAJOR with any MINOR, and
+ * refuses any other with an error naming both versions.
  *
  * Rules that keep a minor bump compatible:
  *  - structs only grow at the end, and each carries its own size, so a
@@ -20,10 +21,17 @@
 #ifndef SCHEDREPLAY_SR_VERSION_H
 #define SCHEDREPLAY_SR_VERSION_H
 
-/* Bumped when the ABI changes incompatibly. */
-#define SR_POLICY_ABI_MAJOR	1
+/* Bumped when the ABI changes incompatibly (or, as for 2, its meaning grows). */
+#define SR_POLICY_ABI_MAJOR	2
 /* Bumped when the ABI grows compatibly (fields appended, enum values added). */
-#define SR_POLICY_ABI_MINOR	2
+#define SR_POLICY_ABI_MINOR	0
+/*
+ * The oldest major the loader still runs.  Version 2 only appended to
+ * version 1's structs (sr_verdict.target_tid, sr_policy_ops.choose), so a
+ * version 1 plugin is run as a version 2 one without choose(): the engine
+ * walks the candidates with its evaluate() (docs/plugin-abi.md).
+ */
+#define SR_POLICY_ABI_MAJOR_OLDEST	1
 
 /* The value a plugin puts in sr_policy_ops.abi_version: major << 16 | minor. */
 #define SR_POLICY_ABI_VERSION	((SR_POLICY_ABI_MAJOR << 16) | SR_POLICY_ABI_MINOR)
