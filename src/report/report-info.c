@@ -222,25 +222,25 @@ int report_info_text(FILE *out, const json_t *o)
 	size_t i;
 
 	/* paths and names are escaped: they come from the user or the trace */
-	fprintf(out, "trace:       %s\n", escape_text(esc, sizeof(esc), jstr(o, "trace"), SIZE_MAX));
+	fprintf(out, "trace:       %s\n", escape_text_value(esc, sizeof(esc), jstr(o, "trace"), SIZE_MAX));
 	fprintf(out, "format:      %s", jstr(o, "format"));
 	if (jint(o, "file_version")) {
 		fprintf(out, " version %d", (int)jint(o, "file_version"));
 		fprintf(out, ", %s", jstr(o, "compression")[0] ? jstr(o, "compression") : "uncompressed");
 	}
 	if (jstr(o, "clock")[0])
-		fprintf(out, ", clock %s", escape_text(esc, sizeof(esc), jstr(o, "clock"), SIZE_MAX));
+		fprintf(out, ", clock %s", escape_text_value(esc, sizeof(esc), jstr(o, "clock"), SIZE_MAX));
 	fputc('\n', out);
 	if (json_is_string(json_object_get(o, "kernel_release")))
 		fprintf(out, "kernel:      %s (from %s)\n",
-			escape_text(esc, sizeof(esc), jstr(o, "kernel_release"), SIZE_MAX),
+			escape_text_value(esc, sizeof(esc), jstr(o, "kernel_release"), SIZE_MAX),
 			jstr(o, "kernel_release_from"));
 	else
 		fprintf(out, "kernel:      unknown (not recorded)\n");
 	fprintf(out, "cpus:        %d\n", (int)jint(o, "cpus"));
 	fprintf(out, "nodes:       %d (topology from %s%s%s)\n", (int)jint(o, "nodes"),
 		jstr(topo, "source"), jstr(topo, "origin")[0] ? ": " : "",
-		escape_text(esc, sizeof(esc), jstr(topo, "origin"), SIZE_MAX));
+		escape_text_value(esc, sizeof(esc), jstr(topo, "origin"), SIZE_MAX));
 	json_array_foreach(json_object_get(topo, "nodes"), i, node) {
 		size_t j;
 
