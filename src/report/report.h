@@ -20,7 +20,7 @@
 #include "util/outfile.h"
 #include "util/strcount.h"
 
-#define REPORT_INFO_SCHEMA 1
+#define REPORT_INFO_SCHEMA 2
 
 /**
  * struct report_info_in - what `schedreplay info` gathered
