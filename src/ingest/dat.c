@@ -292,6 +292,7 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 			       strerror(errno));
 	errno = 0;
 	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		at = (uint64_t)off;
 		if (write(mfd, buf, n) != n)
 			goto out_err;
 		off += n;
