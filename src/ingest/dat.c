@@ -292,6 +292,7 @@ static int patched_copy(struct ingest *in, int fd, const struct dat_layout *lay)
 			       strerror(errno));
 	errno = 0;
 	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		at = (uint64_t)off;
 		if (write(mfd, buf, n) != n)
 			goto out_err;
 		off += n;
@@ -583,6 +584,29 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 }
 
 /*
+ * The markers (schedreplay_meta, schedreplay_node, ...) are the text of
+ * ftrace:print's "buf": a file whose print format has no such field, or
+ * one that is not a char array, would be read without its topology and
+ * settings and without a word.  Return: 0, or negative (in->err).
+ */
+static int print_format_check(struct ingest *in, const struct dat *d, struct tep_handle *tep)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "ftrace", "print");
+	struct tep_format_field *f;
+
+	if (!ev)
+		return 0;
+	f = tep_find_field(ev, "buf");
+	if (f && f->offset >= 0 && f->size >= 0 && f->type && strstr(f->type, "char") &&
+	    (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return 0;
+	return err_set(&in->err, -SR_EBADTRACE,
+		       "the format of event 'ftrace:print' (bytes 0-%llu, before the cpu data) %s, so its markers cannot be read",
+		       (unsigned long long)d->data_start,
+		       f ? "has a 'buf' field that is not a char array" : "has no 'buf' field");
+}
+
+/*
  * An event format libtraceevent could not parse (damaged, or an
  * allocation failed inside it) is flagged there, or left out, and its
  * events would then be read as undescribed without a word: fewer formats
@@ -614,7 +638,7 @@ static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd
 			       "the format of event '%s' (bytes 0-%llu, before the cpu data) cannot be read (damaged, or out of memory)",
 			       name, (unsigned long long)d->data_start);
 	}
-	return 0;
+	return print_format_check(in, d, tep);
 }
 
 /*

@@ -124,8 +124,24 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 	c = cpu_of(m, ev->cpu, &ret);
 	if (!c)
 		return ret;
-	if (c->known && c->curr != sw->prev_pid)
-		m->stats.switch_mismatch++;
+	if (c->known && c->curr != sw->prev_pid) {
+		/*
+		 * The switch away from c->curr is missing.  It is not running
+		 * here any more, and whether it sleeps or waits is not known:
+		 * so a later wakeup places it, which a task still "running"
+		 * would not get.
+		 */
+		m->stats.switch_missing++;
+		if (c->curr == 0)
+			m->stats.switch_missing_idle++;
+		prev = c->curr > 0 ? model_task_find(m, c->curr) : NULL;
+		if (prev) {
+			prev->pub.switch_out_missing++;
+			if (prev->pub.state == MODEL_TASK_RUNNING && prev->pub.cpu == ev->cpu)
+				model_place(m, prev, ev->cpu, MODEL_TASK_UNKNOWN);
+		}
+		prev = NULL;
+	}
 	if (sw->prev_pid > 0) {
 		prev = model_task_get(m, sw->prev_pid, ev->ts_ns);
 		if (!prev)

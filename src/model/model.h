@@ -125,6 +125,7 @@ struct model_task {
 	uint64_t		*group_faults;
 	uint64_t		nr_migrations;	/* sched_migrate_task seen for it */
 	uint64_t		nr_fault_events; /* NUMA hinting faults it took in the trace */
+	uint64_t		switch_out_missing; /* switches away from it the trace lacks */
 	bool			has_faults;	/* p->numa_faults exists; see MODEL_KNOWN_HAS_FAULTS */
 	bool			born;		/* forked inside the trace (so it began with no faults) */
 	/*
@@ -199,7 +200,14 @@ struct model_stats {
 	uint64_t	tasks_seen;	/* distinct tids (a reused tid counts again) */
 	uint64_t	tasks_live;
 	uint64_t	migrations;	/* sched_migrate_task */
-	uint64_t	switch_mismatch;	/* prev task was not the one the model had current */
+	/*
+	 * A sched_switch whose prev task was not the one the model had
+	 * current on that CPU, with no lost events between: the switch away
+	 * from the current one is not in the trace (docs/robustness.md,
+	 * "Switches the trace lacks").
+	 */
+	uint64_t	switch_missing;
+	uint64_t	switch_missing_idle;	/* of those, away from the idle task (pid 0) */
 	uint64_t	pid_reuse;	/* an exited tid came back */
 	uint64_t	unordered;	/* events older than the last one */
 	uint64_t	bad_cpu;	/* CPU id < 0 or >= TOPO_MAX_CPUS (below that, CPUs past the topology grow the model) */

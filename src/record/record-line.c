@@ -48,26 +48,6 @@ cut:
 	return 0;
 }
 
-/* one integer or string key of numa_sample, from the sample's field */
-static int sample_key(char *buf, size_t len, const struct marker_key *k,
-		      const struct marker_sample *s, const char *comm)
-{
-	const char *p = (const char *)s + k->off;
-
-	switch (k->type) {
-	case MARKER_T_I64:
-		return snprintf(buf, len, " %s=%" PRId64, k->name, *(const int64_t *)p);
-	case MARKER_T_INT:
-		return snprintf(buf, len, " %s=%d", k->name, *(const int *)p);
-	case MARKER_T_COMM:
-		return snprintf(buf, len, " %s=%s", k->name, comm);
-	case MARKER_T_FAULTS:
-		return snprintf(buf, len, " %s=", k->name);
-	default:
-		return -1;	/* no other type in a numa_sample */
-	}
-}
-
 /* the f= list, cut at an entry boundary when the buffer is short */
 static size_t sample_faults(char *buf, size_t len, size_t o, const struct marker_sample *s)
 {
@@ -92,6 +72,54 @@ static size_t sample_faults(char *buf, size_t len, size_t o, const struct marker
 	}
 	buf[o] = '\0';
 	return o;
+}
+
+/*
+ * Append key @k of the line whose fields are at @base (" name=value"): the
+ * one loop of record_format_sample() and record_format_task().  @faults
+ * gives the f= list.  Return: 0, or -1 when the line does not fit.
+ */
+static int append_key(char *buf, size_t len, size_t *o, const struct marker_key *k,
+		      const void *base, const char *comm, const struct marker_sample *faults)
+{
+	const char *p = (const char *)base + k->off;
+	char list[512];
+	int n;
+
+	switch (k->type) {
+	case MARKER_T_I64:
+		n = snprintf(buf + *o, len - *o, " %s=%" PRId64, k->name, *(const int64_t *)p);
+		break;
+	case MARKER_T_INT:
+		n = snprintf(buf + *o, len - *o, " %s=%d", k->name, *(const int *)p);
+		break;
+	case MARKER_T_STR:
+		n = snprintf(buf + *o, len - *o, " %s=%.*s", k->name,
+			     (int)((const struct marker_str *)p)->len, ((const struct marker_str *)p)->s);
+		break;
+	case MARKER_T_COMM:
+		n = snprintf(buf + *o, len - *o, " %s=%s", k->name, comm);
+		break;
+	case MARKER_T_CPULIST:
+		/* a list too long for the line is left out (its status says so) */
+		n = record_format_cpulist(list, sizeof(list), (const uint64_t *)p, MARKER_MAX_CPUS);
+		if (n <= 0)
+			return 0;
+		n = snprintf(buf + *o, len - *o, " %s=%s", k->name, list);
+		break;
+	case MARKER_T_FAULTS:
+		n = snprintf(buf + *o, len - *o, " %s=", k->name);
+		if (n < 0 || (size_t)n >= len - *o)
+			return -1;
+		*o = sample_faults(buf, len, *o + (size_t)n, faults);
+		return 0;
+	default:
+		return 0;
+	}
+	if (n < 0 || (size_t)n >= len - *o)
+		return -1;
+	*o += (size_t)n;
+	return 0;
 }
 
 void record_comm_encode(char *name, size_t len, const char *comm)
@@ -121,14 +149,9 @@ size_t record_format_sample(char *buf, size_t len, const char *comm, const struc
 	if (n < 0 || (size_t)n >= len)
 		goto cut;
 	o = (size_t)n;
-	for (k = 0; k < f->nr_keys; k++) {
-		n = sample_key(buf + o, len - o, &f->keys[k], s, name);
-		if (n < 0 || (size_t)n >= len - o)
+	for (k = 0; k < f->nr_keys; k++)
+		if (append_key(buf, len, &o, &f->keys[k], s, name, s) < 0)
 			goto cut;
-		o += (size_t)n;
-		if (f->keys[k].type == MARKER_T_FAULTS)
-			o = sample_faults(buf, len, o, s);
-	}
 	return o;
 cut:
 	if (len)
@@ -167,7 +190,6 @@ size_t record_format_task(char *buf, size_t len, const char *comm, const struct 
 {
 	const struct marker_format *f = marker_format(SR_MARK_TASK);
 	char name[SR_COMM_LEN];
-	char list[512];
 	size_t o;
 	int k;
 	int n;
@@ -180,45 +202,10 @@ size_t record_format_task(char *buf, size_t len, const char *comm, const struct 
 		goto cut;
 	o = (size_t)n;
 	for (k = 0; k < f->nr_keys; k++) {
-		const struct marker_key *key = &f->keys[k];
-		const char *p = (const char *)t + key->off;
-
 		if (t->status[k] != MARKER_OK)
 			continue;	/* the recorder did not have it */
-		switch (key->type) {
-		case MARKER_T_I64:
-			n = snprintf(buf + o, len - o, " %s=%" PRId64, key->name, *(const int64_t *)p);
-			break;
-		case MARKER_T_INT:
-			n = snprintf(buf + o, len - o, " %s=%d", key->name, *(const int *)p);
-			break;
-		case MARKER_T_STR:
-			n = snprintf(buf + o, len - o, " %s=%.*s", key->name,
-				     (int)((const struct marker_str *)p)->len,
-				     ((const struct marker_str *)p)->s);
-			break;
-		case MARKER_T_COMM:
-			n = snprintf(buf + o, len - o, " %s=%s", key->name, name);
-			break;
-		case MARKER_T_CPULIST:
-			/* a list too long for the line is left out (its status says so) */
-			n = record_format_cpulist(list, sizeof(list), (const uint64_t *)p, MARKER_MAX_CPUS);
-			if (n <= 0)
-				continue;
-			n = snprintf(buf + o, len - o, " %s=%s", key->name, list);
-			break;
-		case MARKER_T_FAULTS:
-			n = snprintf(buf + o, len - o, " %s=", key->name);
-			if (n < 0 || (size_t)n >= len - o)
-				goto cut;
-			o = sample_faults(buf, len, o + (size_t)n, &t->s);
-			continue;
-		default:
-			continue;
-		}
-		if (n < 0 || (size_t)n >= len - o)
+		if (append_key(buf, len, &o, &f->keys[k], t, name, &t->s) < 0)
 			goto cut;
-		o += (size_t)n;
 	}
 	return o;
 cut:

@@ -149,6 +149,46 @@ int report_out_error(const struct report_out *o)
 	return outfile_error(&o->of);
 }
 
+struct dump_ctx {
+	FILE *f;
+	char carry[4];
+	size_t nc;
+};
+
+static int dump_chunk(const char *buf, size_t size, void *data)
+{
+	struct dump_ctx *d = data;
+	char in[256 + sizeof(d->carry)], out[6 * sizeof(in)];
+	size_t n, take, used, o;
+
+	while (size) {
+		memcpy(in, d->carry, d->nc);
+		take = size < 256 ? size : 256;
+		memcpy(in + d->nc, buf, take);
+		n = d->nc + take;
+		buf += take;
+		size -= take;
+		o = escape_json_out(out, in, n, &used);
+		d->nc = n - used;
+		memcpy(d->carry, in + used, d->nc);
+		if (o && fwrite(out, 1, o, d->f) != o)
+			return -1;
+	}
+	return 0;
+}
+
+int report_json_dumpf(const json_t *root, FILE *f, size_t flags)
+{
+	struct dump_ctx d = { .f = f };
+
+	if (json_dump_callback(root, dump_chunk, &d, flags) < 0)
+		return -1;
+	/* Jansson writes valid UTF-8: a sequence left over is never a whole one */
+	if (d.nc && fwrite(d.carry, 1, d.nc, f) != d.nc)
+		return -1;
+	return 0;
+}
+
 int report_write_json_flags(const json_t *root, const char *path, size_t flags)
 {
 	struct report_out o;
@@ -157,7 +197,7 @@ int report_write_json_flags(const json_t *root, const char *path, size_t flags)
 	ret = report_out_open(&o, path);
 	if (ret < 0)
 		return ret;
-	if (json_dumpf(root, o.f, flags) < 0 || fputc('\n', o.f) == EOF) {
+	if (report_json_dumpf(root, o.f, flags) < 0 || fputc('\n', o.f) == EOF) {
 		ret = report_out_error(&o) ? -report_out_error(&o) : -EIO;
 		report_out_close(&o, false);
 		return ret;

@@ -450,7 +450,7 @@ int report_cost_text(FILE *out, const json_t *cost, bool verbose)
 			fputs("  trace ", out);
 			num_or_dash(out, 10, false, gr(json_object_get(o, "trace"), "weighted"));
 			fprintf(out, "  %s [%" PRId64 "]\n",
-				escape_text(esc, sizeof(esc),
+				escape_text_value(esc, sizeof(esc),
 					    json_string_value(json_object_get(o, "comm")), SIZE_MAX),
 				(int64_t)json_integer_value(json_object_get(o, "tid")));
 		}

@@ -88,6 +88,67 @@ static json_t *unseen_block(const struct ingest_info *info, int nr_cpus)
 	return a;
 }
 
+#define INFO_MISSING_TASKS 5
+
+/* the INFO_MISSING_TASKS tasks (not idle) with the most switches away from them missing */
+struct missing_top {
+	const struct model_task *t[INFO_MISSING_TASKS];
+	int n;
+};
+
+static int missing_rank(const struct model_task *t, void *arg)
+{
+	struct missing_top *top = arg;
+	int i;
+
+	if (!t->switch_out_missing)
+		return 0;
+	for (i = top->n; i > 0; i--) {
+		const struct model_task *u = top->t[i - 1];
+
+		if (u->switch_out_missing > t->switch_out_missing ||
+		    (u->switch_out_missing == t->switch_out_missing && u->tid < t->tid))
+			break;
+		if (i < INFO_MISSING_TASKS)
+			top->t[i] = u;
+	}
+	if (i < INFO_MISSING_TASKS) {
+		top->t[i] = t;
+		if (top->n < INFO_MISSING_TASKS)
+			top->n++;
+	}
+	return 0;
+}
+
+/* {"count", "idle", "tasks": [{"tid", "comm", "count"}]}: docs/info.md */
+static json_t *switches_missing(const struct report_info_in *in)
+{
+	json_t *o = json_object(), *tasks = json_array();
+	struct missing_top top = { .n = 0 };
+	int i;
+
+	if (!o || !tasks) {
+		json_decref(o);
+		json_decref(tasks);
+		return NULL;
+	}
+	if (in->model)
+		model_for_each_task(in->model, missing_rank, &top);
+	for (i = 0; i < top.n; i++) {
+		json_t *t = json_object();
+
+		json_object_set_new(t, "tid", json_integer(top.t[i]->tid));
+		json_object_set_new(t, "comm", report_json_str(top.t[i]->comm,
+							       strnlen(top.t[i]->comm, SR_COMM_LEN)));
+		json_object_set_new(t, "count", json_integer((json_int_t)top.t[i]->switch_out_missing));
+		json_array_append_new(tasks, t);
+	}
+	json_object_set_new(o, "count", json_integer((json_int_t)in->stats->switch_missing));
+	json_object_set_new(o, "idle", json_integer((json_int_t)in->stats->switch_missing_idle));
+	json_object_set_new(o, "tasks", tasks);
+	return o;
+}
+
 json_t *report_info_build(const struct report_info_in *in)
 {
 	const struct ingest_info *info = in->info;
@@ -179,11 +240,10 @@ json_t *report_info_build(const struct report_info_in *in)
 	json_object_set_new(damage, "truncated", json_integer((json_int_t)info->truncated));
 	json_object_set_new(damage, "unordered", json_integer((json_int_t)info->unordered));
 	json_object_set_new(damage, "bad_markers", json_integer((json_int_t)info->bad_markers));
-	json_object_set_new(damage, "switch_mismatch",
-			    json_integer((json_int_t)in->stats->switch_mismatch));
 	json_object_set_new(damage, "pid_reuse", json_integer((json_int_t)in->stats->pid_reuse));
 	json_object_set_new(damage, "warnings", json_integer((json_int_t)in->warnings));
 	json_object_set_new(o, "damage", damage);
+	json_object_set_new(o, "switches_missing", switches_missing(in));
 	return o;
 
 out_free:
@@ -211,6 +271,30 @@ static void print_ts(FILE *out, json_int_t ns)
 		(int64_t)(ns % 1000000000 / 1000));
 }
 
+/*
+ * "switches:    none missing", or the count and the tasks they leave out:
+ * not damage, the file holds what the kernel wrote (docs/robustness.md)
+ */
+static void missing_text(FILE *out, const json_t *sm)
+{
+	char esc[4 * SR_COMM_LEN + 1];
+	const json_t *t;
+	size_t i;
+
+	if (!jint(sm, "count")) {
+		fprintf(out, "switches:    none missing\n");
+		return;
+	}
+	fprintf(out, "switches:    %" PRId64 " missing (none lost: the kernel did not record the switch"
+		" away from):\n", (int64_t)jint(sm, "count"));
+	json_array_foreach(json_object_get(sm, "tasks"), i, t)
+		fprintf(out, "  %10" PRId64 "  %s [%" PRId64 "]\n", (int64_t)jint(t, "count"),
+			escape_text_value(esc, sizeof(esc), jstr(t, "comm"), SIZE_MAX),
+			(int64_t)jint(t, "tid"));
+	if (jint(sm, "idle"))
+		fprintf(out, "  %10" PRId64 "  the idle task [0]\n", (int64_t)jint(sm, "idle"));
+}
+
 int report_info_text(FILE *out, const json_t *o)
 {
 	const json_t *topo = json_object_get(o, "topology"), *lost = json_object_get(o, "lost_events");
@@ -222,25 +306,25 @@ int report_info_text(FILE *out, const json_t *o)
 	size_t i;
 
 	/* paths and names are escaped: they come from the user or the trace */
-	fprintf(out, "trace:       %s\n", escape_text(esc, sizeof(esc), jstr(o, "trace"), SIZE_MAX));
+	fprintf(out, "trace:       %s\n", escape_text_value(esc, sizeof(esc), jstr(o, "trace"), SIZE_MAX));
 	fprintf(out, "format:      %s", jstr(o, "format"));
 	if (jint(o, "file_version")) {
 		fprintf(out, " version %d", (int)jint(o, "file_version"));
 		fprintf(out, ", %s", jstr(o, "compression")[0] ? jstr(o, "compression") : "uncompressed");
 	}
 	if (jstr(o, "clock")[0])
-		fprintf(out, ", clock %s", escape_text(esc, sizeof(esc), jstr(o, "clock"), SIZE_MAX));
+		fprintf(out, ", clock %s", escape_text_value(esc, sizeof(esc), jstr(o, "clock"), SIZE_MAX));
 	fputc('\n', out);
 	if (json_is_string(json_object_get(o, "kernel_release")))
 		fprintf(out, "kernel:      %s (from %s)\n",
-			escape_text(esc, sizeof(esc), jstr(o, "kernel_release"), SIZE_MAX),
+			escape_text_value(esc, sizeof(esc), jstr(o, "kernel_release"), SIZE_MAX),
 			jstr(o, "kernel_release_from"));
 	else
 		fprintf(out, "kernel:      unknown (not recorded)\n");
 	fprintf(out, "cpus:        %d\n", (int)jint(o, "cpus"));
 	fprintf(out, "nodes:       %d (topology from %s%s%s)\n", (int)jint(o, "nodes"),
 		jstr(topo, "source"), jstr(topo, "origin")[0] ? ": " : "",
-		escape_text(esc, sizeof(esc), jstr(topo, "origin"), SIZE_MAX));
+		escape_text_value(esc, sizeof(esc), jstr(topo, "origin"), SIZE_MAX));
 	json_array_foreach(json_object_get(topo, "nodes"), i, node) {
 		size_t j;
 
@@ -317,11 +401,11 @@ int report_info_text(FILE *out, const json_t *o)
 		}
 	}
 	fprintf(out, "damage:      %" PRId64 " bad lines, %" PRId64 " truncated, %" PRId64
-		" out of order, %" PRId64 " bad markers, %" PRId64 " switch mismatches, %" PRId64
-		" pid reuses\n",
+		" out of order, %" PRId64 " bad markers, %" PRId64 " pid reuses\n",
 		(int64_t)jint(damage, "bad_lines"), (int64_t)jint(damage, "truncated"),
 		(int64_t)jint(damage, "unordered"), (int64_t)jint(damage, "bad_markers"),
-		(int64_t)jint(damage, "switch_mismatch"), (int64_t)jint(damage, "pid_reuse"));
+		(int64_t)jint(damage, "pid_reuse"));
+	missing_text(out, json_object_get(o, "switches_missing"));
 	if (fflush(out) == EOF || ferror(out))
 		return -EIO;
 	return 0;

@@ -175,14 +175,14 @@ static void header_text(FILE *out, const json_t *doc, bool verbose)
 	bool release = json_is_string(json_object_get(tr, "kernel_release"));
 
 	report_wrapf(out, HEAD_INDENT, "%-*s%s\n", HEAD_INDENT, "trace:",
-		     escape_text(esc, sizeof(esc), gs(tr, "path"), SIZE_MAX));
+		     escape_text_value(esc, sizeof(esc), gs(tr, "path"), SIZE_MAX));
 	report_wrapf(out, HEAD_INDENT, "%-*s%s, %" PRId64 " cpus, %" PRId64 " nodes, %.3f s, %"
 		     PRId64 " events, %" PRId64 " lost\n", HEAD_INDENT, "", gs(tr, "format"),
 		     gi(tr, "cpus"), gi(tr, "nodes"), gi(tr, "duration_ns") / 1e9,
 		     gi(tr, "events"), gi(tr, "lost_events"));
 	/* the recording kernel: its release and the model of it, on one line */
 	report_wrapf(out, HEAD_INDENT, "%-*s%s%s%s\n", HEAD_INDENT, "kernel:",
-		     release ? escape_text(esc, sizeof(esc), gs(tr, "kernel_release"), SIZE_MAX) :
+		     release ? escape_text_value(esc, sizeof(esc), gs(tr, "kernel_release"), SIZE_MAX) :
 		     "release unknown",
 		     model && *model ? ", modelled by " : "",
 		     model && *model ? model : ", no model (--kernel-policy names one)");
@@ -548,7 +548,7 @@ static void disagreement_text(FILE *out, const json_t *sum, bool verbose)
 		json_array_foreach(json_object_get(sum, "top_tasks"), i, o)
 			fprintf(out, "  %7" PRId64 " of %7" PRId64 "  %s [%" PRId64 "]\n",
 				gi(o, "disagreements"), gi(o, "decisions"),
-				escape_text(esc, sizeof(esc), gs(o, "comm"), SIZE_MAX), gi(o, "tid"));
+				escape_text_value(esc, sizeof(esc), gs(o, "comm"), SIZE_MAX), gi(o, "tid"));
 	}
 }
 

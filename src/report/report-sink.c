@@ -225,7 +225,7 @@ static int write_line(struct report_sink *k, const json_t *line, struct err *err
 {
 	int e;
 
-	if (json_dumpf(line, k->f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) >= 0 &&
+	if (report_json_dumpf(line, k->f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) >= 0 &&
 	    fputc('\n', k->f) != EOF)
 		return 0;
 	e = k->out ? report_out_error(k->out) : 0;
@@ -335,7 +335,7 @@ static int info_end(void *priv, const struct session *s, struct err *err)
 	if (!report)
 		return err_set(err, -ENOMEM, "out of memory");
 	if (k->json)
-		r = json_dumpf(report, k->f, JSON_SORT_KEYS | JSON_INDENT(2)) < 0 ||
+		r = report_json_dumpf(report, k->f, JSON_SORT_KEYS | JSON_INDENT(2)) < 0 ||
 		    fputc('\n', k->f) == EOF ? -EIO : 0;
 	else
 		r = report_info_text(k->f, report);

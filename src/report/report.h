@@ -20,7 +20,7 @@
 #include "util/outfile.h"
 #include "util/strcount.h"
 
-#define REPORT_INFO_SCHEMA 1
+#define REPORT_INFO_SCHEMA 2
 
 /**
  * struct report_info_in - what `schedreplay info` gathered
@@ -111,6 +111,14 @@ int report_out_error(const struct report_out *o);
  * Return: 0, or a negative errno.
  */
 int report_write_json(const json_t *root, const char *path);
+
+/**
+ * report_json_dumpf() - json_dumpf() that also writes DEL, C1 and the bidi
+ * controls as \uXXXX (Jansson escapes only C0), so no JSON output of ours
+ * carries a character that reorders or drives a terminal
+ * Return: 0, or -1 when a write failed.
+ */
+int report_json_dumpf(const json_t *root, FILE *f, size_t flags);
 
 /**
  * report_write_json_flags() - report_write_json() with json_dumpf() @flags

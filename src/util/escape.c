@@ -46,11 +46,29 @@ static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-static char *escape(char *dst, size_t dstlen, const char *src, size_t srclen, bool text)
+/*
+ * Code points shown escaped in text and written as \uXXXX in JSON: C0
+ * controls, DEL, C1 controls, and the bidirectional controls that reorder
+ * what a terminal shows (ALM, LRM/RLM, LRE..RLO, LRI..PDI).
+ */
+bool escape_unsafe_cp(uint32_t cp)
+{
+	return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0x061c ||
+	       cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+enum esc_mode {
+	ESC_TEXT,	/* raw bytes to text */
+	ESC_VALUE,	/* raw bytes to the escaped form (a JSON value) */
+	ESC_SHOWN,	/* the escaped form to text */
+};
+
+static char *escape(char *dst, size_t dstlen, const char *src, size_t srclen, enum esc_mode m)
 {
 	const unsigned char *s = (const unsigned char *)src;
-	size_t i = 0, o = 0, n, len;
-	char tmp[8];
+	size_t i = 0, o = 0, n, len, k, tl;
+	char tmp[20];
 	uint32_t cp;
 
 	if (!dstlen)
@@ -61,10 +79,15 @@ static char *escape(char *dst, size_t dstlen, const char *src, size_t srclen, bo
 		for (n = i; n < srclen && s[n]; n++)
 			;
 		len = utf8_seq(s + i, n - i, &cp);
-		if (len == 0 || (text && (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)))) {
+		if (len == 0) {
+			/* each byte that is not well-formed UTF-8 on its own */
 			snprintf(tmp, sizeof(tmp), "\\x%02x", s[i]);
 			len = 1;
-		} else if (text && cp == '\\') {
+		} else if (m != ESC_VALUE && escape_unsafe_cp(cp)) {
+			/* every byte of the character: \xe2\x80\xae for U+202E */
+			for (k = 0, tl = 0; k < len; k++)
+				tl += snprintf(tmp + tl, sizeof(tmp) - tl, "\\x%02x", s[i + k]);
+		} else if (m != ESC_SHOWN && cp == '\\') {
 			memcpy(tmp, "\\\\", 3);
 		} else {
 			memcpy(tmp, s + i, len);
@@ -82,10 +105,46 @@ static char *escape(char *dst, size_t dstlen, const char *src, size_t srclen, bo
 
 char *escape_text(char *dst, size_t dstlen, const char *src, size_t srclen)
 {
-	return escape(dst, dstlen, src, srclen, true);
+	return escape(dst, dstlen, src, srclen, ESC_TEXT);
 }
 
 char *escape_utf8(char *dst, size_t dstlen, const char *src, size_t srclen)
 {
-	return escape(dst, dstlen, src, srclen, false);
+	return escape(dst, dstlen, src, srclen, ESC_VALUE);
+}
+
+char *escape_text_value(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	return escape(dst, dstlen, src, srclen, ESC_SHOWN);
+}
+
+size_t escape_json_out(char *dst, const char *src, size_t n, size_t *used)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i = 0, o = 0, len;
+	uint32_t cp;
+
+	while (i < n) {
+		if (s[i] < 0x80 && s[i] != 0x7f) {
+			dst[o++] = (char)s[i++];
+			continue;
+		}
+		len = utf8_seq(s + i, n - i, &cp);
+		if (len == 0) {
+			/* a sequence cut by the end of the chunk: the caller's next one */
+			if (s[i] >= 0xc2 && s[i] <= 0xf4 && n - i < 4)
+				break;
+			dst[o++] = (char)s[i++];
+			continue;
+		}
+		if (escape_unsafe_cp(cp)) {
+			o += (size_t)sprintf(dst + o, "\\u%04x", (unsigned int)cp);
+		} else {
+			memcpy(dst + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	*used = i;
+	return o;
 }

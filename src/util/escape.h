@@ -11,7 +11,31 @@
 #ifndef SR_UTIL_ESCAPE_H
 #define SR_UTIL_ESCAPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Two forms, one rule (docs/robustness.md, "Escaping"):
+ *
+ * - the escaped form, a JSON string's value (escape_utf8()): valid UTF-8 in
+ *   which a backslash stands for itself only when doubled; "\\" is one
+ *   backslash of the name and "\xNN" one byte NN that is not part of
+ *   well-formed UTF-8.  Controls stay as they are; the JSON writer writes
+ *   them as \uXXXX (escape_json_out()).
+ * - text (escape_text()): the escaped form with every byte of an unsafe
+ *   character (escape_unsafe_cp()) written as "\xNN" too.  escape_text(x) ==
+ *   escape_text_value(escape_utf8(x)), so text rendered from a JSON tree
+ *   says what the trace said: "\xff" is the byte 0xff, "\\xff" the four
+ *   characters.
+ */
+
+/**
+ * escape_unsafe_cp() - a code point that text shows escaped and JSON writes
+ * as \uXXXX: C0 controls, DEL, C1 controls, and the bidirectional controls
+ * U+061C, U+200E, U+200F, U+202A..U+202E and U+2066..U+2069.
+ */
+bool escape_unsafe_cp(uint32_t cp);
 
 /**
  * escape_text() - escape for a terminal or a text report
@@ -20,23 +44,52 @@
  * @src:    the untrusted bytes (stops at NUL or @srclen)
  * @srclen: at most this many bytes are read
  *
- * Printable ASCII and well-formed printable UTF-8 pass; a backslash becomes
- * "\\"; C0/C1 controls, DEL and bytes that are not well-formed UTF-8
- * become "\xNN".  Worst case the output is 4x the input.
+ * Printable ASCII and well-formed UTF-8 pass; a backslash becomes "\\";
+ * each byte of an unsafe character (escape_unsafe_cp()) and each byte that
+ * is not well-formed UTF-8 becomes "\xNN".  Worst case the output is 4x the
+ * input.
  *
  * Return: @dst.
  */
 char *escape_text(char *dst, size_t dstlen, const char *src, size_t srclen);
 
 /**
- * escape_utf8() - make bytes valid UTF-8 for JSON (Jansson escapes the rest)
+ * escape_utf8() - the escaped form of untrusted bytes, for a JSON value
  *
- * Well-formed UTF-8 passes unchanged (controls included: the JSON encoder
- * writes them as \u00XX); each byte that is not part of well-formed UTF-8
- * becomes the four characters "\xNN", as escape_text() writes it.
+ * Well-formed UTF-8 passes unchanged (controls included: the JSON writer
+ * writes them as \uXXXX); a backslash becomes "\\"; each byte that is not
+ * part of well-formed UTF-8 becomes the four characters "\xNN", as
+ * escape_text() writes it.
  *
  * Return: @dst.
  */
 char *escape_utf8(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/**
+ * escape_text_value() - text of a string in the escaped form
+ *
+ * For a value escape_utf8() made (a JSON report's task name, path, ...):
+ * unsafe characters become "\xNN" per byte; backslashes, already doubled,
+ * pass.
+ *
+ * Return: @dst.
+ */
+char *escape_text_value(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/**
+ * escape_json_out() - a chunk of serialized JSON with DEL, C1 and bidi
+ * controls written as \uXXXX
+ * @dst:  at least 6 * @n bytes
+ * @src:  JSON text as Jansson writes it (C0 controls already escaped)
+ * @n:    its length
+ * @used: out: bytes of @src consumed; a UTF-8 sequence cut by the end of
+ *        @src is left for the next chunk
+ *
+ * Outside strings serialized JSON is ASCII, so every such character is
+ * inside a string, where \uXXXX means the same character.
+ *
+ * Return: bytes written to @dst.
+ */
+size_t escape_json_out(char *dst, const char *src, size_t n, size_t *used);
 
 #endif

@@ -215,6 +215,7 @@ static int make_stream(struct outfile *o, int fd, struct err *e)
 
 int outfile_open(struct outfile *o, const char *path, struct err *e)
 {
+	sigset_t all, old;
 	struct stat st;
 	mode_t mode;
 	int fd, ret;
@@ -240,14 +241,23 @@ int outfile_open(struct outfile *o, const char *path, struct err *e)
 	}
 	if ((size_t)snprintf(o->tmp, sizeof(o->tmp), "%s.tmp-XXXXXX", o->target) >= sizeof(o->tmp))
 		return err_set(e, -ENAMETOOLONG, "path too long for its temporary file");
+	/*
+	 * The signals wait until the new file is registered: one that came
+	 * between mkostemp() and reg_add() would leave it behind.
+	 */
+	reg_install();
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		o->tmp[0] = '\0';
 		return err_set(e, ret, "cannot create a temporary file beside it: %s",
 			       strerror(-ret));
 	}
 	o->slot = reg_add(o->tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* the file it replaces keeps its mode; a new one gets 0666 less the umask */
 	if (stat(o->target, &st) == 0) {
 		mode = st.st_mode & 07777;

@@ -215,4 +215,38 @@ for r in auto libtracecmd; do
 		"fmt.dat': libtracecmd crashes (signal [0-9]*) reading the file's headers.* (bytes 0-32768"
 done
 
+# ---- ftrace:print without a usable "buf": the markers could not be read ----
+# (the topology and settings lines would be lost without a word)
+# print_patch IN OUT OLD NEW: IN with OLD replaced by NEW in the print format
+print_patch() {
+	python3 - "$@" <<'PY'
+import sys
+src, dst, old, new = sys.argv[1], sys.argv[2], sys.argv[3].encode(), sys.argv[4].encode()
+b = open(src, "rb").read()
+i = b.index(b"name: print\n")
+j = b.index(old, i)
+assert j - i < 600 and len(old) == len(new)
+open(dst, "wb").write(b[:j] + new + b[j + len(old):])
+PY
+}
+for v in v6 v7; do
+	[ $v = v6 ] && in=$V6 || in=$V7
+	print_patch "$in" "$T/$v-nobuf.dat" "char buf[];" "char bux[];"
+	print_patch "$in" "$T/$v-longbuf.dat" "char buf[];" "long buf[];"
+	for r in auto libtracecmd; do
+		printf 'old bytes\n' >"$T/keep.json"
+		expect_exit 3 "$v ftrace:print without buf refused (--reader=$r)" \
+			"$S" replay --quiet --reader=$r --json "$T/keep.json" "$T/$v-nobuf.dat"
+		grep_err "$v print without buf: one error naming the file" \
+			"^schedreplay: error: '.*$v-nobuf.dat': the format of event 'ftrace:print' (bytes 0-[0-9]*, before the cpu data) has no 'buf' field, so its markers cannot be read$"
+		check "$v print without buf: one line on stderr" test "$(wc -l <"$T/err")" -eq 1
+		check "$v print without buf: the output file is untouched" \
+			test "$(cat "$T/keep.json")" = "old bytes"
+		expect_exit 3 "$v ftrace:print with a long buf[] refused (--reader=$r)" \
+			"$S" info --reader=$r "$T/$v-longbuf.dat"
+		grep_err "$v print with long buf[]: says why" \
+			"'ftrace:print' .* has a 'buf' field that is not a char array"
+	done
+done
+
 finish

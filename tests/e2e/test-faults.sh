@@ -160,6 +160,28 @@ for mode in eio short; do
 	walk "replay-text-$mode" io "$mode" "${replay_txt[@]}"
 done
 walk replay-dat-enospc io enospc "${replay_dat[@]}"
+# A full disk while libtracecmd's patched copy of a cut file is made: every
+# failed write names the step and the byte of the chunk it was writing (the
+# session opens the trace twice, so each step fails in two runs).
+head -c 200000 "$dat" >"$T/cut.dat"
+cut_run() {	# N: the Nth I/O call fails with ENOSPC; stderr in $T/cut.err
+	env SR_FAULT_IO="$1" SR_FAULT_IO_MODE=enospc SR_FAULT_REPORT="$T/cut.report" LD_PRELOAD="$shim" \
+		"$SR_BIN" info --reader libtracecmd --topology "$FIX/numa02-2n/numactl-H.txt" \
+		-o "$T/cut.out" "$T/cut.dat" >/dev/null 2>"$T/cut.err" </dev/null
+}
+cut_run 0
+total=$(awk '{ print $4 }' "$T/cut.report")
+: >"$T/cut.msgs"
+for n in $(seq 1 "$total"); do
+	cut_run "$n"
+	grep -h "cannot make a patched copy (copying the file" "$T/cut.err" >>"$T/cut.msgs" || true
+done
+check "ENOSPC in the patched copy: named, with the byte of each chunk (0 65536 131072 196608)" \
+	test "$(grep "No space left on device$" "$T/cut.msgs" | grep -o 'at byte [0-9]*' | awk '{ print $3 }' | sort -un | tr '\n' ' ')" = \
+	"0 65536 131072 196608 "
+check "EIO reading the cut file for the copy: the byte it read at (0 .. 200000, its end)" \
+	test "$(grep "Input/output error$" "$T/cut.msgs" | grep -o 'at byte [0-9]*' | awk '{ print $3 }' | sort -un | tr '\n' ' ')" = \
+	"0 65536 131072 196608 200000 "
 echo "# $walked_total faulty runs in all"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

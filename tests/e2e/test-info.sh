@@ -112,4 +112,70 @@ check "garbage line warned with its line" grep -q "garbage.txt' at line 3" "$T/e
 expect_exit 3 "--strict makes it fatal" "$SR_BIN" info --strict --format report "$T/garbage.txt"
 check "--strict: names line 3" grep -q "garbage.txt' at line 3" "$T/err"
 
+# Switches the trace lacks (docs/robustness.md): counted apart from damage,
+# with the tasks they leave out, and equal to what a plain walk of each
+# CPU's switches finds (prev_pid is not the previous next_pid there).
+# chain_missing FILE: "count idle top-tid top-count" from the text of FILE
+chain_missing() {
+	python3 - "$1" <<'PY'
+import collections, re, sys
+cur, by = {}, collections.Counter()
+for line in open(sys.argv[1], errors="replace"):
+    m = re.search(r"\[(\d+)\]\s+(?:\S+\s+)?[\d.]+: sched_switch: .*prev_pid=(\d+) .*next_pid=(\d+)", line)
+    if not m:
+        continue
+    cpu, prev, nxt = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if cpu in cur and cur[cpu] != prev:
+        by[cur[cpu]] += 1
+    cur[cpu] = nxt
+tasks = sorted(((n, -t) for t, n in by.items() if t), reverse=True)
+print(sum(by.values()), by[0], -tasks[0][1] if tasks else "-", tasks[0][0] if tasks else 0)
+PY
+}
+# report_missing JSON: the same four numbers from info --json
+report_missing() {
+	jq -r '.switches_missing | "\(.count) \(.idle) \(.tasks[0].tid // "-") \(.tasks[0].count // 0)"' "$1"
+}
+H=$FIX/text/tracefs-host.txt
+# make-tracefs-sa's switches away on CPU 0, every other one taken out
+python3 - "$H" "$T/cut-switches.txt" <<'PY'
+import sys
+out, n = [], 0
+for line in open(sys.argv[1], errors="surrogateescape"):
+    if "[000]" in line and "sched_switch: prev_comm=make-tracefs-sa prev_pid=5985 " in line:
+        n += 1
+        if n % 2 == 0:
+            continue
+    out.append(line)
+open(sys.argv[2], "w", errors="surrogateescape").writelines(out)
+PY
+for f in "$H" "$T/cut-switches.txt"; do
+	b=$(basename "$f")
+	expect_exit 0 "info --json $b" "$SR_BIN" info --json "$f"
+	cp "$T/out" "$T/sm.json"
+	want=$(chain_missing "$f")
+	check "$b: switches_missing is what a walk of the switches finds ($want)" \
+		test "$(report_missing "$T/sm.json")" = "$want"
+	check "$b: not counted as damage" test "$(jq '.damage | has("switch_mismatch")' "$T/sm.json")" = false
+done
+check "taking switches out adds exactly them, to make-tracefs-sa" test \
+	"$(jq '.switches_missing.tasks[] | select(.tid == 5985) | .count' "$T/sm.json")" = \
+	"$(grep -c '\[000\].*sched_switch: prev_comm=make-tracefs-sa prev_pid=5985 ' "$H" | awk '{ print int($1 / 2) }')"
+expect_exit 0 "info on a trace with switches missing" "$SR_BIN" info "$H"
+check "text: the switches line names the idle task" grep -qE '^ +44  the idle task \[0\]$' "$T/out"
+check "text: the damage line no longer counts them" grep -qE '^damage: .* 0 bad markers, 0 pid reuses$' "$T/out"
+# the bundled trace.dat: 19020 missing, most away from the host agent's threads
+M=$FIX/host-2cpu-mixed.dat
+expect_exit 0 "info --json host-2cpu-mixed.dat" "$SR_BIN" info --json "$M"
+check "host-2cpu-mixed.dat: 19020 switches missing, 378 away from idle, most (9563) from tid 69" \
+	test "$(report_missing "$T/out")" = "19020 378 69 9563"
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report -i "$M" 2>/dev/null | sed -E 's/sched_switch: +([^ ]*):([0-9]+) \[[0-9]+\] \S+ ==> ([^ ]*):([0-9]+) /sched_switch: prev_comm=\1 prev_pid=\2 x ==> next_comm=\3 next_pid=\4 /' \
+		>"$T/mixed.txt"
+	check "host-2cpu-mixed.dat: trace-cmd report's switches lack the same" \
+		test "$(chain_missing "$T/mixed.txt")" = "19020 378 69 9563"
+else
+	echo "# SKIP trace-cmd not installed: host-2cpu-mixed.dat against trace-cmd report"
+fi
+
 finish

@@ -346,7 +346,7 @@ START_TEST(test_wakeup_switch_counts)
 	ck_assert_int_eq(task(101)->cpu, 2);
 	ck_assert_int_eq(runnable(1), 1);
 	ck_assert_int_eq(runnable(2), 1);
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 0);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 	ck_assert_uint_eq(model_stats(m)->events, 7);
 }
 END_TEST
@@ -468,17 +468,28 @@ START_TEST(test_exit_and_pid_reuse)
 }
 END_TEST
 
-START_TEST(test_switch_mismatch_unordered)
+START_TEST(test_switch_missing_unordered)
 {
 	sw(100, 0, 50, 1, 60);	/* first switch on CPU 0: nothing to compare with */
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 0);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 	sw(200, 0, 60, 1, 70);
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 0);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 	sw(300, 0, 99, 1, 80);	/* 70 was current */
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 1);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 1);
 	ck_assert_int_eq(model_cpu_get(m, 0)->curr, 80);
-	/* the model had 70 running: it stays so until told otherwise */
-	ck_assert_int_eq(task(70)->state, MODEL_TASK_RUNNING);
+	/*
+	 * The switch away from 70 is missing: it is not running on CPU 0
+	 * any more (80 is), in a state not known, and counted against it.
+	 */
+	ck_assert_int_eq(task(70)->state, MODEL_TASK_UNKNOWN);
+	ck_assert_int_eq(task(70)->cpu, 0);
+	ck_assert_uint_eq(task(70)->switch_out_missing, 1);
+	ck_assert_uint_eq(task(99)->switch_out_missing, 0);
+
+	/* so its next wakeup places it, as the kernel's did */
+	wake(310, SR_EV_WAKEUP, 70, 1);
+	ck_assert_int_eq(task(70)->state, MODEL_TASK_RUNNABLE);
+	ck_assert_int_eq(task(70)->cpu, 1);
 
 	sw(250, 0, 80, 0, 0);	/* older than the last: counted, still applied */
 	ck_assert_uint_eq(model_stats(m)->unordered, 1);
@@ -498,7 +509,7 @@ START_TEST(test_lost)
 	ck_assert_int_eq(model_cpu_get(m, 0)->curr, -1);
 	ck_assert(model_cpu_get(m, 1)->known);
 	sw(30, 0, 555, 1, 102);	/* no mismatch: CPU 0 was unknown */
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 0);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 	ck_assert(model_cpu_get(m, 0)->known);
 	ck_assert_int_eq(model_cpu_get(m, 0)->curr, 102);
 
@@ -508,7 +519,7 @@ START_TEST(test_lost)
 	ck_assert_uint_eq(model_stats(m)->lost_records, 2);
 	ck_assert_uint_eq(model_stats(m)->lost_events, 7);
 	sw(50, 1, 999, 1, 0);
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 0);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 }
 END_TEST
 
@@ -689,7 +700,7 @@ START_TEST(test_exec)
 	ck_assert_int_eq(model_cpu_get(m, 2)->curr, 500);
 	ck_assert_int_eq(runnable(2), 1);
 	sw(60, 2, 500, 1, 0);	/* no mismatch: 500 is current */
-	ck_assert_uint_eq(model_stats(m)->switch_mismatch, 0);
+	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 	ck_assert_int_eq(runnable(2), 0);
 }
 END_TEST
@@ -953,7 +964,7 @@ static Suite *model_suite(void)
 			    sizeof(switch_out) / sizeof(switch_out[0]));
 	tcase_add_test(tc, test_migrate);
 	tcase_add_test(tc, test_exit_and_pid_reuse);
-	tcase_add_test(tc, test_switch_mismatch_unordered);
+	tcase_add_test(tc, test_switch_missing_unordered);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_cpu_range);
 	tcase_add_test(tc, test_exec);

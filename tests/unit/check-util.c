@@ -53,7 +53,15 @@ static const struct {
 } esc_rows[] = {
 	{ "plain", 5, "plain", "plain" },
 	{ "a\033[31mred", 9, "a\\x1b[31mred", "a\033[31mred" },
-	{ "back\\slash", 10, "back\\\\slash", "back\\slash" },
+	{ "back\\slash", 10, "back\\\\slash", "back\\\\slash" },
+	/* a literal "\xff" and the byte 0xff never look alike */
+	{ "lit\\xff", 7, "lit\\\\xff", "lit\\\\xff" },
+	{ "rlo\xe2\x80\xae" "evil", 10, "rlo\\xe2\\x80\\xae" "evil", "rlo\xe2\x80\xae" "evil" },
+	{ "lri\xe2\x81\xa6x\xe2\x80\x8f", 10, "lri\\xe2\\x81\\xa6x\\xe2\\x80\\x8f",
+	  "lri\xe2\x81\xa6x\xe2\x80\x8f" },
+	{ "alm\xd8\x9c", 5, "alm\\xd8\\x9c", "alm\xd8\x9c" },			/* U+061C */
+	{ "nel\xc2\x85", 5, "nel\\xc2\\x85", "nel\xc2\x85" },			/* C1 NEL */
+	{ "zwj\xe2\x80\x8d", 6, "zwj\xe2\x80\x8d", "zwj\xe2\x80\x8d" },		/* not bidi */
 	{ "tab\there", 8, "tab\\x09here", "tab\there" },
 	{ "caf\xc3\xa9", 5, "caf\xc3\xa9", "caf\xc3\xa9" },		/* valid UTF-8 */
 	{ "bad\xff\xfe", 5, "bad\\xff\\xfe", "bad\\xff\\xfe" },	/* invalid bytes */
@@ -72,6 +80,35 @@ START_TEST(test_escape)
 			 esc_rows[_i].text);
 	ck_assert_str_eq(escape_utf8(buf, sizeof(buf), esc_rows[_i].in, esc_rows[_i].len),
 			 esc_rows[_i].utf8);
+}
+END_TEST
+
+/* text rendered from the escaped form is the text of the raw bytes */
+START_TEST(test_escape_value_text)
+{
+	char val[64], a[64], b[64];
+
+	escape_utf8(val, sizeof(val), esc_rows[_i].in, esc_rows[_i].len);
+	escape_text(a, sizeof(a), esc_rows[_i].in, esc_rows[_i].len);
+	ck_assert_str_eq(escape_text_value(b, sizeof(b), val, sizeof(val)), a);
+}
+END_TEST
+
+START_TEST(test_escape_json_out)
+{
+	/* "\"a\x7f\u009b\u202e\u00fc\"" with the raw characters, as Jansson writes it */
+	static const char in[] = "\"a\x7f\xc2\x9b\xe2\x80\xae\xc3\xbc\"";
+	char out[6 * sizeof(in)];
+	size_t used, n;
+
+	n = escape_json_out(out, in, sizeof(in) - 1, &used);
+	out[n] = '\0';
+	ck_assert_uint_eq(used, sizeof(in) - 1);
+	ck_assert_str_eq(out, "\"a\\u007f\\u009b\\u202e\xc3\xbc\"");
+	/* a sequence cut by the end of a chunk waits for the next one */
+	n = escape_json_out(out, "ab\xe2\x80", 4, &used);
+	ck_assert_uint_eq(used, 2);
+	ck_assert_uint_eq(n, 2);
 }
 END_TEST
 
@@ -174,6 +211,8 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_err_format);
 	tcase_add_test(tc, test_strerror);
 	tcase_add_loop_test(tc, test_escape, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
+	tcase_add_loop_test(tc, test_escape_value_text, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
+	tcase_add_test(tc, test_escape_json_out);
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
