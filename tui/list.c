@@ -42,6 +42,10 @@ bool tui_list_filter_pass(const struct tui_list *l, const struct tui_row *r, boo
 {
 	if (l->disagree_only && !(r->flags & TUI_ROW_DISAGREE))
 		return false;
+	if ((r->flags & l->need) != l->need)
+		return false;
+	if (l->task_on && r->tid != l->task)
+		return false;
 	if (l->cls >= 0 && r->cls != l->cls)
 		return false;
 	if (l->src_node >= 0 && r->src_node != l->src_node)
@@ -62,8 +66,13 @@ static int cmp_cost(const void *a, const void *b, void *arg)
 
 	if (ca != cb)
 		return ca ? -1 : 1;
-	if (ca && ra->cost_delta != rb->cost_delta)
-		return ra->cost_delta > rb->cost_delta ? -1 : 1;
+	if (ca) {
+		/* by size: a -3 is as much news as a +3 (deltas are bounded: no overflow) */
+		int64_t xa = llabs(ra->cost_delta), xb = llabs(rb->cost_delta);
+
+		if (xa != xb)
+			return xa > xb ? -1 : 1;
+	}
 	return ia < ib ? -1 : ia > ib;
 }
 
@@ -122,6 +131,49 @@ int tui_list_rebuild(struct tui_list *l)
 	if (l->top > l->cursor)
 		l->top = l->cursor;
 	return 0;
+}
+
+bool tui_list_filtered(const struct tui_list *l)
+{
+	return l->disagree_only || l->need || l->task_on || l->cls >= 0 || l->range ||
+	       l->src_node >= 0 || l->dst_node >= 0;
+}
+
+int tui_list_extend(struct tui_list *l, size_t from)
+{
+	size_t n = tui_store_count(l->store), i;
+
+	if (l->sort != TUI_SORT_TIME)
+		return tui_list_rebuild(l);
+	if (n > l->alloc) {
+		size_t na = l->alloc ? l->alloc : 4096;
+		uint32_t *idx;
+
+		while (na < n)
+			na *= 2;
+		idx = realloc(l->idx, na * sizeof(*idx));
+		if (!idx)
+			return -ENOMEM;
+		l->idx = idx;
+		l->alloc = na;
+	}
+	for (i = from; i < n; i++)
+		if (tui_list_filter_pass(l, tui_store_row(l->store, i), true))
+			l->idx[l->nr++] = (uint32_t)i;
+	l->gen++;
+	return 0;
+}
+
+long tui_list_next_flag(const struct tui_list *l, size_t from, int dir, unsigned int flag)
+{
+	size_t pos = from;
+
+	while (dir > 0 ? pos + 1 < l->nr : pos > 0) {
+		pos = dir > 0 ? pos + 1 : pos - 1;
+		if (tui_list_row(l, pos)->flags & flag)
+			return (long)pos;
+	}
+	return -1;
 }
 
 const struct tui_row *tui_list_row(const struct tui_list *l, size_t pos)
