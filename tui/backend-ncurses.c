@@ -175,7 +175,7 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 	unsigned long frames = 0;
 	SCREEN *scr;
 	size_t ki = 0;
-	bool full = true, draw = true, owed_full = false;
+	bool full = true, draw = true, owed_full = false, shown_rows = false;
 	double last_draw = 0;
 	int ret = 0;
 	const char *cs;
@@ -203,7 +203,7 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 	curs_set(0);
 	setup_colors(&t);
 	/* wake up to take what the loader added even when no key comes */
-	wtimeout(stdscr, 1000 / TUI_FRAMES_PER_S);
+	wtimeout(stdscr, 25);
 	tui_app_lock(a);
 	ret = tui_app_resize(a, COLS, LINES);
 	tui_app_unlock(a);
@@ -218,6 +218,7 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 			if (tui_app_poll(a))
 				full = true;
 			tui_app_draw(a, full);
+			shown_rows = tui_app_list(a)->nr > 0;
 			tui_app_unlock(a);
 			blit(&t, tui_app_canvas(a));
 			refresh();
@@ -238,7 +239,9 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 				more = tui_app_poll(a);
 				tui_app_unlock(a);
 				owed_full = owed_full || more;
-				draw = owed_full && now_s() - last_draw >= 1.0 / TUI_FRAMES_PER_S;
+				/* the first rows are shown as soon as they come */
+				draw = owed_full && (now_s() - last_draw >= 1.0 / TUI_FRAMES_PER_S ||
+						     !shown_rows);
 				if (draw) {
 					full = true;
 					owed_full = false;
