@@ -11,8 +11,9 @@
 #                  the first line of the file)
 #   whole index    start -> the tui's status line no longer says "indexing"
 #   to the end     End (tui) or G (less) -> the last row shown
+#   filter         d -> every decision (the opening filter off)
 #   sort           s -> "sort cost" (the whole list by |cost delta|)
-#   filter         d -> every decision, then o -> cpu-unseen only, each
+#   filter         o -> cpu-unseen only, on the sorted list
 #   peak RSS       VmHWM of the process once all the above is done
 # and the machine's load (uptime) before and after, since the figures
 # depend on it.
@@ -74,15 +75,15 @@ for r in $(seq "$runs"); do
 	t1=$(now)
 	fig[tui_index]+="$(ms "$t0" "$t1") "
 	t0=$(now)
-	tm send-keys -t t s
-	wait_for t "sort cost"
-	t1=$(now)
-	fig[tui_sort]+="$(ms "$t0" "$t1") "
-	t0=$(now)
 	tm send-keys -t t d
 	wait_for t "filter none"
 	t1=$(now)
 	fig[tui_filter]+="$(ms "$t0" "$t1") "
+	t0=$(now)
+	tm send-keys -t t s
+	wait_for t "sort cost"
+	t1=$(now)
+	fig[tui_sort]+="$(ms "$t0" "$t1") "
 	t0=$(now)
 	tm send-keys -t t o
 	wait_for t "filter cpu-unseen"
@@ -123,8 +124,8 @@ printf '%-34s %12s %12s\n' "" "tui" "less"
 printf '%-34s %9s ms %9s ms\n' "first screen" "$(med tui_first)" "$(med less_first)"
 printf '%-34s %9s ms %12s\n' "whole index (status: indexing done)" "$(med tui_index)" "-"
 printf '%-34s %9s ms %9s ms\n' "to the end (End / G)" "$(med tui_end)" "$(med less_end)"
-printf '%-34s %9s ms %12s\n' "sort by |cost delta| (s)" "$(med tui_sort)" "-"
 printf '%-34s %9s ms %12s\n' "filter off: every decision (d)" "$(med tui_filter)" "-"
+printf '%-34s %9s ms %12s\n' "sort all by |cost delta| (s)" "$(med tui_sort)" "-"
 printf '%-34s %9s ms %12s\n' "filter cpu-unseen (o)" "$(med tui_filter2)" "-"
 printf '%-34s %8s MiB %8s MiB\n' "peak RSS (VmHWM)" "$(med tui_rss)" "$(med less_rss)"
 echo "load after: $(uptime)"

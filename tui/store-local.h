@@ -39,6 +39,8 @@ struct tui_store {
 	size_t			reason_slots;
 	char			**evidence;
 	size_t			nr_evidence, alloc_evidence;
+	uint32_t		*keys;		/* tui_row_key() of each row */
+	size_t			alloc_keys;
 	/* rows counted as they come, for the header until the summary is read */
 	uint64_t		nr_disagree, nr_unknown;
 	/* loading: @mu guards everything above and @prog */
@@ -56,6 +58,9 @@ struct tui_store {
 	char			*path;
 	bool			follow;
 };
+
+/** tui_store_rekey() - compute every row's key again (rows moved).  Return: 0 or -ENOMEM. */
+int tui_store_rekey(struct tui_store *s);
 
 /** tui_store_loaded() - the loader is done (@ret its result); takes the lock */
 void tui_store_loaded(struct tui_store *s, int ret, const struct err *e);

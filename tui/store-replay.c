@@ -111,8 +111,8 @@ int tui_store_add_result(struct tui_store *s, const struct engine_result *r)
 		row->dst_node = (int8_t)sp->dst_node;
 	row->cls = (uint8_t)sp->decision_class;
 	if (sp->known & SR_SNAP_COMM) {
-		memcpy(row->comm, sp->comm, sizeof(row->comm));
-		row->comm[sizeof(row->comm) - 1] = '\0';
+		/* NUL-padded, as the task sort compares the whole field */
+		memcpy(row->comm, sp->comm, strnlen(sp->comm, sizeof(row->comm) - 1));
 		row->flags |= TUI_ROW_COMM;
 	}
 	if (sp->known & SR_SNAP_TGID)
@@ -215,7 +215,7 @@ static int sort_rows(struct tui_store_sink *k)
 	s->rows = rows;
 	s->alloc_rows = n;
 	free(ix);
-	return 0;
+	return tui_store_rekey(s);
 }
 
 static int sink_end(void *priv, const struct session *ss, struct err *err)

@@ -94,6 +94,7 @@ void tui_store_free(struct tui_store *s)
 	free(s->verdicts);
 	free(s->verdict_hash);
 	free(s->rows);
+	free(s->keys);
 	free(s->snaps);
 	free(s->faults);
 	free(s->node_nr);
@@ -279,7 +280,8 @@ struct tui_row *tui_store_append(struct tui_store *s)
 	struct tui_row *r;
 
 	if (s->nr_rows >= UINT32_MAX - 1 ||
-	    grow((void **)&s->rows, &s->alloc_rows, s->nr_rows + 1, sizeof(*s->rows)))
+	    grow((void **)&s->rows, &s->alloc_rows, s->nr_rows + 1, sizeof(*s->rows)) ||
+	    grow((void **)&s->keys, &s->alloc_keys, s->nr_rows + 1, sizeof(*s->keys)))
 		return NULL;
 	r = &s->rows[s->nr_rows];
 	memset(r, 0, sizeof(*r));
@@ -307,11 +309,34 @@ static void cost_totals(struct tui_header *h, const struct tui_row *r, int sign)
 	h->nr_cost += (uint64_t)(int64_t)sign;
 }
 
+uint32_t tui_row_key(const struct tui_row *r)
+{
+	return (uint32_t)(r->flags & 0x1ffu) | (uint32_t)(r->cls & 0xfu) << 9 |
+	       (uint32_t)((r->src_node + 1) & 0x7f) << 13 | (uint32_t)((r->dst_node + 1) & 0x7f) << 20;
+}
+
+const uint32_t *tui_store_keys(const struct tui_store *s)
+{
+	return s->keys;
+}
+
+int tui_store_rekey(struct tui_store *s)
+{
+	size_t i;
+
+	if (grow((void **)&s->keys, &s->alloc_keys, s->nr_rows, sizeof(*s->keys)))
+		return -ENOMEM;
+	for (i = 0; i < s->nr_rows; i++)
+		s->keys[i] = tui_row_key(&s->rows[i]);
+	return 0;
+}
+
 void tui_store_commit(struct tui_store *s)
 {
 	struct tui_row *r = &s->rows[s->nr_rows++];
 	struct tui_header *h = &s->hdr;
 
+	s->keys[s->nr_rows - 1] = tui_row_key(r);
 	if (s->nr_rows == 1 || r->ts_ns < h->ts_first)
 		h->ts_first = r->ts_ns;
 	if (s->nr_rows == 1 || r->ts_ns > h->ts_last)
@@ -356,6 +381,7 @@ int tui_store_set_cost(struct tui_store *s, size_t i, double cost_old, double co
 	r->cost_new = n;
 	r->cost_delta = d;
 	r->flags |= TUI_ROW_COST;
+	s->keys[i] = tui_row_key(r);
 	cost_totals(&s->hdr, r, 1);
 	return 0;
 }

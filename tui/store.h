@@ -348,6 +348,21 @@ void tui_store_loader_lock(struct tui_store *s);
  */
 json_t *tui_store_read_decision(const struct tui_store *s, const struct tui_row *row);
 
+/*
+ * A row's filter key: what the list's filters test, packed in 32 bits so
+ * that filtering a million rows reads 4 MB, not the rows themselves.
+ */
+#define TUI_KEY_FLAGS(k)	((k) & 0x1ffu)
+#define TUI_KEY_CLS(k)		((int)(((k) >> 9) & 0xfu))
+#define TUI_KEY_SRC(k)		((int)(((k) >> 13) & 0x7fu) - 1)
+#define TUI_KEY_DST(k)		((int)(((k) >> 20) & 0x7fu) - 1)
+
+/** tui_row_key() - @r's filter key */
+uint32_t tui_row_key(const struct tui_row *r);
+
+/** tui_store_keys() - every row's filter key, in row order.  Return: borrowed. */
+const uint32_t *tui_store_keys(const struct tui_store *s);
+
 /** tui_store_count() - number of rows */
 size_t tui_store_count(const struct tui_store *s);
 
