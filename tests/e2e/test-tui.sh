@@ -245,6 +245,19 @@ expect_exit 0 "an NDJSON stream opens" "$SR_BIN" tui "$T/n4.ndjson" --headless -
 check "an NDJSON stream: its 19 disagreements of 769" grep -q "list | 1/19 | sort time" "$T/nd.txt"
 check "an NDJSON stream: counted from its rows" grep -q "decisions 769 so far  disagree 19" "$T/nd.txt"
 
+# The commands docs/tui.md shows, run as written from the source folder
+grep '^schedreplay tui .*--headless' "$SR_SOURCE_DIR/docs/tui.md" >"$T/doc-cmds"
+check "docs/tui.md: its examples found" test "$(wc -l <"$T/doc-cmds")" -ge 2
+while IFS= read -r cmd; do
+	(cd "$SR_SOURCE_DIR" && eval "\"\$SR_BIN\"${cmd#schedreplay}") >"$T/doc-out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "^ list | \|^ detail | " "$T/doc-out"; then
+		ok "docs/tui.md: '$cmd' runs"
+	else
+		fail "docs/tui.md: '$cmd' exit $rc"; sed 's/^/#   /' "$T/doc-out"
+	fi
+done <"$T/doc-cmds"
+
 # Headless runs need no terminal; without one the browser says so.
 expect_exit 0 "headless: 5 frames of a scripted session" \
 	"$SR_BIN" tui --quiet "$FIX/numa01-4n" --headless --frames 5 --keys "j Enter Tab Tab"
