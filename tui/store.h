@@ -4,7 +4,8 @@
  * in memory, so that a million of them fit and the views can format only
  * the rows they show.
  *
- * A row is a small flat struct (struct tui_row, under 100 bytes): time,
+ * A row is a small flat struct (struct tui_row, about 110 bytes): where its
+ * JSON object is in the report file, time,
  * class, task, CPUs and nodes, the three sides' verdicts, cost, flags.  A
  * verdict (policy, verdict kind, flags, reason chain) is interned: a replay
  * has few distinct verdicts, so a row holds three 32-bit ids into one table.
@@ -13,9 +14,10 @@
  * (a JSON report does not hold it): a struct tui_snap per row, with per-node
  * arrays in shared pools.
  *
- * Nothing here touches the terminal; the store is filled by
- * tui_store_add_result() (live replay) or tui_store_load_json() (a saved
- * report), and read by the views.
+ * Nothing here touches the terminal; the store is filled by a loading
+ * thread, a replay through the session (tui_store_sink_ops, tui_store_run())
+ * or the report reader (tui_store_open_json()), under the store's lock,
+ * and read by the views, which take the lock first (tui_store_lock()).
  */
 #ifndef SR_TUI_STORE_H
 #define SR_TUI_STORE_H
