@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-tui.c - `schedreplay tui TRACE|REPORT.json`: browse the decisions of
- * a replay in the terminal (tui/).  A trace is replayed first with the
- * same options as `replay` (replay-setup.c), by a session whose sink is
- * the TUI's store (tui/store-replay.c); a saved `replay --json` report is
- * read as it is.  --headless runs the same views without a
- * terminal, for tests and sanitizer runs.
+ * cmd-tui.c - `schedreplay tui TRACE|REPORT.json|REPORT.ndjson`: browse the
+ * decisions of a replay in the terminal (tui/).  A trace is replayed with
+ * the same options as `replay` (replay-setup.c) by a session whose sink is
+ * the TUI's store (tui/store-replay.c); a saved report is indexed by the
+ * store's reader (tui/store-json.c).  In a terminal both run in a thread
+ * behind the open browser; --headless waits for the end first and runs
+ * the same views without a terminal, for tests and sanitizer runs.
  */
 #include <errno.h>
 #include <locale.h>
