@@ -316,7 +316,8 @@ int cmd_tui(int argc, char **argv)
 			cli_error("%s", err_format(&e, buf, sizeof(buf)));
 			goto out;
 		}
-	} else if (t.headless) {
+	} else if (t.headless || access(trace, F_OK) != 0) {
+		/* a trace that is not there fails now, with replay's message */
 		ret = load_trace(store, &o, trace, &so);
 		if (ret)
 			goto out;
