@@ -42,12 +42,13 @@ static const struct cli_opt_cmd tui_cmd = {
 	.name = "tui",
 	.bit = CLI_TUI,
 	.usage = "usage: schedreplay tui [OPTIONS] TRACE\n"
-		 "       schedreplay tui [OPTIONS] REPORT.json\n"
+		 "       schedreplay tui [OPTIONS] REPORT.json|REPORT.ndjson\n"
 		 "\n"
-		 "Browse the decisions of a replay in the terminal: the list (disagreements\n"
-		 "highlighted), the detail of one decision with the policies' reasons, the\n"
-		 "node matrix and the timeline.  TRACE is replayed with the same options as\n"
-		 "'schedreplay replay'; a report written by 'replay --json' is opened as it is.\n"
+		 "Browse the decisions of a replay in the terminal: it opens on the\n"
+		 "disagreements under the summary; the detail of one decision with the\n"
+		 "policies' reasons, the node matrix and the timeline.  TRACE is replayed with\n"
+		 "the same options as 'schedreplay replay'; a report written by 'replay --json'\n"
+		 "or '--ndjson' is indexed as it is, while the browser is open.\n"
 		 "Press ? in the browser for the keys (docs/tui.md).\n",
 };
 
