@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "replay/replay.h"
 #include "tui-local.h"
@@ -26,12 +27,25 @@ void tui_format_time(char *buf, size_t len, uint64_t ts_ns)
 		 (ts_ns % 1000000000u) / 1000u);
 }
 
+void tui_format_milli(char *buf, size_t len, int64_t v, bool sign)
+{
+	snprintf(buf, len, sign ? "%+.1f" : "%.1f", (double)v / 1000.0);
+}
+
 void tui_format_cost(char *buf, size_t len, const struct tui_row *r)
 {
 	if (!(r->flags & TUI_ROW_COST))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%+" PRId64, r->cost_delta);
+		tui_format_milli(buf, len, r->cost_delta, true);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int tui_verdict_style(const struct tui_verdict *v)
@@ -62,8 +76,16 @@ struct tui_app *tui_app_new(const struct tui_store *store, const struct tui_app_
 		a->opts = *o;
 	a->canvas.ascii = a->opts.ascii;
 	tui_list_init(&a->list, store);
+	/* reviewer first: the disagreements, with the summary above them */
+	a->list.disagree_only = true;
 	if (tui_list_rebuild(&a->list) < 0)
 		goto fail;
+	a->seen_rows = tui_store_count(store);
+	tui_store_progress(store, &a->prog);
+	a->seen_order = a->prog.order_gen;
+	a->prog.loading = true;	/* the first poll sees a load that is already over end */
+	a->last_rebuild = now_s();
+	tui_app_poll(a);
 	for (v = 0; v < TUI__VIEWS; v++)
 		if (views[v]->init && views[v]->init(a) < 0)
 			goto fail;
@@ -101,7 +123,7 @@ int tui_app_resize(struct tui_app *a, int w, int h)
 	if (ret < 0)
 		return ret;
 	a->body_y = TUI_HEADER_ROWS;
-	a->body_h = a->canvas.h - TUI_HEADER_ROWS - 1;
+	a->body_h = a->canvas.h - TUI_HEADER_ROWS - 2;
 	if (a->body_h < 1)
 		a->body_h = 1;
 	for (v = 0; v < TUI__VIEWS; v++)
@@ -125,6 +147,58 @@ struct tui_list *tui_app_list(struct tui_app *a)
 const char *tui_app_view_name(const struct tui_app *a)
 {
 	return a->help ? "help" : views[a->view]->name;
+}
+
+void tui_app_lock(struct tui_app *a)
+{
+	tui_store_lock(a->store);
+}
+
+void tui_app_unlock(struct tui_app *a)
+{
+	tui_store_unlock(a->store);
+}
+
+bool tui_app_poll(struct tui_app *a)
+{
+	struct tui_list *l = &a->list;
+	struct tui_progress p;
+	size_t n = tui_store_count(a->store);
+	bool changed, was_loading = a->prog.loading;
+	double t = now_s();
+
+	tui_store_progress(a->store, &p);
+	changed = p.bytes != a->prog.bytes || p.loading != a->prog.loading ||
+		  p.following != a->prog.following || p.truncated != a->prog.truncated ||
+		  p.failed != a->prog.failed;
+	a->prog = p;
+	if (p.order_gen != a->seen_order || (n != a->seen_rows && (l->sort == TUI_SORT_TIME ||
+	    !p.loading || t - a->last_rebuild >= 1.0))) {
+		/* rows moved, or more came: a sorted list is rebuilt once a second at most */
+		int ret = p.order_gen != a->seen_order ? tui_list_rebuild(l) :
+			  tui_list_extend(l, a->seen_rows);
+
+		if (ret < 0) {
+			snprintf(a->msg, sizeof(a->msg), "out of memory: the list was not rebuilt");
+		} else {
+			a->seen_rows = n;
+			a->seen_order = p.order_gen;
+			a->last_rebuild = t;
+		}
+		a->drawn_valid = false;
+		changed = true;
+	}
+	if (was_loading && !p.loading && !p.failed && l->disagree_only && !l->nr &&
+	    !a->auto_all && a->view == TUI_VIEW_LIST) {
+		/* nothing disagrees: say so and show every decision */
+		a->auto_all = true;
+		l->disagree_only = false;
+		if (tui_list_rebuild(l) == 0)
+			snprintf(a->msg, sizeof(a->msg), "no disagreements: showing every decision");
+		a->drawn_valid = false;
+		changed = true;
+	}
+	return changed;
 }
 
 void tui_app_set_view(struct tui_app *a, int view)
@@ -204,6 +278,7 @@ static unsigned int global_key(struct tui_app *a, int key)
 	switch (key) {
 	case '?':
 		a->help = true;
+		a->help_scroll = 0;
 		return TUI_REDRAW_VIEW;
 	case '/':
 		a->prompt = true;
@@ -220,6 +295,49 @@ static unsigned int global_key(struct tui_app *a, int key)
 		snprintf(a->msg, sizeof(a->msg), "%s", l->disagree_only ?
 			 "showing disagreements only (d: all)" : "showing every decision");
 		return recompute(a);
+	case ']':
+	case '[': {
+		long pos = tui_list_next_flag(l, l->cursor, key == ']' ? 1 : -1, TUI_ROW_DISAGREE);
+
+		if (pos < 0) {
+			snprintf(a->msg, sizeof(a->msg), "no disagreement %s this one",
+				 key == ']' ? "after" : "before");
+			return TUI_REDRAW_VIEW;
+		}
+		tui_list_move(l, pos - (long)l->cursor, tui_app_body_rows(a));
+		a->detail_scroll = 0;
+		a->drawn_valid = false;
+		return TUI_REDRAW_VIEW;
+	}
+	case 'u':
+	case 'w':
+	case 'o': {
+		unsigned int bit = key == 'u' ? TUI_ROW_UNKNOWN : key == 'w' ? TUI_ROW_LOST :
+				   TUI_ROW_UNSEEN;
+		const char *what = key == 'u' ? "unknown verdicts" : key == 'w' ?
+				   "decisions in lost-event windows" :
+				   "decisions on CPUs not seen (cpu-unseen)";
+
+		l->need ^= bit;
+		snprintf(a->msg, sizeof(a->msg), "%s %s (%c again: off)", l->need & bit ?
+			 "only" : "no filter on", what, key);
+		return recompute(a);
+	}
+	case 't': {
+		const struct tui_row *r = tui_list_row(l, l->cursor);
+
+		if (l->task_on) {
+			l->task_on = false;
+			snprintf(a->msg, sizeof(a->msg), "every task");
+		} else if (r) {
+			l->task_on = true;
+			l->task = r->tid;
+			snprintf(a->msg, sizeof(a->msg), "only task %d (t again: every task)", r->tid);
+		} else {
+			return TUI_REDRAW_VIEW;
+		}
+		return recompute(a);
+	}
 	case 'c':
 		l->cls = l->cls + 1 >= SR_DECISION_CLASS__COUNT ? -1 : l->cls + 1;
 		snprintf(a->msg, sizeof(a->msg), "class: %s (c: next)",
@@ -243,7 +361,9 @@ static unsigned int global_key(struct tui_app *a, int key)
 		return TUI_REDRAW_VIEW;
 	}
 	case 'q':
+		return TUI_QUIT;
 	case TUI_KEY_ESC:
+		/* Esc closes what is open, then drops the filters; it never quits */
 		if (a->view == TUI_VIEW_DETAIL) {
 			tui_app_set_view(a, a->back);
 			return TUI_REDRAW_VIEW;
@@ -252,16 +372,16 @@ static unsigned int global_key(struct tui_app *a, int key)
 			tui_app_set_view(a, TUI_VIEW_LIST);
 			return TUI_REDRAW_VIEW;
 		}
-		if (key == TUI_KEY_ESC && (l->disagree_only || l->cls >= 0 || l->range ||
-					   l->src_node >= 0 || l->dst_node >= 0)) {
-			/* Esc in the list first drops the filters, as tig does */
-			l->disagree_only = l->range = false;
+		if (tui_list_filtered(l)) {
+			l->disagree_only = l->range = l->task_on = false;
+			l->need = 0;
 			l->cls = l->src_node = l->dst_node = -1;
 			a->tl_mark = -1;
-			snprintf(a->msg, sizeof(a->msg), "filters cleared");
+			snprintf(a->msg, sizeof(a->msg), "filters cleared: every decision (d: disagreements)");
 			return recompute(a);
 		}
-		return TUI_QUIT;
+		snprintf(a->msg, sizeof(a->msg), "nothing to close: q quits");
+		return TUI_REDRAW_VIEW;
 	case 'x':
 		if (l->range || l->src_node >= 0 || l->dst_node >= 0) {
 			l->range = false;
@@ -284,10 +404,8 @@ unsigned int tui_app_key(struct tui_app *a, int key)
 		return TUI_REDRAW_VIEW;
 	if (a->prompt)
 		return prompt_key(a, key);
-	if (a->help) {
-		a->help = false;
-		return TUI_REDRAW_VIEW;
-	}
+	if (a->help)
+		return tui_view_help.key(a, key);
 	a->msg[0] = '\0';
 	r = views[a->view]->key ? views[a->view]->key(a, key) : 0;
 	if (r & TUI_RECOMPUTE)
@@ -333,25 +451,77 @@ static void draw_header(struct tui_app *a)
 			 h->fid_decisions, 100.0 * (double)h->fid_reproduced / (double)h->fid_decisions);
 	else
 		snprintf(fid, sizeof(fid), "-");
-	/* rows with a cost have both sides: the paired figure, as the report's totals */
-	if (h->nr_cost)
-		snprintf(cost, sizeof(cost), "old %" PRId64 " new %" PRId64 " (%+" PRId64 ")",
-			 h->cost_old, h->cost_new, h->cost_new - h->cost_old);
-	else
+	/* the report's paired figure (both sides priced), as its summary holds it */
+	if (h->nr_cost) {
+		char d[32];
+
+		tui_format_milli(d, sizeof(d), h->cost_delta, true);
+		snprintf(cost, sizeof(cost), "%s %s (%" PRIu64 " paired)",
+			 tui_canvas_glyph(c, "Δ", "d"), d, h->nr_cost);
+	} else {
 		snprintf(cost, sizeof(cost), "-");
+	}
 	tui_canvas_fill(c, 2, 0, c->w, ' ', TUI_ST_NORMAL);
 	tui_canvas_printf(c, 2, 1, -1, TUI_ST_NORMAL,
-			  "decisions %zu  disagree %" PRIu64 "  unknown %" PRIu64
-			  "  cost %s  fidelity %s", tui_store_count(a->store), h->disagreements,
-			  h->unknown, cost, fid);
+			  "decisions %" PRIu64 "%s  disagree %" PRIu64 "  unknown %" PRIu64
+			  "  cost %s  lost-window %" PRIu64 "  cpu-unseen %" PRIu64
+			  "  fidelity %s", h->decisions, h->have_summary ? "" : " so far",
+			  h->disagreements, h->unknown, cost, h->lost, h->unseen, fid);
+}
+
+static const char *const key_bar[] = {
+	"?", "Help", "]", "NextDis", "d", "Disagree", "c", "Class", "/", "Search", "s", "Sort",
+	"u", "Unknown", "w", "Lost", "o", "Unseen", "t", "Task", "Tab", "Views", "Esc", "Back",
+	"q", "Quit",
+};
+
+static void draw_keybar(struct tui_app *a)
+{
+	struct tui_canvas *c = &a->canvas;
+	size_t i, n = sizeof(key_bar) / sizeof(key_bar[0]) - 2;
+	int y = c->h - 1, x = 0;
+
+	tui_canvas_fill(c, y, 0, c->w, ' ', TUI_ST_NORMAL);
+	/* as many keys as fit, and always q Quit last */
+	for (i = 0; i < n; i += 2) {
+		int need = tui_text_width(key_bar[i]) + tui_text_width(key_bar[i + 1]) + 1;
+
+		if (x + need > c->w - 6)
+			break;
+		x += tui_canvas_put(c, y, x, -1, TUI_ST_KEY, key_bar[i]);
+		x += tui_canvas_put(c, y, x, -1, TUI_ST_STATUS, key_bar[i + 1]);
+		x += tui_canvas_put(c, y, x, -1, TUI_ST_NORMAL, " ");
+	}
+	x += tui_canvas_put(c, y, x, -1, TUI_ST_KEY, key_bar[n]);
+	tui_canvas_put(c, y, x, -1, TUI_ST_STATUS, key_bar[n + 1]);
+}
+
+static void loading_note(const struct tui_app *a, char *buf, size_t len)
+{
+	const struct tui_progress *p = &a->prog;
+
+	buf[0] = '\0';
+	if (p->failed)
+		snprintf(buf, len, " | stopped: %s", p->msg);
+	else if (p->following)
+		snprintf(buf, len, " | %s at byte %" PRIu64 ", waiting for more", p->truncated ?
+			 "report still being written" : "following the stream", p->bytes);
+	else if (p->loading && p->total)
+		snprintf(buf, len, " | indexing %.0f%% (%zu decisions)",
+			 100.0 * (double)p->bytes / (double)p->total, p->rows);
+	else if (p->loading)
+		snprintf(buf, len, " | replaying (%zu decisions so far)", p->rows);
+	else if (p->truncated)
+		snprintf(buf, len, " | the report ends early, at byte %" PRIu64
+			 " (still being written?)", p->bytes);
 }
 
 static void draw_status(struct tui_app *a)
 {
 	struct tui_canvas *c = &a->canvas;
 	struct tui_list *l = &a->list;
-	char buf[320], rng[96] = "", node[32] = "";
-	int y = c->h - 1, x;
+	char buf[800], rng[96] = "", node[32] = "", task[32] = "", load[400];
+	int y = c->h - 2, x;
 
 	tui_canvas_fill(c, y, 0, c->w, ' ', TUI_ST_STATUS);
 	if (a->prompt) {
@@ -370,17 +540,19 @@ static void draw_status(struct tui_app *a)
 	}
 	if (l->src_node >= 0 || l->dst_node >= 0)
 		snprintf(node, sizeof(node), " node %d->%d", l->src_node, l->dst_node);
-	snprintf(buf, sizeof(buf), " %s | %zu/%zu | sort %s | filter%s%s%s%s%s%s",
+	if (l->task_on)
+		snprintf(task, sizeof(task), " tid=%d", l->task);
+	loading_note(a, load, sizeof(load));
+	snprintf(buf, sizeof(buf), " %s | %zu/%zu | sort %s | filter%s%s%s%s%s%s%s%s%s%s%s",
 		 tui_app_view_name(a), l->nr ? l->cursor + 1 : 0, l->nr, tui_sort_name(l->sort),
 		 l->disagree_only ? " disagree" : "", l->cls >= 0 ? " class=" : "",
-		 l->cls >= 0 ? replay_class_name(l->cls) : "", rng, node,
-		 !l->disagree_only && l->cls < 0 && !rng[0] && !node[0] ? " none" : "");
+		 l->cls >= 0 ? replay_class_name(l->cls) : "",
+		 l->need & TUI_ROW_UNKNOWN ? " unknown" : "", l->need & TUI_ROW_LOST ? " lost" : "",
+		 l->need & TUI_ROW_UNSEEN ? " cpu-unseen" : "", task, rng, node,
+		 tui_list_filtered(l) ? "" : " none", load);
 	x = tui_canvas_put(c, y, 0, -1, TUI_ST_STATUS, buf);
 	if (a->msg[0])
 		tui_canvas_printf(c, y, x, -1, TUI_ST_STATUS, " | %s", a->msg);
-	else
-		tui_canvas_put(c, y, c->w - 18 > x ? c->w - 18 : x, -1, TUI_ST_STATUS,
-			       " ?:help  q:quit ");
 }
 
 void tui_app_draw(struct tui_app *a, bool full)
@@ -407,4 +579,5 @@ void tui_app_draw(struct tui_app *a, bool full)
 		views[a->view]->draw(a, a->body_y, a->body_h, false);
 	}
 	draw_status(a);
+	draw_keybar(a);
 }

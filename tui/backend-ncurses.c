@@ -17,6 +17,7 @@
 #include <locale.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -156,6 +157,17 @@ static bool key_pending(void)
 	return true;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Redraws while the index grows: at most this many a second. */
+#define TUI_FRAMES_PER_S	10
+
 int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 {
 	struct sigaction sa = { 0 }, old_int, old_term, old_hup;
@@ -163,7 +175,8 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 	unsigned long frames = 0;
 	SCREEN *scr;
 	size_t ki = 0;
-	bool full = true, draw = true, owed_full = false;
+	bool full = true, draw = true, owed_full = false, shown_rows = false;
+	double last_draw = 0;
 	int ret = 0;
 	const char *cs;
 
@@ -189,7 +202,11 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 	set_escdelay(25);
 	curs_set(0);
 	setup_colors(&t);
+	/* wake up to take what the loader added even when no key comes */
+	wtimeout(stdscr, 25);
+	tui_app_lock(a);
 	ret = tui_app_resize(a, COLS, LINES);
+	tui_app_unlock(a);
 
 	while (!ret && !stop_signal) {
 		unsigned int r;
@@ -197,9 +214,15 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 		int key, kr;
 
 		if (draw) {
+			tui_app_lock(a);
+			if (tui_app_poll(a))
+				full = true;
 			tui_app_draw(a, full);
+			shown_rows = tui_app_list(a)->nr > 0;
+			tui_app_unlock(a);
 			blit(&t, tui_app_canvas(a));
 			refresh();
+			last_draw = now_s();
 			frames++;
 			if (o->frames && frames >= o->frames)
 				break;
@@ -208,20 +231,39 @@ int tui_run_terminal(struct tui_app *a, const struct tui_run_opts *o)
 			key = o->keys[ki++].key;
 		} else {
 			kr = wget_wch(stdscr, &wch);
-			if (kr == ERR)
-				continue;	/* a signal, or nothing */
+			if (kr == ERR) {
+				bool more;
+
+				/* no key: redraw if the index grew, capped at TUI_FRAMES_PER_S */
+				tui_app_lock(a);
+				more = tui_app_poll(a);
+				tui_app_unlock(a);
+				owed_full = owed_full || more;
+				/* the first rows are shown as soon as they come */
+				draw = owed_full && (now_s() - last_draw >= 1.0 / TUI_FRAMES_PER_S ||
+						     !shown_rows);
+				if (draw) {
+					full = true;
+					owed_full = false;
+				}
+				continue;
+			}
 			key = map_key(kr, wch);
 		}
 		draw = true;
 		if (key == TUI_KEY_RESIZE) {
+			tui_app_lock(a);
 			ret = tui_app_resize(a, COLS, LINES);
+			tui_app_unlock(a);
 			clear();
 			full = true;
 			continue;
 		}
 		if (key < 0)
 			continue;
+		tui_app_lock(a);
 		r = tui_app_key(a, key);
+		tui_app_unlock(a);
 		if (r & TUI_QUIT)
 			break;
 		full = owed_full || r != TUI_REDRAW_LINE;

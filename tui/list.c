@@ -42,6 +42,10 @@ bool tui_list_filter_pass(const struct tui_list *l, const struct tui_row *r, boo
 {
 	if (l->disagree_only && !(r->flags & TUI_ROW_DISAGREE))
 		return false;
+	if ((r->flags & l->need) != l->need)
+		return false;
+	if (l->task_on && r->tid != l->task)
+		return false;
 	if (l->cls >= 0 && r->cls != l->cls)
 		return false;
 	if (l->src_node >= 0 && r->src_node != l->src_node)
@@ -53,37 +57,136 @@ bool tui_list_filter_pass(const struct tui_list *l, const struct tui_row *r, boo
 	return true;
 }
 
-static int cmp_cost(const void *a, const void *b, void *arg)
+/* The filters that the row key answers; the time range and the task need the row. */
+static bool key_pass(const struct tui_list *l, uint32_t k)
 {
-	const struct tui_store *s = arg;
-	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
-	const struct tui_row *ra = tui_store_row(s, ia), *rb = tui_store_row(s, ib);
-	bool ca = ra->flags & TUI_ROW_COST, cb = rb->flags & TUI_ROW_COST;
-
-	if (ca != cb)
-		return ca ? -1 : 1;
-	if (ca && ra->cost_delta != rb->cost_delta)
-		return ra->cost_delta > rb->cost_delta ? -1 : 1;
-	return ia < ib ? -1 : ia > ib;
+	if (l->disagree_only && !(k & TUI_ROW_DISAGREE))
+		return false;
+	if ((TUI_KEY_FLAGS(k) & l->need) != l->need)
+		return false;
+	if (l->cls >= 0 && TUI_KEY_CLS(k) != l->cls)
+		return false;
+	if (l->src_node >= 0 && TUI_KEY_SRC(k) != l->src_node)
+		return false;
+	return l->dst_node < 0 || TUI_KEY_DST(k) == l->dst_node;
 }
 
-static int cmp_task(const void *a, const void *b, void *arg)
+/* Rows [from, n) that pass, appended to @idx; returns the new count. */
+static size_t filter_into(const struct tui_list *l, uint32_t *idx, size_t nr, size_t from, size_t n)
 {
-	const struct tui_store *s = arg;
-	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
-	const struct tui_row *ra = tui_store_row(s, ia), *rb = tui_store_row(s, ib);
-	int c = strncmp(ra->comm, rb->comm, sizeof(ra->comm));
+	const uint32_t *keys = tui_store_keys(l->store);
+	bool rows = l->task_on || l->range;
+	size_t i;
 
-	if (c)
-		return c;
-	if (ra->tid != rb->tid)
-		return ra->tid < rb->tid ? -1 : 1;
-	return ia < ib ? -1 : ia > ib;
+	if (!tui_list_filtered(l)) {
+		for (i = from; i < n; i++)
+			idx[nr++] = (uint32_t)i;
+		return nr;
+	}
+	for (i = from; i < n; i++)
+		if (key_pass(l, keys[i]) &&
+		    (!rows || tui_list_filter_pass(l, tui_store_row(l->store, i), true)))
+			idx[nr++] = (uint32_t)i;
+	return nr;
+}
+
+/*
+ * Sorting a million rows: each index gets a 64-bit key and the pairs are
+ * radix sorted (stable, 16 bits a pass, passes whose digit is the same
+ * everywhere skipped), so ties stay in trace order; no comparison touches
+ * the rows.
+ */
+struct sort_pair {
+	uint64_t	k;
+	uint32_t	i;
+};
+
+static int radix_sort(struct sort_pair *a, size_t n)
+{
+	struct sort_pair *tmp, *src = a, *dst;
+	size_t *count, i, pass;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * sizeof(*tmp));
+	count = malloc(65536 * sizeof(*count));
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return -ENOMEM;
+	}
+	dst = tmp;
+	for (pass = 0; pass < 4; pass++) {
+		unsigned int sh = (unsigned int)pass * 16;
+		size_t sum = 0, c;
+
+		memset(count, 0, 65536 * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[(src[i].k >> sh) & 0xffff]++;
+		if (count[(src[0].k >> sh) & 0xffff] == n)
+			continue;	/* one digit everywhere: nothing to move */
+		for (i = 0; i < 65536; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[count[(src[i].k >> sh) & 0xffff]++] = src[i];
+		dst = src;
+		src = src == a ? tmp : a;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	free(tmp);
+	free(count);
+	return 0;
+}
+
+static uint64_t be64(const char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (unsigned char)p[i];
+	return v;
+}
+
+/* Sort @idx by @sort; one radix pass per key, least significant first. */
+static int sort_idx(const struct tui_list *l, uint32_t *idx, size_t nr)
+{
+	struct sort_pair *p = malloc((nr ? nr : 1) * sizeof(*p));
+	int stage, stages = l->sort == TUI_SORT_COST ? 1 : 3, ret = 0;
+	size_t i;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		p[i].i = idx[i];
+	for (stage = 0; stage < stages && !ret; stage++) {
+		for (i = 0; i < nr; i++) {
+			const struct tui_row *r = tui_store_row(l->store, p[i].i);
+
+			if (l->sort == TUI_SORT_COST)
+				/* largest |delta| first, rows without a cost last */
+				p[i].k = r->flags & TUI_ROW_COST ?
+					 (uint64_t)INT64_MAX - (uint64_t)llabs(r->cost_delta) : UINT64_MAX;
+			else if (stage == 0)	/* task: comm, then tid */
+				p[i].k = (uint64_t)(uint32_t)r->tid ^ 0x80000000u;
+			else
+				p[i].k = be64(r->comm + (stage == 1 ? 8 : 0));
+		}
+		ret = radix_sort(p, nr);
+	}
+	for (i = 0; i < nr && !ret; i++)
+		idx[i] = p[i].i;
+	free(p);
+	return ret;
 }
 
 int tui_list_rebuild(struct tui_list *l)
 {
-	size_t n = tui_store_count(l->store), i, nr = 0;
+	size_t n = tui_store_count(l->store), i, nr;
 	uint32_t keep = l->cursor < l->nr ? l->idx[l->cursor] : UINT32_MAX;
 	uint32_t *idx = l->idx;
 
@@ -94,13 +197,11 @@ int tui_list_rebuild(struct tui_list *l)
 		l->idx = idx;
 		l->alloc = n;
 	}
-	for (i = 0; i < n; i++)
-		if (tui_list_filter_pass(l, tui_store_row(l->store, i), true))
-			idx[nr++] = (uint32_t)i;
-	if (l->sort == TUI_SORT_COST)
-		qsort_r(idx, nr, sizeof(*idx), cmp_cost, (void *)l->store);
-	else if (l->sort == TUI_SORT_TASK)
-		qsort_r(idx, nr, sizeof(*idx), cmp_task, (void *)l->store);
+	nr = filter_into(l, idx, 0, 0, n);
+	if (l->sort != TUI_SORT_TIME && sort_idx(l, idx, nr) < 0) {
+		l->nr = 0;
+		return -ENOMEM;
+	}
 	l->nr = nr;
 	l->gen++;
 	if (keep != UINT32_MAX) {
@@ -122,6 +223,47 @@ int tui_list_rebuild(struct tui_list *l)
 	if (l->top > l->cursor)
 		l->top = l->cursor;
 	return 0;
+}
+
+bool tui_list_filtered(const struct tui_list *l)
+{
+	return l->disagree_only || l->need || l->task_on || l->cls >= 0 || l->range ||
+	       l->src_node >= 0 || l->dst_node >= 0;
+}
+
+int tui_list_extend(struct tui_list *l, size_t from)
+{
+	size_t n = tui_store_count(l->store);
+
+	if (l->sort != TUI_SORT_TIME)
+		return tui_list_rebuild(l);
+	if (n > l->alloc) {
+		size_t na = l->alloc ? l->alloc : 4096;
+		uint32_t *idx;
+
+		while (na < n)
+			na *= 2;
+		idx = realloc(l->idx, na * sizeof(*idx));
+		if (!idx)
+			return -ENOMEM;
+		l->idx = idx;
+		l->alloc = na;
+	}
+	l->nr = filter_into(l, l->idx, l->nr, from, n);
+	l->gen++;
+	return 0;
+}
+
+long tui_list_next_flag(const struct tui_list *l, size_t from, int dir, unsigned int flag)
+{
+	size_t pos = from;
+
+	while (dir > 0 ? pos + 1 < l->nr : pos > 0) {
+		pos = dir > 0 ? pos + 1 : pos - 1;
+		if (tui_list_row(l, pos)->flags & flag)
+			return (long)pos;
+	}
+	return -1;
 }
 
 const struct tui_row *tui_list_row(const struct tui_list *l, size_t pos)

@@ -22,6 +22,9 @@ int tui_run_headless(struct tui_app *a, const struct tui_run_opts *o)
 	for (;;) {
 		unsigned int r;
 
+		/* a headless run starts once loading is over: this only takes the end */
+		if (tui_app_poll(a))
+			full = true;
 		tui_app_draw(a, full);
 		frames++;
 		if ((o->frames && frames >= o->frames) || ki >= o->nr_keys)

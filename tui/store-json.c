@@ -4,10 +4,17 @@
  * report (docs/replay-schema.json).
  *
  * The report of a long trace holds millions of decisions; a Jansson tree
- * of it would take gigabytes.  So the top-level object is walked by hand:
- * every member but "decisions" is decoded whole (they are small), and each
- * element of "decisions" is decoded alone, turned into a row and dropped.
- * Per-decision "cost" ({"old", "new", "delta"}) is read when present.
+ * of it would take gigabytes, and Jansson decodes a decision in ~10 us.  So
+ * a thread walks the top-level object by hand over chunks read with
+ * pread(): every member but "decisions" is decoded whole with Jansson
+ * (they are small); each element of "decisions" is read by jscan.c, turned
+ * into a fixed-size row that remembers its file offset and length, and
+ * dropped.  The detail view decodes that one object again when it shows
+ * it (tui_store_read_decision()).  A file whose first member is not a
+ * report's is an NDJSON stream (`replay --ndjson`): one decision after
+ * another.  A file that ends inside the report is not an error: the rows
+ * before the end are kept and the progress says where it stopped; when
+ * following, the reader waits for the rest.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,10 +22,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jscan.h"
 #include "replay/replay.h"
 #include "store-local.h"
 
@@ -26,8 +33,8 @@
  * A report's real number as an int64, rounded; false when it does not fit
  * (converting it would be undefined: found by fuzz-tui-json with 1.61e302).
  */
-/* Largest |cost| taken from a report: 2^53 */
-#define TUI_COST_MAX	((int64_t)1 << 53)
+/* Largest |cost| taken from a report: 2^52 (in thousandths, new - old still fits) */
+#define TUI_COST_MAX	4503599627370496.0	/* 2^52 */
 
 static bool real_to_i64(double d, int64_t *out)
 {
@@ -35,6 +42,14 @@ static bool real_to_i64(double d, int64_t *out)
 	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
 		return false;
 	*out = (int64_t)d;
+	return true;
+}
+
+static bool real_of(const json_t *v, double *out)
+{
+	if (!json_is_number(v))
+		return false;
+	*out = json_number_value(v);
 	return true;
 }
 
@@ -121,9 +136,25 @@ int tui_store_set_header(struct tui_store *s, const json_t *doc)
 			}
 		}
 	}
-	h->decisions = (uint64_t)jnum(sum, "decisions", 0);
-	h->disagreements = (uint64_t)jnum(sum, "disagreements", 0);
-	h->unknown = (uint64_t)jnum(sum, "unknown", 0);
+	if (json_is_object(sum)) {
+		const json_t *tot = json_object_get(json_object_get(sum, "cost"), "totals");
+		const json_t *pr = json_object_get(tot, "paired");
+		double o, nw, dl;
+
+		h->have_summary = true;
+		h->decisions = (uint64_t)jnum(sum, "decisions", 0);
+		h->disagreements = (uint64_t)jnum(sum, "disagreements", 0);
+		h->unknown = (uint64_t)jnum(sum, "unknown", 0);
+		/* the report's own paired figure, not a sum of rounded rows */
+		if (real_of(json_object_get(json_object_get(pr, "old"), "weighted"), &o) &&
+		    real_of(json_object_get(json_object_get(pr, "new"), "weighted"), &nw) &&
+		    real_of(json_object_get(json_object_get(tot, "delta"), "weighted"), &dl) &&
+		    tui_cost_milli(o, &h->cost_old) && tui_cost_milli(nw, &h->cost_new) &&
+		    tui_cost_milli(dl, &h->cost_delta)) {
+			h->have_cost = true;
+			h->nr_cost = (uint64_t)jnum(pr, "decisions", 0);
+		}
+	}
 	h->fid_reproduced = h->fid_decisions = 0;
 	json_object_foreach((json_t *)json_object_get(sum, "fidelity"), k, f) {
 		h->fid_reproduced += (uint64_t)jnum(f, "reproduced", 0);
@@ -132,79 +163,96 @@ int tui_store_set_header(struct tui_store *s, const json_t *doc)
 	return 0;
 }
 
+/* ---- one decision, from the index reader's nodes ------------------------------ */
+
+static bool js_i64(const struct js_node *v, int64_t *out)
+{
+	if (v && v->type == JS_INT) {
+		*out = v->i;
+		return true;
+	}
+	return v && v->type == JS_REAL && real_to_i64(v->d, out);
+}
+
+static int64_t js_num(const struct js_doc *d, const struct js_node *o, const char *k, int64_t def)
+{
+	int64_t v;
+
+	return js_i64(js_get(d, o, k), &v) ? v : def;
+}
+
 /*
  * One side of a decision's "cost": the distance-weighted figure of
  * {"accesses", "remote_accesses", "weighted", "node"} (docs/json-schema.md),
- * or a plain number; rounded to an integer for the list.
+ * or a plain number; in thousandths, as tui_store_set_cost() keeps it.
  */
-static bool cost_side(const json_t *cost, const char *side, int64_t *out)
+static bool cost_side(const struct js_doc *d, const struct js_node *cost, const char *side,
+		      int64_t *out)
 {
-	const json_t *v = json_object_get(cost, side);
+	const struct js_node *v = js_get(d, cost, side);
 
-	if (json_is_object(v))
-		v = json_object_get(v, "weighted");
-	if (json_is_integer(v))
-		*out = (int64_t)json_integer_value(v);
-	else if (!json_is_real(v) || !real_to_i64(json_real_value(v), out))
+	if (v && v->type == JS_OBJ)
+		v = js_get(d, v, "weighted");
+	if (!v || (v->type != JS_INT && v->type != JS_REAL))
 		return false;
 	/* beyond any real cost; bounded so that new - old cannot overflow */
-	return *out >= -TUI_COST_MAX && *out <= TUI_COST_MAX;
+	if (!(v->d >= -TUI_COST_MAX && v->d <= TUI_COST_MAX))
+		return false;
+	return tui_cost_milli(v->type == JS_INT ? (double)v->i : v->d, out);
 }
 
-static int verdict_from_json(struct tui_store *s, const json_t *o, uint32_t *out,
-			     struct err *err)
+static int verdict_from_js(struct tui_store *s, const struct js_doc *d, const struct js_node *o,
+			   uint32_t *out, struct err *err)
 {
+	const struct js_node *v, *p, *r;
 	struct tui_verdict tv = { 0 };
-	const json_t *r;
-	const char *v;
-	size_t i;
+	char buf[256];
+	int64_t t;
 	int id;
 
 	*out = TUI_NONE;
-	if (!o || json_is_null(o))
+	if (!o || o->type == JS_NULL)
 		return 0;
-	v = json_string_value(json_object_get(o, "verdict"));
-	if (!json_is_object(o) || !v)
+	v = js_get(d, o, "verdict");
+	if (o->type != JS_OBJ || !v || v->type != JS_STR)
 		return err_set(err, -SR_EBADTEXT, "a verdict is not an object with \"verdict\"");
-	if (!strcmp(v, "allow"))
+	if (js_is(v, "allow"))
 		tv.verdict = SR_VERDICT_ALLOW;
-	else if (!strcmp(v, "resist"))
+	else if (js_is(v, "resist"))
 		tv.verdict = SR_VERDICT_RESIST;
-	else if (!strcmp(v, "unknown"))
+	else if (js_is(v, "unknown"))
 		tv.verdict = SR_VERDICT_UNKNOWN;
-	else if (!strcmp(v, "not-applicable"))
+	else if (js_is(v, "not-applicable"))
 		tv.verdict = SR_VERDICT_NOT_APPLICABLE;
 	else
-		return err_set(err, -SR_EBADTEXT, "unknown verdict \"%.40s\"", v);
-	id = tui_store_intern_policy(s, json_string_value(json_object_get(o, "policy")) ?
-				     json_string_value(json_object_get(o, "policy")) : "?");
+		return err_set(err, -SR_EBADTEXT, "unknown verdict \"%.40s\"",
+			       js_str(v, buf, sizeof(buf)) >= 0 ? buf : "?");
+	p = js_get(d, o, "policy");
+	id = tui_store_intern_policy(s, js_str(p, buf, sizeof(buf)) >= 0 ? buf : "?");
 	if (id < 0)
 		return err_set(err, id, "too many policies");
 	tv.policy = (uint16_t)id;
-	json_array_foreach(json_object_get(o, "flags"), i, r) {
-		const char *f = json_string_value(r);
-
-		if (!f)
-			continue;
-		if (!strcmp(f, "failed-dependent"))
+	for (r = js_child(d, js_get(d, o, "flags")); r; r = js_next(d, r)) {
+		if (js_is(r, "failed-dependent"))
 			tv.flags |= SR_VF_FAILED_DEPENDENT;
-		else if (!strcmp(f, "forced"))
+		else if (js_is(r, "forced"))
 			tv.flags |= SR_VF_FORCED;
-		else if (!strcmp(f, "assumed-not-buddy"))
+		else if (js_is(r, "assumed-not-buddy"))
 			tv.flags |= SR_VF_ASSUMED_NOT_BUDDY;
-		else if (!strcmp(f, "assumed-not-smt"))
+		else if (js_is(r, "assumed-not-smt"))
 			tv.flags |= SR_VF_ASSUMED_NOT_SMT;
 	}
 	tv.target_node = -1;
-	if (json_is_integer(json_object_get(o, "target_node"))) {
-		int64_t t = json_integer_value(json_object_get(o, "target_node"));
-
+	v = js_get(d, o, "target_node");
+	if (v && v->type == JS_INT) {
+		t = v->i;
 		tv.target_node = t >= 0 && t < TUI_MAX_NODES ? (int8_t)t : -1;
 	}
-	json_array_foreach(json_object_get(o, "reasons"), i, r) {
-		if (tv.nr_reasons == SR_MAX_REASONS || !json_is_string(r))
+	for (r = js_child(d, js_get(d, o, "reasons")); r; r = js_next(d, r)) {
+		if (tv.nr_reasons == SR_MAX_REASONS || r->type != JS_STR)
 			break;
-		id = tui_store_intern_reason(s, json_string_value(r), NULL);
+		js_str(r, buf, sizeof(buf));
+		id = tui_store_intern_reason(s, buf, NULL);
 		if (id < 0)
 			return err_set(err, id, "too many reasons");
 		tv.reasons[tv.nr_reasons++] = (uint16_t)id;
@@ -213,89 +261,105 @@ static int verdict_from_json(struct tui_store *s, const json_t *o, uint32_t *out
 	return *out == UINT32_MAX ? err_set(err, -ENOMEM, "out of memory") : 0;
 }
 
-static int8_t node_of(const json_t *v)
+static int8_t node_of(const struct js_node *v)
 {
-	int64_t n = json_is_integer(v) ? json_integer_value(v) : -1;
+	int64_t n = v && v->type == JS_INT ? v->i : -1;
 
 	return n >= 0 && n < TUI_MAX_NODES ? (int8_t)n : -1;
 }
 
-static int16_t cpu_of(const json_t *v)
+static int16_t cpu_of(const struct js_node *v)
 {
-	int64_t n = json_is_integer(v) ? json_integer_value(v) : -1;
+	int64_t n = v && v->type == JS_INT ? v->i : -1;
 
 	return n >= 0 && n <= INT16_MAX ? (int16_t)n : -1;
 }
 
-int tui_store_add_json(struct tui_store *s, const json_t *o, struct err *err)
+/*
+ * Append the decision at node 1 of @d as a row (under the store's lock).
+ * Unknown keys are ignored, so reports with more in them still open.
+ */
+static int add_decision(struct tui_store *s, const struct js_doc *d, uint64_t off, size_t len,
+			struct err *err)
 {
 	static const char *const sides[TUI__SIDES] = { "old", "new", "kernel" };
-	const char *cls = json_string_value(json_object_get(o, "class"));
-	const json_t *ts = json_object_get(o, "ts_ns"), *comm, *cost, *f;
+	const struct js_node *o = &d->n[1], *ts, *comm, *cost, *f, *cls;
 	struct tui_row *row;
-	size_t i;
-	int c, side, ret;
+	char buf[64];
+	int c = -1, side, ret;
 
-	if (!json_is_object(o))
+	if (o->type != JS_OBJ)
 		return err_set(err, -SR_EBADTEXT, "a decision is not an object");
-	c = cls ? replay_class_from_name(cls) : -1;
+	cls = js_get(d, o, "class");
+	if (cls && cls->type == JS_STR && !cls->esc && cls->len < sizeof(buf)) {
+		memcpy(buf, cls->s, cls->len);
+		buf[cls->len] = '\0';
+		c = replay_class_from_name(buf);
+	}
 	if (c < 0)
 		return err_set(err, -SR_EBADTEXT, "decision without a known \"class\"");
-	if (!json_is_integer(ts) || json_integer_value(ts) < 0)
+	ts = js_get(d, o, "ts_ns");
+	if (!ts || ts->type != JS_INT || ts->i < 0)
 		return err_set(err, -SR_EBADTEXT, "decision without \"ts_ns\"");
 	row = tui_store_append(s);
 	if (!row)
 		return err_set(err, -ENOMEM, "out of memory");
-	row->ts_ns = (uint64_t)json_integer_value(ts);
+	row->off = off;
+	row->len = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	row->ts_ns = (uint64_t)ts->i;
 	row->cls = (uint8_t)c;
-	row->tid = (int32_t)jnum(o, "tid", 0);
-	if (json_is_integer(json_object_get(o, "tgid"))) {
-		row->tgid = (int32_t)jnum(o, "tgid", 0);
+	row->tid = (int32_t)js_num(d, o, "tid", 0);
+	f = js_get(d, o, "tgid");
+	if (f && f->type == JS_INT) {
+		row->tgid = (int32_t)f->i;
 		row->flags |= TUI_ROW_TGID;
 	}
-	row->partner_tid = (int32_t)jnum(o, "partner_tid", 0);
-	comm = json_object_get(o, "comm");
-	if (json_is_string(comm)) {
-		size_t n = json_string_length(comm);
+	row->partner_tid = (int32_t)js_num(d, o, "partner_tid", 0);
+	comm = js_get(d, o, "comm");
+	if (comm && comm->type == JS_STR) {
+		char cb[4 * SR_SNAP_COMM_LEN];
+		int n = js_str(comm, cb, sizeof(cb));
 
-		if (n >= sizeof(row->comm))
+		if (n >= (int)sizeof(row->comm))
 			n = sizeof(row->comm) - 1;
-		memcpy(row->comm, json_string_value(comm), n);
+		memcpy(row->comm, cb, (size_t)n);
 		row->flags |= TUI_ROW_COMM;
 	}
-	row->src_cpu = cpu_of(json_object_get(o, "src_cpu"));
-	row->dst_cpu = cpu_of(json_object_get(o, "dst_cpu"));
-	row->src_node = node_of(json_object_get(o, "src_node"));
-	row->dst_node = node_of(json_object_get(o, "dst_node"));
-	if (json_is_true(json_object_get(o, "disagree")))
+	row->src_cpu = cpu_of(js_get(d, o, "src_cpu"));
+	row->dst_cpu = cpu_of(js_get(d, o, "dst_cpu"));
+	row->src_node = node_of(js_get(d, o, "src_node"));
+	row->dst_node = node_of(js_get(d, o, "dst_node"));
+	if ((f = js_get(d, o, "disagree")) && f->type == JS_TRUE)
 		row->flags |= TUI_ROW_DISAGREE;
-	if (json_is_true(json_object_get(o, "unknown")))
+	if ((f = js_get(d, o, "unknown")) && f->type == JS_TRUE)
 		row->flags |= TUI_ROW_UNKNOWN;
-	if (json_is_true(json_object_get(o, "balance_failed_dependent")))
+	if ((f = js_get(d, o, "balance_failed_dependent")) && f->type == JS_TRUE)
 		row->flags |= TUI_ROW_BF_DEP;
-	json_array_foreach(json_object_get(o, "flags"), i, f) {
-		const char *fs = json_string_value(f);
-
-		if (fs && !strcmp(fs, "lost-events-window"))
+	for (f = js_child(d, js_get(d, o, "flags")); f; f = js_next(d, f)) {
+		if (js_is(f, "lost-events-window"))
 			row->flags |= TUI_ROW_LOST;
-		else if (fs && !strcmp(fs, "task-state-unknown"))
+		else if (js_is(f, "task-state-unknown"))
 			row->flags |= TUI_ROW_STATE_GUESS;
+		else if (js_is(f, "cpu-unseen"))
+			row->flags |= TUI_ROW_UNSEEN;
 	}
-	cost = json_object_get(o, "cost");
-	if (json_is_object(cost) && cost_side(cost, "old", &row->cost_old) &&
-	    cost_side(cost, "new", &row->cost_new)) {
-		if (!cost_side(cost, "delta", &row->cost_delta))
+	cost = js_get(d, o, "cost");
+	if (cost && cost->type == JS_OBJ && cost_side(d, cost, "old", &row->cost_old) &&
+	    cost_side(d, cost, "new", &row->cost_new)) {
+		if (!cost_side(d, cost, "delta", &row->cost_delta))
 			row->cost_delta = row->cost_new - row->cost_old;
 		row->flags |= TUI_ROW_COST;
 	}
-	if (json_is_string(json_object_get(o, "evidence"))) {
-		ret = tui_store_intern_evidence(s, json_string_value(json_object_get(o, "evidence")));
+	f = js_get(d, o, "evidence");
+	if (f && f->type == JS_STR) {
+		js_str(f, buf, sizeof(buf));
+		ret = tui_store_intern_evidence(s, buf);
 		if (ret < 0)
 			return err_set(err, ret, "out of memory");
 		row->evidence = (uint8_t)ret;
 	}
 	for (side = 0; side < TUI__SIDES; side++) {
-		ret = verdict_from_json(s, json_object_get(o, sides[side]), &row->verdict[side], err);
+		ret = verdict_from_js(s, d, js_get(d, o, sides[side]), &row->verdict[side], err);
 		if (ret < 0)
 			return ret;
 	}
@@ -303,164 +367,408 @@ int tui_store_add_json(struct tui_store *s, const json_t *o, struct err *err)
 	return 0;
 }
 
-static size_t skip_ws(const char *b, size_t len, size_t pos)
+/* ---- the loader thread -------------------------------------------------------- */
+
+#define CHUNK		(1u << 20)
+#define MAX_VALUE	(256u << 20)	/* one member or decision larger than this is refused */
+#define BATCH		256		/* decisions appended per hold of the lock */
+
+/**
+ * struct loader - reading the file: @buf holds the bytes from file offset
+ * @base; @pos is where parsing is, @len how much was read
+ */
+struct loader {
+	struct tui_store	*s;
+	int			fd;
+	char			*buf;
+	size_t			cap;
+	size_t			len;
+	size_t			pos;
+	uint64_t		base;
+	bool			eof;
+	struct js_doc		js;
+	json_t			*doc;
+	struct err		*err;
+	unsigned int		batch;	/* rows appended since the lock was taken */
+	bool			locked;
+};
+
+static void unlock_batch(struct loader *L)
 {
-	while (pos < len && (b[pos] == ' ' || b[pos] == '\t' || b[pos] == '\n' || b[pos] == '\r'))
-		pos++;
-	return pos;
+	if (L->locked) {
+		L->s->prog.bytes = L->base + L->pos;
+		pthread_mutex_unlock(&L->s->mu);
+		L->locked = false;
+	}
+	L->batch = 0;
 }
 
-/* Decode one value at @*pos; on success *@pos moves past it. */
-static json_t *decode_at(const char *b, size_t len, size_t *pos, struct err *err)
+/* Read more: 1 when bytes came, 0 at the end of the file, or a negative errno. */
+static int refill(struct loader *L)
+{
+	ssize_t n;
+
+	if (L->pos) {
+		memmove(L->buf, L->buf + L->pos, L->len - L->pos);
+		L->base += L->pos;
+		L->len -= L->pos;
+		L->pos = 0;
+	}
+	if (L->cap - L->len < CHUNK / 2) {
+		size_t nc = L->cap ? L->cap * 2 : CHUNK;
+		char *nb;
+
+		if (nc > MAX_VALUE + CHUNK)
+			return -EFBIG;
+		nb = realloc(L->buf, nc);
+		if (!nb)
+			return -ENOMEM;
+		L->buf = nb;
+		L->cap = nc;
+	}
+	do
+		n = pread(L->fd, L->buf + L->len, L->cap - L->len, (off_t)(L->base + L->len));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	L->len += (size_t)n;
+	return n > 0;
+}
+
+/* The file ended: wait for more when following.  1: more came; 0: stop here. */
+static int at_end(struct loader *L, bool between_values)
+{
+	struct tui_store *s = L->s;
+	int ret;
+
+	unlock_batch(L);
+	for (;;) {
+		if (!s->follow || atomic_load(&s->stop))
+			return 0;
+		tui_store_loader_lock(s);
+		s->prog.following = true;
+		s->prog.truncated = !between_values;
+		pthread_mutex_unlock(&s->mu);
+		usleep(200000);
+		ret = refill(L);
+		if (ret != 0) {
+			tui_store_loader_lock(s);
+			s->prog.following = false;
+			s->prog.truncated = false;
+			pthread_mutex_unlock(&s->mu);
+			return ret;
+		}
+	}
+}
+
+static void note_truncated(struct loader *L)
+{
+	tui_store_loader_lock(L->s);
+	L->s->prog.truncated = true;
+	L->s->prog.bytes = L->base + L->len;
+	pthread_mutex_unlock(&L->s->mu);
+}
+
+/* The next byte that is not white space: 1, 0 at the end of the file, or a negative code. */
+static int peek(struct loader *L, bool between_values)
+{
+	int ret;
+
+	for (;;) {
+		L->pos = js_skip_ws(L->buf, L->len, L->pos);
+		if (L->pos < L->len)
+			return 1;
+		ret = refill(L);
+		if (ret == 0)
+			ret = at_end(L, between_values);
+		if (ret < 0)
+			return err_set(L->err, ret, "cannot read: %s", strerror(-ret));
+		if (ret == 0)
+			return 0;
+	}
+}
+
+static int syntax_err(struct loader *L, uint64_t at, const char *what)
+{
+	err_set(L->err, -SR_EBADTEXT, "%s", what);
+	err_at_byte(L->err, at);
+	return -SR_EBADTEXT;
+}
+
+/*
+ * Parse the value at the current place into L->js: 1 done (L->pos past
+ * it), 0 when the file ends inside it (truncated), or a negative code.
+ */
+static int parse_value(struct loader *L, uint64_t *start)
+{
+	const char *what = NULL;
+	size_t p;
+	int ret;
+
+	ret = peek(L, false);
+	if (ret <= 0)
+		return ret;
+	for (;;) {
+		p = L->pos;
+		*start = L->base + p;
+		ret = js_parse(&L->js, L->buf, L->len, &p, &what);
+		if (!ret) {
+			L->pos = p;
+			return 1;
+		}
+		if (ret == JS_ERR_NOMEM)
+			return err_set(L->err, -ENOMEM, "out of memory");
+		if (ret == JS_ERR_SYNTAX)
+			return syntax_err(L, L->base + p, what);
+		unlock_batch(L);
+		ret = refill(L);
+		if (ret == 0) {
+			/* a number at the very end of the file is complete there */
+			p = L->pos;
+			if (L->len < L->cap) {
+				L->buf[L->len] = ' ';
+				ret = js_parse(&L->js, L->buf, L->len + 1, &p, &what);
+				if (!ret && p <= L->len) {
+					L->pos = p;
+					return 1;
+				}
+			}
+			ret = at_end(L, false);
+		}
+		if (ret < 0)
+			return err_set(L->err, ret, "cannot read: %s", strerror(-ret));
+		if (ret == 0)
+			return 0;
+	}
+}
+
+static int expect_char(struct loader *L, char c, const char *what)
+{
+	int ret = peek(L, false);
+
+	if (ret <= 0)
+		return ret;
+	if (L->buf[L->pos] != c)
+		return syntax_err(L, L->base + L->pos, what);
+	L->pos++;
+	return 1;
+}
+
+static int take_decision(struct loader *L, uint64_t start)
+{
+	struct tui_store *s = L->s;
+	int ret;
+
+	if (!L->locked) {
+		tui_store_loader_lock(s);
+		L->locked = true;
+	}
+	ret = add_decision(s, &L->js, start, L->base + L->pos - start, L->err);
+	if (ret < 0) {
+		err_at_byte(L->err, start);
+		return ret;
+	}
+	if (++L->batch >= BATCH || atomic_load(&s->ui_wait))
+		unlock_batch(L);
+	return 1;
+}
+
+/* The elements of "decisions": 1 at its ']', 0 truncated, or a negative code. */
+static int load_decisions(struct loader *L)
+{
+	uint64_t start;
+	int ret;
+
+	ret = expect_char(L, '[', "'[' expected");
+	if (ret <= 0)
+		return ret;
+	ret = peek(L, false);
+	if (ret <= 0)
+		return ret;
+	if (L->buf[L->pos] == ']') {
+		L->pos++;
+		return 1;
+	}
+	for (;;) {
+		if (atomic_load(&L->s->stop))
+			return 0;
+		ret = parse_value(L, &start);
+		if (ret <= 0)
+			return ret;
+		ret = take_decision(L, start);
+		if (ret < 0)
+			return ret;
+		ret = peek(L, false);
+		if (ret <= 0)
+			return ret;
+		if (L->buf[L->pos] == ']') {
+			L->pos++;
+			return 1;
+		}
+		if (L->buf[L->pos] != ',')
+			return syntax_err(L, L->base + L->pos, "',' or ']'" " expected");
+		L->pos++;
+	}
+}
+
+/* An NDJSON stream: one decision after another, to the end (or on, when following). */
+static int load_ndjson(struct loader *L)
+{
+	uint64_t start;
+	int ret;
+
+	for (;;) {
+		if (atomic_load(&L->s->stop))
+			return 0;
+		ret = peek(L, true);
+		if (ret <= 0)
+			return ret < 0 ? ret : 1;
+		ret = parse_value(L, &start);
+		if (ret <= 0)
+			return ret;
+		ret = take_decision(L, start);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+static bool report_key(const char *k)
+{
+	static const char *const keys[] = { "assumptions", "decisions", "policies",
+					    "schema_version", "summary", "topology", "trace" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return true;
+	return false;
+}
+
+/* A member value other than "decisions", decoded whole with Jansson into L->doc. */
+static int take_member(struct loader *L, const char *key)
 {
 	json_error_t je;
-	json_t *v = json_loadb(b + *pos, len - *pos, JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK, &je);
+	uint64_t start;
+	json_t *v;
+	int ret;
 
-	if (!v) {
-		err_set(err, -SR_EBADTEXT, "%s", je.text);
-		err_at_byte(err, *pos + (je.position > 0 ? (uint64_t)je.position : 0));
-		return NULL;
-	}
-	*pos += (size_t)je.position;
-	return v;
+	ret = parse_value(L, &start);
+	if (ret <= 0)
+		return ret;
+	v = json_loadb(L->buf + (start - L->base), L->base + L->pos - start,
+		       JSON_DECODE_ANY | JSON_ALLOW_NUL, &je);
+	if (!v)
+		return syntax_err(L, start + (je.position > 0 ? (uint64_t)je.position : 0), je.text);
+	json_object_set_new(L->doc, key, v);
+	return 1;
 }
 
-static int expect(const char *b, size_t len, size_t *pos, char c, struct err *err)
+static int load(struct loader *L)
 {
-	*pos = skip_ws(b, len, *pos);
-	if (*pos >= len || b[*pos] != c) {
-		err_set(err, -SR_EBADTEXT, *pos >= len ? "unexpected end of the report, '%c' expected" :
-			"'%c' expected", c);
-		err_at_byte(err, *pos);
+	bool have_decisions = false, first = true;
+	char key[256];
+	uint64_t at;
+	int ret;
+
+	ret = expect_char(L, '{', "'{' expected");
+	if (ret <= 0)
+		return ret;
+	ret = peek(L, false);
+	if (ret <= 0)
+		return ret;
+	if (L->buf[L->pos] != '}') {
+		for (;;) {
+			ret = parse_value(L, &at);
+			if (ret <= 0)
+				return ret;
+			if (L->js.n[1].type != JS_STR)
+				return syntax_err(L, at, "object key expected");
+			js_str(&L->js.n[1], key, sizeof(key));
+			if (first && !report_key(key)) {
+				/* not a report but an NDJSON stream of decisions */
+				L->pos = 0;
+				if (L->base)
+					return syntax_err(L, 0, "not a report");
+				return load_ndjson(L);
+			}
+			first = false;
+			ret = expect_char(L, ':', "':' expected");
+			if (ret <= 0)
+				return ret;
+			if (!strcmp(key, "decisions")) {
+				ret = load_decisions(L);
+				have_decisions = true;
+			} else {
+				ret = take_member(L, key);
+			}
+			if (ret <= 0)
+				return ret;
+			ret = peek(L, false);
+			if (ret <= 0)
+				return ret;
+			if (L->buf[L->pos] == '}')
+				break;
+			if (L->buf[L->pos] != ',')
+				return syntax_err(L, L->base + L->pos, "',' or '}'" " expected");
+			L->pos++;
+		}
+	}
+	L->pos++;
+	unlock_batch(L);
+	/* trailing data: refill until the end, not following */
+	for (;;) {
+		L->pos = js_skip_ws(L->buf, L->len, L->pos);
+		if (L->pos < L->len)
+			return syntax_err(L, L->base + L->pos, "trailing data after the report");
+		ret = refill(L);
+		if (ret <= 0)
+			break;
+	}
+	if (!have_decisions || !json_is_object(json_object_get(L->doc, "trace"))) {
+		err_set(L->err, -SR_EBADTEXT, "not a replay report (no \"%s\"; write one with "
+			"'schedreplay replay --json')", have_decisions ? "trace" : "decisions");
+		err_at_byte(L->err, 0);
 		return -SR_EBADTEXT;
 	}
-	(*pos)++;
-	return 0;
+	tui_store_loader_lock(L->s);
+	ret = tui_store_set_header(L->s, L->doc);
+	pthread_mutex_unlock(&L->s->mu);
+	return ret < 0 ? err_set(L->err, ret, "out of memory") : 1;
 }
 
-static int load_decisions(struct tui_store *s, const char *b, size_t len, size_t *pos,
-			  struct err *err)
+static void *json_thread(void *arg)
 {
-	size_t at;
-	json_t *o;
+	struct tui_store *s = arg;
+	struct err e = { 0 };
+	struct loader L = { .s = s, .fd = s->fd, .err = &e };
 	int ret;
 
-	ret = expect(b, len, pos, '[', err);
-	if (ret < 0)
-		return ret;
-	*pos = skip_ws(b, len, *pos);
-	if (*pos < len && b[*pos] == ']') {
-		(*pos)++;
-		return 0;
+	err_set_file(&e, s->path);
+	L.doc = json_object();
+	ret = L.doc ? load(&L) : err_set(&e, -ENOMEM, "out of memory");
+	unlock_batch(&L);
+	if (ret == 0 && !atomic_load(&s->stop))
+		note_truncated(&L);
+	else if (ret > 0) {
+		tui_store_loader_lock(s);
+		s->prog.bytes = L.base + L.len;
+		pthread_mutex_unlock(&s->mu);
 	}
-	for (;;) {
-		at = skip_ws(b, len, *pos);
-		o = decode_at(b, len, pos, err);
-		if (!o)
-			return err->code;
-		ret = tui_store_add_json(s, o, err);
-		json_decref(o);
-		if (ret < 0) {
-			err_at_byte(err, at);
-			return ret;
-		}
-		*pos = skip_ws(b, len, *pos);
-		if (*pos < len && b[*pos] == ']') {
-			(*pos)++;
-			return 0;
-		}
-		ret = expect(b, len, pos, ',', err);
-		if (ret < 0)
-			return ret;
-	}
+	json_decref(L.doc);
+	js_release(&L.js);
+	free(L.buf);
+	tui_store_loaded(s, ret < 0 ? ret : 0, ret < 0 ? &e : NULL);
+	return NULL;
 }
 
-static int load_buf(struct tui_store *s, const char *b, size_t len, struct err *err)
-{
-	json_t *doc = json_object(), *key, *v;
-	bool have_decisions = false;
-	size_t pos = 0, at;
-	int ret;
-
-	if (!doc)
-		return err_set(err, -ENOMEM, "out of memory");
-	ret = expect(b, len, &pos, '{', err);
-	if (ret < 0)
-		goto out;
-	pos = skip_ws(b, len, pos);
-	if (pos < len && b[pos] == '}') {
-		pos++;
-		goto done;
-	}
-	for (;;) {
-		at = skip_ws(b, len, pos);
-		key = decode_at(b, len, &pos, err);
-		if (!key) {
-			ret = err->code;
-			goto out;
-		}
-		if (!json_is_string(key)) {
-			json_decref(key);
-			ret = err_set(err, -SR_EBADTEXT, "object key expected");
-			err_at_byte(err, at);
-			goto out;
-		}
-		ret = expect(b, len, &pos, ':', err);
-		if (ret < 0) {
-			json_decref(key);
-			goto out;
-		}
-		if (!strcmp(json_string_value(key), "decisions")) {
-			json_decref(key);
-			ret = load_decisions(s, b, len, &pos, err);
-			if (ret < 0)
-				goto out;
-			have_decisions = true;
-		} else {
-			v = decode_at(b, len, &pos, err);
-			if (!v) {
-				json_decref(key);
-				ret = err->code;
-				goto out;
-			}
-			json_object_set_new(doc, json_string_value(key), v);
-			json_decref(key);
-		}
-		pos = skip_ws(b, len, pos);
-		if (pos < len && b[pos] == '}') {
-			pos++;
-			break;
-		}
-		ret = expect(b, len, &pos, ',', err);
-		if (ret < 0)
-			goto out;
-	}
-done:
-	pos = skip_ws(b, len, pos);
-	if (pos < len) {
-		ret = err_set(err, -SR_EBADTEXT, "trailing data after the report");
-		err_at_byte(err, pos);
-		goto out;
-	}
-	if (!have_decisions || !json_is_object(json_object_get(doc, "trace"))) {
-		ret = err_set(err, -SR_EBADTEXT, "not a replay report (no \"%s\"; write one with "
-			      "'schedreplay replay --json')", have_decisions ? "trace" : "decisions");
-		err_at_byte(err, 0);
-		goto out;
-	}
-	ret = tui_store_set_header(s, doc);
-out:
-	json_decref(doc);
-	return ret;
-}
-
-int tui_store_load_json(struct tui_store *s, const char *path, struct err *err)
+int tui_store_open_json(struct tui_store *s, const char *path, bool follow, struct err *err)
 {
 	struct stat st;
-	void *map;
 	int fd, ret;
 
 	err_set_file(err, path);
+	if (s->have_th || s->fd >= 0)
+		return err_set(err, -EBUSY, "the store is already loading");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set(err, -errno, "cannot open: %s", strerror(errno));
@@ -468,16 +776,53 @@ int tui_store_load_json(struct tui_store *s, const char *path, struct err *err)
 		close(fd);
 		return err_set(err, -SR_EUNSUPPORTED, "not a regular file");
 	}
-	if (st.st_size == 0) {
+	if (S_ISREG(st.st_mode) && st.st_size == 0 && !follow) {
 		close(fd);
 		return err_set(err, -SR_EEMPTY, "empty report");
 	}
-	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return err_set(err, -errno, "cannot read: %s", strerror(errno));
-	madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-	ret = load_buf(s, map, (size_t)st.st_size, err);
-	munmap(map, (size_t)st.st_size);
+	s->path = strdup(path);
+	if (!s->path) {
+		close(fd);
+		return err_set(err, -ENOMEM, "out of memory");
+	}
+	s->fd = fd;
+	s->follow = follow;
+	s->prog.total = (uint64_t)st.st_size;
+	s->prog.loading = true;
+	ret = pthread_create(&s->th, NULL, json_thread, s);
+	if (ret) {
+		s->prog.loading = false;
+		return err_set(err, -ret, "cannot start the reader: %s", strerror(ret));
+	}
+	s->have_th = true;
+	return 0;
+}
+
+int tui_store_load_json(struct tui_store *s, const char *path, struct err *err)
+{
+	int ret = tui_store_open_json(s, path, false, err);
+
+	if (ret < 0)
+		return ret;
+	ret = tui_store_wait(s, err);
 	return ret;
+}
+
+json_t *tui_store_read_decision(const struct tui_store *s, const struct tui_row *row)
+{
+	json_error_t je;
+	json_t *v = NULL;
+	char *buf;
+	ssize_t n;
+
+	if (row->off == TUI_NO_OFF || s->fd < 0 || !row->len || row->len > MAX_VALUE)
+		return NULL;
+	buf = malloc(row->len);
+	if (!buf)
+		return NULL;
+	n = pread(s->fd, buf, row->len, (off_t)row->off);
+	if (n == (ssize_t)row->len)
+		v = json_loadb(buf, row->len, JSON_ALLOW_NUL, &je);
+	free(buf);
+	return v;
 }

@@ -7,6 +7,9 @@
 #ifndef SR_TUI_STORE_LOCAL_H
 #define SR_TUI_STORE_LOCAL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "store.h"
 
 struct tui_reason {
@@ -36,7 +39,31 @@ struct tui_store {
 	size_t			reason_slots;
 	char			**evidence;
 	size_t			nr_evidence, alloc_evidence;
+	uint32_t		*keys;		/* tui_row_key() of each row */
+	size_t			alloc_keys;
+	/* rows counted as they come, for the header until the summary is read */
+	uint64_t		nr_disagree, nr_unknown;
+	/* loading: @mu guards everything above and @prog */
+	pthread_mutex_t		mu;
+	atomic_int		ui_wait;	/* the interface waits for @mu */
+	atomic_bool		stop;		/* the loader should stop */
+	pthread_t		th;
+	bool			have_th;
+	int			(*fn)(void *arg);
+	void			*fn_arg;
+	int			result;
+	struct err		load_err;
+	struct tui_progress	prog;
+	int			fd;		/* the report, -1 when none */
+	char			*path;
+	bool			follow;
 };
+
+/** tui_store_rekey() - compute every row's key again (rows moved).  Return: 0 or -ENOMEM. */
+int tui_store_rekey(struct tui_store *s);
+
+/** tui_store_loaded() - the loader is done (@ret its result); takes the lock */
+void tui_store_loaded(struct tui_store *s, int ret, const struct err *e);
 
 /** tui_store_intern_policy() - id of a policy name.  Return: id, or -ENOMEM/-ENOSPC. */
 int tui_store_intern_policy(struct tui_store *s, const char *name);

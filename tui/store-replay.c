@@ -111,8 +111,8 @@ int tui_store_add_result(struct tui_store *s, const struct engine_result *r)
 		row->dst_node = (int8_t)sp->dst_node;
 	row->cls = (uint8_t)sp->decision_class;
 	if (sp->known & SR_SNAP_COMM) {
-		memcpy(row->comm, sp->comm, sizeof(row->comm));
-		row->comm[sizeof(row->comm) - 1] = '\0';
+		/* NUL-padded, as the task sort compares the whole field */
+		memcpy(row->comm, sp->comm, strnlen(sp->comm, sizeof(row->comm) - 1));
 		row->flags |= TUI_ROW_COMM;
 	}
 	if (sp->known & SR_SNAP_TGID)
@@ -127,6 +127,8 @@ int tui_store_add_result(struct tui_store *s, const struct engine_result *r)
 		row->flags |= TUI_ROW_LOST;
 	if (d->flags & DECISION_F_STATE_GUESS)
 		row->flags |= TUI_ROW_STATE_GUESS;
+	if (d->flags & DECISION_F_UNSEEN)
+		row->flags |= TUI_ROW_UNSEEN;
 	ret = tui_store_intern_evidence(s, decision_why_name(d->why));
 	if (ret < 0)
 		return ret;
@@ -148,7 +150,7 @@ static int sink_decision(void *priv, const struct engine_result *r, const struct
 {
 	struct tui_store_sink *k = priv;
 	struct tui_store *s = k->store;
-	int ret;
+	int ret = 0;
 
 	if (k->nr_seqs == k->alloc_seqs) {
 		size_t n = k->alloc_seqs ? k->alloc_seqs * 2 : 1024;
@@ -159,13 +161,17 @@ static int sink_decision(void *priv, const struct engine_result *r, const struct
 		k->seqs = a;
 		k->alloc_seqs = n;
 	}
-	if (tui_store_add_result(s, r) < 0)
+	tui_store_loader_lock(s);
+	if (tui_store_add_result(s, r) < 0) {
+		pthread_mutex_unlock(&s->mu);
 		return err_set(err, -ENOMEM, "out of memory");
+	}
 	k->seqs[k->nr_seqs++] = r->d->seq;
-	if (!cost->v[COST_OLD].known || !cost->v[COST_NEW].known)
-		return 0;
-	ret = tui_store_set_cost(s, tui_store_count(s) - 1, llround(cost->v[COST_OLD].weighted),
-				 llround(cost->v[COST_NEW].weighted));
+	/* the figures the JSON report writes for this decision (report-cost.c) */
+	if (cost->v[COST_OLD].known && cost->v[COST_NEW].known)
+		ret = tui_store_set_cost(s, tui_store_count(s) - 1, cost->v[COST_OLD].weighted,
+					 cost->v[COST_NEW].weighted);
+	pthread_mutex_unlock(&s->mu);
 	return ret < 0 ? err_set(err, ret, "%s", sr_strerror(ret)) : 0;
 }
 
@@ -209,7 +215,7 @@ static int sort_rows(struct tui_store_sink *k)
 	s->rows = rows;
 	s->alloc_rows = n;
 	free(ix);
-	return 0;
+	return tui_store_rekey(s);
 }
 
 static int sink_end(void *priv, const struct session *ss, struct err *err)
@@ -218,10 +224,13 @@ static int sink_end(void *priv, const struct session *ss, struct err *err)
 	json_t *doc;
 	int ret;
 
-	if (sort_rows(k) < 0)
-		return err_set(err, -ENOMEM, "out of memory");
 	doc = report_replay_doc(ss, 0);
-	ret = doc ? tui_store_set_header(k->store, doc) : -ENOMEM;
+	tui_store_loader_lock(k->store);
+	ret = sort_rows(k);
+	if (!ret)
+		ret = doc ? tui_store_set_header(k->store, doc) : -ENOMEM;
+	k->store->prog.order_gen++;
+	pthread_mutex_unlock(&k->store->mu);
 	json_decref(doc);
 	return ret < 0 ? err_set(err, -ENOMEM, "out of memory") : 0;
 }

@@ -8,8 +8,11 @@
  * evidence id and snap index always refer to existing entries.
  */
 #include <errno.h>
+#include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay/replay.h"
 #include "store-local.h"
@@ -48,6 +51,10 @@ struct tui_store *tui_store_new(void)
 
 	if (!s)
 		return NULL;
+	s->fd = -1;
+	pthread_mutex_init(&s->mu, NULL);
+	atomic_init(&s->ui_wait, 0);
+	atomic_init(&s->stop, false);
 	s->hdr.mig_cost_ns = -2;
 	/* id 0 of each table is "none" */
 	if (tui_store_intern_policy(s, "") < 0 || tui_store_intern_reason(s, "", NULL) < 0 ||
@@ -64,6 +71,14 @@ void tui_store_free(struct tui_store *s)
 
 	if (!s)
 		return;
+	if (s->have_th) {
+		atomic_store(&s->stop, true);
+		pthread_join(s->th, NULL);
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->path);
+	pthread_mutex_destroy(&s->mu);
 	for (i = 0; i < s->nr_policies; i++)
 		free(s->policies[i]);
 	for (i = 0; i < s->nr_reasons; i++) {
@@ -79,6 +94,7 @@ void tui_store_free(struct tui_store *s)
 	free(s->verdicts);
 	free(s->verdict_hash);
 	free(s->rows);
+	free(s->keys);
 	free(s->snaps);
 	free(s->faults);
 	free(s->node_nr);
@@ -264,14 +280,55 @@ struct tui_row *tui_store_append(struct tui_store *s)
 	struct tui_row *r;
 
 	if (s->nr_rows >= UINT32_MAX - 1 ||
-	    grow((void **)&s->rows, &s->alloc_rows, s->nr_rows + 1, sizeof(*s->rows)))
+	    grow((void **)&s->rows, &s->alloc_rows, s->nr_rows + 1, sizeof(*s->rows)) ||
+	    grow((void **)&s->keys, &s->alloc_keys, s->nr_rows + 1, sizeof(*s->keys)))
 		return NULL;
 	r = &s->rows[s->nr_rows];
 	memset(r, 0, sizeof(*r));
 	r->snap = UINT32_MAX;
+	r->off = TUI_NO_OFF;
 	r->src_node = r->dst_node = -1;
 	r->src_cpu = r->dst_cpu = -1;
 	return r;
+}
+
+static void add_sat(int64_t *sum, int64_t v)
+{
+	/* rows read from a report are untrusted: the totals saturate */
+	if (__builtin_add_overflow(*sum, v, sum))
+		*sum = v < 0 ? INT64_MIN : INT64_MAX;
+}
+
+static void cost_totals(struct tui_header *h, const struct tui_row *r, int sign)
+{
+	if (h->have_cost)
+		return;
+	add_sat(&h->cost_old, sign * r->cost_old);
+	add_sat(&h->cost_new, sign * r->cost_new);
+	add_sat(&h->cost_delta, sign * r->cost_delta);
+	h->nr_cost += (uint64_t)(int64_t)sign;
+}
+
+uint32_t tui_row_key(const struct tui_row *r)
+{
+	return (uint32_t)(r->flags & 0x1ffu) | (uint32_t)(r->cls & 0xfu) << 9 |
+	       (uint32_t)((r->src_node + 1) & 0x7f) << 13 | (uint32_t)((r->dst_node + 1) & 0x7f) << 20;
+}
+
+const uint32_t *tui_store_keys(const struct tui_store *s)
+{
+	return s->keys;
+}
+
+int tui_store_rekey(struct tui_store *s)
+{
+	size_t i;
+
+	if (grow((void **)&s->keys, &s->alloc_keys, s->nr_rows, sizeof(*s->keys)))
+		return -ENOMEM;
+	for (i = 0; i < s->nr_rows; i++)
+		s->keys[i] = tui_row_key(&s->rows[i]);
+	return 0;
 }
 
 void tui_store_commit(struct tui_store *s)
@@ -279,40 +336,146 @@ void tui_store_commit(struct tui_store *s)
 	struct tui_row *r = &s->rows[s->nr_rows++];
 	struct tui_header *h = &s->hdr;
 
+	s->keys[s->nr_rows - 1] = tui_row_key(r);
 	if (s->nr_rows == 1 || r->ts_ns < h->ts_first)
 		h->ts_first = r->ts_ns;
 	if (s->nr_rows == 1 || r->ts_ns > h->ts_last)
 		h->ts_last = r->ts_ns;
-	if (r->flags & TUI_ROW_COST) {
-		/* rows read from a report are untrusted: the totals saturate */
-		if (__builtin_add_overflow(h->cost_old, r->cost_old, &h->cost_old))
-			h->cost_old = r->cost_old < 0 ? INT64_MIN : INT64_MAX;
-		if (__builtin_add_overflow(h->cost_new, r->cost_new, &h->cost_new))
-			h->cost_new = r->cost_new < 0 ? INT64_MIN : INT64_MAX;
-		h->nr_cost++;
+	s->nr_disagree += !!(r->flags & TUI_ROW_DISAGREE);
+	s->nr_unknown += !!(r->flags & TUI_ROW_UNKNOWN);
+	h->lost += !!(r->flags & TUI_ROW_LOST);
+	h->unseen += !!(r->flags & TUI_ROW_UNSEEN);
+	if (!h->have_summary) {
+		h->decisions = s->nr_rows;
+		h->disagreements = s->nr_disagree;
+		h->unknown = s->nr_unknown;
 	}
+	if (r->flags & TUI_ROW_COST)
+		cost_totals(h, r, 1);
 }
 
-int tui_store_set_cost(struct tui_store *s, size_t i, int64_t cost_old, int64_t cost_new)
+bool tui_cost_milli(double v, int64_t *out)
 {
+	/* the report's rounding (report-cost.c: three decimals), in integers */
+	v = round(v * 1000.0);
+	if (!(v >= -9.2e18 && v <= 9.2e18))
+		return false;
+	*out = (int64_t)v;
+	return true;
+}
+
+int tui_store_set_cost(struct tui_store *s, size_t i, double cost_old, double cost_new)
+{
+	int64_t o, n, d;
 	struct tui_row *r;
 
 	if (i >= s->nr_rows)
 		return -EINVAL;
+	if (!tui_cost_milli(cost_old, &o) || !tui_cost_milli(cost_new, &n) ||
+	    !tui_cost_milli(cost_new - cost_old, &d))
+		return 0;
 	r = &s->rows[i];
-	if (r->flags & TUI_ROW_COST) {
-		s->hdr.cost_old -= r->cost_old;
-		s->hdr.cost_new -= r->cost_new;
-		s->hdr.nr_cost--;
-	}
-	r->cost_old = cost_old;
-	r->cost_new = cost_new;
-	r->cost_delta = cost_new - cost_old;
+	if (r->flags & TUI_ROW_COST)
+		cost_totals(&s->hdr, r, -1);
+	r->cost_old = o;
+	r->cost_new = n;
+	r->cost_delta = d;
 	r->flags |= TUI_ROW_COST;
-	s->hdr.cost_old += cost_old;
-	s->hdr.cost_new += cost_new;
-	s->hdr.nr_cost++;
+	s->keys[i] = tui_row_key(r);
+	cost_totals(&s->hdr, r, 1);
 	return 0;
+}
+
+/* ---- loading ---------------------------------------------------------------- */
+
+void tui_store_lock(const struct tui_store *cs)
+{
+	struct tui_store *s = (struct tui_store *)cs;
+
+	atomic_fetch_add(&s->ui_wait, 1);
+	pthread_mutex_lock(&s->mu);
+	atomic_fetch_sub(&s->ui_wait, 1);
+}
+
+void tui_store_unlock(const struct tui_store *cs)
+{
+	pthread_mutex_unlock(&((struct tui_store *)cs)->mu);
+}
+
+void tui_store_loader_lock(struct tui_store *s)
+{
+	/* input wins: the loader lets a waiting interface have the store first */
+	while (atomic_load(&s->ui_wait))
+		sched_yield();
+	pthread_mutex_lock(&s->mu);
+}
+
+void tui_store_progress(const struct tui_store *s, struct tui_progress *p)
+{
+	*p = s->prog;
+	p->rows = s->nr_rows;
+}
+
+void tui_store_loaded(struct tui_store *s, int ret, const struct err *e)
+{
+	tui_store_loader_lock(s);
+	s->result = ret;
+	s->prog.loading = false;
+	s->prog.following = false;
+	if (e && e->code) {
+		char buf[400];
+
+		s->load_err = *e;
+		s->prog.failed = true;
+		snprintf(s->prog.msg, sizeof(s->prog.msg), "%s", err_format(e, buf, sizeof(buf)));
+	} else if (ret) {
+		s->prog.failed = true;
+		snprintf(s->prog.msg, sizeof(s->prog.msg), "loading failed (exit code %d)", ret);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+static void *run_thread(void *arg)
+{
+	struct tui_store *s = arg;
+	int ret = s->fn(s->fn_arg);
+
+	tui_store_loaded(s, ret, NULL);
+	return NULL;
+}
+
+int tui_store_run(struct tui_store *s, int (*fn)(void *arg), void *arg)
+{
+	int ret;
+
+	if (s->have_th)
+		return -EBUSY;
+	s->fn = fn;
+	s->fn_arg = arg;
+	s->prog.loading = true;
+	ret = pthread_create(&s->th, NULL, run_thread, s);
+	if (ret) {
+		s->prog.loading = false;
+		return -ret;
+	}
+	s->have_th = true;
+	return 0;
+}
+
+void tui_store_stop(struct tui_store *s)
+{
+	atomic_store(&s->stop, true);
+}
+
+int tui_store_wait(struct tui_store *s, struct err *err)
+{
+	if (s->have_th) {
+		pthread_join(s->th, NULL);
+		s->have_th = false;
+	}
+	if (err && s->load_err.code)
+		*err = s->load_err;
+	return s->result;
 }
 
 struct tui_snap *tui_store_append_snap(struct tui_store *s, struct tui_row *row, int nr_nodes)

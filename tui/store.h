@@ -4,7 +4,8 @@
  * in memory, so that a million of them fit and the views can format only
  * the rows they show.
  *
- * A row is a small flat struct (struct tui_row, under 100 bytes): time,
+ * A row is a small flat struct (struct tui_row, about 110 bytes): where its
+ * JSON object is in the report file, time,
  * class, task, CPUs and nodes, the three sides' verdicts, cost, flags.  A
  * verdict (policy, verdict kind, flags, reason chain) is interned: a replay
  * has few distinct verdicts, so a row holds three 32-bit ids into one table.
@@ -13,9 +14,10 @@
  * (a JSON report does not hold it): a struct tui_snap per row, with per-node
  * arrays in shared pools.
  *
- * Nothing here touches the terminal; the store is filled by
- * tui_store_add_result() (live replay) or tui_store_load_json() (a saved
- * report), and read by the views.
+ * Nothing here touches the terminal; the store is filled by a loading
+ * thread, a replay through the session (tui_store_sink_ops, tui_store_run())
+ * or the report reader (tui_store_open_json()), under the store's lock,
+ * and read by the views, which take the lock first (tui_store_lock()).
  */
 #ifndef SR_TUI_STORE_H
 #define SR_TUI_STORE_H
@@ -50,12 +52,21 @@ enum tui_side {
 #define TUI_ROW_STATE_GUESS	(1u << 5)	/* task state unknown to the model */
 #define TUI_ROW_COMM		(1u << 6)	/* comm is known */
 #define TUI_ROW_TGID		(1u << 7)	/* tgid is known */
+#define TUI_ROW_UNSEEN		(1u << 8)	/* a CPU inside a stretch where it was not seen */
+
+/* No file offset: a row of a live replay */
+#define TUI_NO_OFF		UINT64_MAX
 
 /**
  * struct tui_row - one decision
  * @ts_ns:       trace time
- * @cost_old, @cost_new, @cost_delta: remote-access cost under each side
- *               (the cost model's units), valid with TUI_ROW_COST
+ * @off, @len:  where the decision's JSON object is in the report file
+ *               (TUI_NO_OFF for a live replay): decoded again only when shown
+ * @cost_old, @cost_new, @cost_delta: distance-weighted remote-access cost
+ *               under each side and new - old, in thousandths of the cost
+ *               model's unit, valid with TUI_ROW_COST.  Both are the
+ *               report's figures: the JSON writes each to three decimals,
+ *               and the delta is rounded once, not made of rounded sides.
  * @tid, @tgid:  the task
  * @partner_tid: the other task of a numa-swap, 0 otherwise
  * @verdict:     interned verdict id of each side (tui_store_verdict())
@@ -69,6 +80,8 @@ enum tui_side {
  */
 struct tui_row {
 	uint64_t	ts_ns;
+	uint64_t	off;
+	uint32_t	len;
 	int64_t		cost_old;
 	int64_t		cost_new;
 	int64_t		cost_delta;
@@ -83,7 +96,7 @@ struct tui_row {
 	int8_t		dst_node;
 	uint8_t		cls;
 	uint8_t		evidence;
-	uint8_t		flags;
+	uint16_t	flags;
 	char		comm[SR_SNAP_COMM_LEN];
 };
 
@@ -148,8 +161,14 @@ struct tui_snap {
  * @mig_cost_ns:    sched_migration_cost_ns of the first policy that has it,
  *                  -2 when none does
  * @mig_cost_policy: that policy's name
- * @cost_old, @cost_new: cost summed over the rows that have it
- * @nr_cost:        rows that have cost
+ * @have_summary:   the report's "summary" was read (decisions..unknown hold
+ *                  its totals); until then they count the rows indexed
+ * @have_cost:      the summary's cost totals were read: @cost_old,
+ *                  @cost_new and @cost_delta are its paired figures
+ *                  (thousandths), @nr_cost the decisions both sides priced
+ * @cost_old, @cost_new, @cost_delta, @nr_cost: otherwise the sums over the
+ *                  rows indexed that have a cost
+ * @lost, @unseen:  rows in a lost-events window, rows flagged cpu-unseen
  * @ts_first, @ts_last: earliest and latest row time
  */
 struct tui_header {
@@ -167,9 +186,14 @@ struct tui_header {
 	uint64_t	fid_decisions;
 	int64_t		mig_cost_ns;
 	char		mig_cost_policy[64];
+	bool		have_summary;
+	bool		have_cost;
 	int64_t		cost_old;
 	int64_t		cost_new;
+	int64_t		cost_delta;
 	uint64_t	nr_cost;
+	uint64_t	lost;
+	uint64_t	unseen;
 	uint64_t	ts_first;
 	uint64_t	ts_last;
 };
@@ -227,30 +251,119 @@ extern const struct session_sink_ops tui_store_sink_ops;
 void tui_store_sink_release(struct tui_store_sink *k);
 
 /**
- * tui_store_set_cost() - give row @i its cost (old and new, distance-weighted,
- * rounded), once the cost model knows it
+ * tui_store_set_cost() - give row @i its cost, once the cost model knows it
+ * @cost_old, @cost_new: each side's distance-weighted cost
+ *
+ * Kept as the JSON report writes them: thousandths, with the delta taken
+ * from the unrounded sides (report-cost.c), so that a replay browsed live
+ * and its saved report show the same figures.
  * Return: 0, or -EINVAL when @i is not a row.
  */
-int tui_store_set_cost(struct tui_store *s, size_t i, int64_t cost_old, int64_t cost_new);
+int tui_store_set_cost(struct tui_store *s, size_t i, double cost_old, double cost_new);
+
+/** tui_cost_milli() - @v in thousandths, rounded as the report rounds it; false when out of range */
+bool tui_cost_milli(double v, int64_t *out);
 
 /**
- * tui_store_add_json() - append one decision object of a report
- * @o:   an element of "decisions" (docs/replay-schema.json); borrowed
- * @err: what was wrong with it (the caller adds the file and offset)
- * Return: 0, -SR_EBADTEXT when @o is not a decision, or -ENOMEM.
- */
-int tui_store_add_json(struct tui_store *s, const json_t *o, struct err *err);
-
-/**
- * tui_store_load_json() - read a saved `replay --json` report
- * @path: the file
- * @err:  the file and byte offset of what was wrong
+ * tui_store_open_json() - start indexing a saved report in the background
+ * @path:   a `replay --json` report or a `replay --ndjson` stream
+ * @follow: at the end of a file that is not complete yet (a report still
+ *          being written, an NDJSON stream), wait for more instead of
+ *          stopping
+ * @err:    why it could not be opened
  *
- * Streams the "decisions" array one element at a time, so memory holds
- * the rows, not a JSON tree of the whole report.
- * Return: 0, or a negative code (-SR_EBADTEXT, -ENOMEM, -errno).
+ * A thread reads the file with pread() in chunks (never mmap: a file
+ * being written or truncated under it cannot crash the browser) and
+ * appends one row per decision, under the store's lock, which the
+ * interface takes first whenever it wants it (tui_store_lock()).
+ * Return: 0, or a negative code (-errno, -SR_EEMPTY, -SR_EUNSUPPORTED).
+ */
+int tui_store_open_json(struct tui_store *s, const char *path, bool follow, struct err *err);
+
+/**
+ * tui_store_load_json() - tui_store_open_json() without following, and
+ * wait for the end
+ * @err: the file and byte offset of what was wrong
+ * Return: 0 (also for a report that ends early: tui_store_progress() says
+ * so), or a negative code (-SR_EBADTEXT, -ENOMEM, -errno).
  */
 int tui_store_load_json(struct tui_store *s, const char *path, struct err *err);
+
+/**
+ * tui_store_run() - fill the store in a thread: @fn(@arg) (a replay whose
+ * sink is the store); its return value is kept (tui_store_wait())
+ * Return: 0, or -errno when no thread could be started.
+ */
+int tui_store_run(struct tui_store *s, int (*fn)(void *arg), void *arg);
+
+/**
+ * tui_store_wait() - wait for the loading thread to finish
+ * @err: its error, if any (a JSON loader's file and byte)
+ * Return: the loader's result (0, a negative code, or @fn's value).
+ */
+int tui_store_wait(struct tui_store *s, struct err *err);
+
+/** tui_store_stop() - ask the loader to stop (it ends at its next decision or wait) */
+void tui_store_stop(struct tui_store *s);
+
+/**
+ * struct tui_progress - how far loading is
+ * @bytes, @total: bytes indexed and the file's size (0 and 0 for a replay)
+ * @rows:      rows in the store
+ * @order_gen: bumped when rows already there changed place (a replay
+ *             sorts its rows into trace order at the end)
+ * @loading:   the thread still runs
+ * @following: it waits at the end of the file for more
+ * @truncated: the file ends inside the report (at @bytes)
+ * @failed:    it stopped on an error: @msg says which, with the place
+ */
+struct tui_progress {
+	uint64_t	bytes;
+	uint64_t	total;
+	size_t		rows;
+	uint64_t	order_gen;
+	bool		loading;
+	bool		following;
+	bool		truncated;
+	bool		failed;
+	char		msg[300];
+};
+
+/** tui_store_progress() - a copy of the loading state (take the lock first) */
+void tui_store_progress(const struct tui_store *s, struct tui_progress *p);
+
+/**
+ * tui_store_lock() - hold the store still: the loader stops appending
+ * until tui_store_unlock(), and yields to a waiting interface
+ */
+void tui_store_lock(const struct tui_store *s);
+void tui_store_unlock(const struct tui_store *s);
+
+/** tui_store_loader_lock() - the loader's side of the lock: waits while the interface wants it */
+void tui_store_loader_lock(struct tui_store *s);
+
+/**
+ * tui_store_read_decision() - decode @row's whole JSON object again from
+ * the report (for the detail view)
+ * Return: owned (json_decref()), or NULL for a live replay's row or when
+ * the file no longer holds it.
+ */
+json_t *tui_store_read_decision(const struct tui_store *s, const struct tui_row *row);
+
+/*
+ * A row's filter key: what the list's filters test, packed in 32 bits so
+ * that filtering a million rows reads 4 MB, not the rows themselves.
+ */
+#define TUI_KEY_FLAGS(k)	((k) & 0x1ffu)
+#define TUI_KEY_CLS(k)		((int)(((k) >> 9) & 0xfu))
+#define TUI_KEY_SRC(k)		((int)(((k) >> 13) & 0x7fu) - 1)
+#define TUI_KEY_DST(k)		((int)(((k) >> 20) & 0x7fu) - 1)
+
+/** tui_row_key() - @r's filter key */
+uint32_t tui_row_key(const struct tui_row *r);
+
+/** tui_store_keys() - every row's filter key, in row order.  Return: borrowed. */
+const uint32_t *tui_store_keys(const struct tui_store *s);
 
 /** tui_store_count() - number of rows */
 size_t tui_store_count(const struct tui_store *s);

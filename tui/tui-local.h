@@ -4,10 +4,12 @@
  * and the view-*.c files.  Private to tui/ (and its unit tests).
  *
  * Screen layout (rows):
- *   0..2      header: trace, policies, counts (app.c)
- *   3..h-2    the body: the current view
- *   h-1       status line: view, filters, sort, position, message or prompt
- * The help overlay is drawn over the body.
+ *   0..2      header: trace, policies, the summary's counts and cost (app.c)
+ *   3..h-3    the body: the current view
+ *   h-2       status line: view, position, sort, filters, loading, message
+ *             or the search prompt
+ *   h-1       key bar: the main keys (htop's function-key bar)
+ * The help is drawn over the body and scrolls.
  */
 #ifndef SR_TUI_TUI_LOCAL_H
 #define SR_TUI_TUI_LOCAL_H
@@ -95,12 +97,19 @@ struct tui_app {
 	int			view;		/* enum tui_view_id */
 	int			back;		/* where Esc/q goes from detail */
 	bool			help;
+	int			help_scroll;
 	bool			prompt;
 	char			prompt_buf[64];
 	size_t			prompt_len;
 	char			msg[160];
 	int			body_y;
 	int			body_h;
+	/* loading: what the list has taken of the store */
+	size_t			seen_rows;
+	uint64_t		seen_order;
+	double			last_rebuild;
+	struct tui_progress	prog;
+	bool			auto_all;	/* the opening filter was dropped for lack of disagreements */
 	/* list view */
 	struct tui_list_cols	cols;
 	size_t			drawn_cursor;
@@ -137,7 +146,13 @@ void tui_app_set_view(struct tui_app *a, int view);
 /** tui_format_time() - "7574.153468" */
 void tui_format_time(char *buf, size_t len, uint64_t ts_ns);
 
-/** tui_format_cost() - "+123", "-5", "0", or "-" for a row without cost */
+/** tui_format_milli() - thousandths as "+12.3" (@sign) or "12.3" */
+void tui_format_milli(char *buf, size_t len, int64_t v, bool sign);
+
+/** tui_help_lines() - the help text, and how many lines it has */
+const char *const *tui_help_lines(int *n);
+
+/** tui_format_cost() - "+12.3", "-0.5", "+0.0", or "-" for a row without cost */
 void tui_format_cost(char *buf, size_t len, const struct tui_row *r);
 
 /** tui_verdict_style() - TUI_ST_ALLOW/RESIST/UNKNOWN/DIM for a verdict */

@@ -70,7 +70,7 @@ const char *tui_key_name(int key, char *buf, size_t len);
 /* Sort orders of the decision list */
 enum tui_sort {
 	TUI_SORT_TIME = 0,	/* trace order */
-	TUI_SORT_COST,		/* cost delta, largest first; rows without cost last */
+	TUI_SORT_COST,		/* |cost delta|, largest first; rows without cost last */
 	TUI_SORT_TASK,		/* comm, then tid, then time */
 	TUI_SORT__COUNT
 };
@@ -81,6 +81,9 @@ enum tui_sort {
  * @idx, @nr:     row indices shown, in order
  * @gen:          bumped at each rebuild (views cache on it)
  * @disagree_only: 'd'
+ * @need:         TUI_ROW_* bits a row must have: TUI_ROW_UNKNOWN ('u'),
+ *                TUI_ROW_LOST ('w'), TUI_ROW_UNSEEN ('o')
+ * @task_on, @task: only the decisions of task @task (a tid; 't')
  * @cls:          class filter, -1 for all ('c')
  * @range, @t0, @t1: time range filter, inclusive (timeline)
  * @src_node, @dst_node: node pair filter, -1 for any (matrix)
@@ -95,6 +98,9 @@ struct tui_list {
 	size_t			alloc;
 	uint64_t		gen;
 	bool			disagree_only;
+	unsigned int		need;
+	bool			task_on;
+	int32_t			task;
 	int			cls;
 	bool			range;
 	uint64_t		t0;
@@ -124,6 +130,24 @@ bool tui_list_filter_pass(const struct tui_list *l, const struct tui_row *r, boo
  * Return: 0, or -ENOMEM (the list keeps its old contents).
  */
 int tui_list_rebuild(struct tui_list *l);
+
+/**
+ * tui_list_extend() - take the rows the store gained since the list was
+ * built (@from and on): appended in place when sorted by time, otherwise
+ * the list is rebuilt
+ * Return: 0, or -ENOMEM.
+ */
+int tui_list_extend(struct tui_list *l, size_t from);
+
+/** tui_list_filtered() - whether any filter is on */
+bool tui_list_filtered(const struct tui_list *l);
+
+/**
+ * tui_list_next_flag() - the next (@dir > 0) or previous row position after
+ * @from whose row has @flag, without wrapping
+ * Return: its position, or -1.
+ */
+long tui_list_next_flag(const struct tui_list *l, size_t from, int dir, unsigned int flag);
 
 /** tui_list_row() - the row at position @pos.  Return: borrowed, NULL past the end. */
 const struct tui_row *tui_list_row(const struct tui_list *l, size_t pos);
@@ -194,6 +218,17 @@ struct tui_canvas *tui_app_canvas(struct tui_app *a);
 
 /** tui_app_list() - the list.  Return: borrowed. */
 struct tui_list *tui_app_list(struct tui_app *a);
+
+/**
+ * tui_app_poll() - take what the loader added since the last call (hold
+ * the store's lock)
+ * Return: true when the screen should be drawn again.
+ */
+bool tui_app_poll(struct tui_app *a);
+
+/** tui_app_lock() - hold the store still while keys are handled and the screen drawn */
+void tui_app_lock(struct tui_app *a);
+void tui_app_unlock(struct tui_app *a);
 
 /** tui_app_view_name() - "list", "detail", "matrix", "timeline" (and "help" on top) */
 const char *tui_app_view_name(const struct tui_app *a);

@@ -268,6 +268,34 @@ static void verdicts(struct dw *d, const struct tui_row *r)
 	}
 }
 
+/* From a report: the decision's cost object, decoded from the file now that it is shown. */
+static void saved_cost(struct dw *d, const struct tui_row *r)
+{
+	json_t *o = tui_store_read_decision(d->a->store, r), *cost, *v;
+	static const char *const sides[] = { "old", "new", "trace" };
+	const char *end, *unk;
+	size_t i;
+
+	if (!o)
+		return;
+	cost = json_object_get(o, "cost");
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		v = json_object_get(cost, sides[i]);
+		if (json_is_object(v))
+			dw_text(d, 3, TUI_ST_NORMAL, "%-6s accesses %.1f  remote %.1f  weighted %.3f",
+				sides[i], json_number_value(json_object_get(v, "accesses")),
+				json_number_value(json_object_get(v, "remote_accesses")),
+				json_number_value(json_object_get(v, "weighted")));
+	}
+	end = json_string_value(json_object_get(cost, "interval_end"));
+	unk = json_string_value(json_object_get(cost, "unknown"));
+	if (json_is_integer(json_object_get(cost, "interval_ns")))
+		dw_text(d, 3, TUI_ST_DIM, "interval %" PRId64 " ns, ended by %.40s%s%.40s",
+			(int64_t)json_integer_value(json_object_get(cost, "interval_ns")),
+			end ? end : "?", unk ? "; unknown: " : "", unk ? unk : "");
+	json_decref(o);
+}
+
 static void detail_draw(struct tui_app *a, int y0, int h, bool full)
 {
 	struct tui_list *l = &a->list;
@@ -321,11 +349,17 @@ static void detail_draw(struct tui_app *a, int y0, int h, bool full)
 	verdicts(&d, r);
 	d.line++;
 	dw_text(&d, 1, TUI_ST_HEADER, " Cost (remote-access estimate) ");
-	if (r->flags & TUI_ROW_COST)
-		dw_text(&d, 3, TUI_ST_NORMAL, "old %" PRId64 "   new %" PRId64 "   delta %+" PRId64,
-			r->cost_old, r->cost_new, r->cost_delta);
-	else
-		dw_text(&d, 3, TUI_ST_DIM, "old -   new -   delta -   (no cost in this replay)");
+	if (r->flags & TUI_ROW_COST) {
+		char o[32], n[32], dl[32];
+
+		tui_format_milli(o, sizeof(o), r->cost_old, false);
+		tui_format_milli(n, sizeof(n), r->cost_new, false);
+		tui_format_milli(dl, sizeof(dl), r->cost_delta, true);
+		dw_text(&d, 3, TUI_ST_NORMAL, "old %s   new %s   delta %s   (weighted)", o, n, dl);
+	} else {
+		dw_text(&d, 3, TUI_ST_DIM, "old -   new -   delta -   (no cost for this decision)");
+	}
+	saved_cost(&d, r);
 	a->detail_lines = d.line;
 	(void)full;
 }

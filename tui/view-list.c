@@ -167,8 +167,9 @@ static void list_draw(struct tui_app *a, int y, int h, bool full)
 		for (i = 0; i < rows; i++)
 			draw_row(a, y + 1 + i, l->top + (size_t)i);
 		if (!l->nr)
-			tui_canvas_put(&a->canvas, y + 2, 2, -1, TUI_ST_DIM, l->disagree_only ||
-				       l->cls >= 0 || l->range || l->src_node >= 0 ?
+			tui_canvas_put(&a->canvas, y + 2, 2, -1, TUI_ST_DIM,
+				       a->prog.loading ? "no decision passes the filters yet (loading)" :
+				       tui_list_filtered(l) ?
 				       "no decision passes the filters (Esc clears them)" :
 				       "no decisions in this replay");
 	}

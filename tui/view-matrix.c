@@ -115,6 +115,9 @@ static void matrix_draw(struct tui_app *a, int y0, int h, bool full)
 
 			if (a->matrix_mode == TUI_MATRIX_COST && !a->matrix_any_cost)
 				tui_canvas_printf(c, y, x0 + j * cw, cw, st, "%*s ", cw - 1, "-");
+			else if (a->matrix_mode == TUI_MATRIX_COST)
+				tui_canvas_printf(c, y, x0 + j * cw, cw, st, "%*.0f ", cw - 1,
+						  (double)v / 1000.0);
 			else
 				tui_canvas_printf(c, y, x0 + j * cw, cw, st, "%*" PRId64 " ", cw - 1, v);
 		}
@@ -132,6 +135,11 @@ static void matrix_draw(struct tui_app *a, int y0, int h, bool full)
 			tui_canvas_printf(c, y, 1, -1, TUI_ST_NORMAL,
 					  "node %d -> %d (distance %d): no cost in this replay",
 					  a->matrix_y, a->matrix_x, hd->distance[a->matrix_y][a->matrix_x]);
+		else if (a->matrix_mode == TUI_MATRIX_COST)
+			tui_canvas_printf(c, y, 1, -1, TUI_ST_NORMAL,
+					  "node %d -> %d (distance %d): %+.1f %s", a->matrix_y,
+					  a->matrix_x, hd->distance[a->matrix_y][a->matrix_x],
+					  (double)v / 1000.0, mode_name(a->matrix_mode));
 		else
 			tui_canvas_printf(c, y, 1, -1, TUI_ST_NORMAL,
 					  "node %d -> %d (distance %d): %" PRId64 " %s", a->matrix_y,

@@ -117,7 +117,11 @@ static void strip(struct tui_app *a, int y, int rows, const char *label, const u
 			max = v;
 	}
 	tui_canvas_put(c, y, 1, TL_X0 - 2, TUI_ST_TITLE, label);
-	tui_canvas_printf(c, y + 1, 1, TL_X0 - 2, TUI_ST_DIM, "max %" PRIu64, max);
+	if (u)
+		tui_canvas_printf(c, y + 1, 1, TL_X0 - 2, TUI_ST_DIM, "max %" PRIu64, max);
+	else	/* costs are kept in thousandths */
+		tui_canvas_printf(c, y + 1, 1, TL_X0 - 2, TUI_ST_DIM, "max %.0f",
+				  (double)max / 1000.0);
 	for (b = 0; b < a->tl_buckets; b++) {
 		uint64_t units;
 
@@ -195,8 +199,8 @@ static void tl_draw(struct tui_app *a, int y0, int h, bool full)
 			  "bucket %s..%s s: %" PRIu64 " decisions, %" PRIu64 " disagreements", t0,
 			  t1, a->tl_count[b], a->tl_dis[b]);
 	if (a->tl_any_cost)
-		tui_canvas_printf(c, y + 2, 1, -1, TUI_ST_NORMAL, "cost delta %+" PRId64,
-				  a->tl_cost[b]);
+		tui_canvas_printf(c, y + 2, 1, -1, TUI_ST_NORMAL, "cost delta %+.1f",
+				  (double)a->tl_cost[b] / 1000.0);
 	tui_canvas_put(c, y + 3, 1, -1, TUI_ST_DIM, a->tl_mark >= 0 ?
 		       "move to the other end and press Space/Enter again (Esc: cancel)" :
 		       "h/l move, H/L by 10, Space/Enter marks a range to filter, x clears");

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-tui.c - `schedreplay tui TRACE|REPORT.json`: browse the decisions of
- * a replay in the terminal (tui/).  A trace is replayed first with the
- * same options as `replay` (replay-setup.c), by a session whose sink is
- * the TUI's store (tui/store-replay.c); a saved `replay --json` report is
- * read as it is.  --headless runs the same views without a
- * terminal, for tests and sanitizer runs.
+ * cmd-tui.c - `schedreplay tui TRACE|REPORT.json|REPORT.ndjson`: browse the
+ * decisions of a replay in the terminal (tui/).  A trace is replayed with
+ * the same options as `replay` (replay-setup.c) by a session whose sink is
+ * the TUI's store (tui/store-replay.c); a saved report is indexed by the
+ * store's reader (tui/store-json.c).  In a terminal both run in a thread
+ * behind the open browser; --headless waits for the end first and runs
+ * the same views without a terminal, for tests and sanitizer runs.
  */
 #include <errno.h>
 #include <locale.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli-opt.h"
@@ -40,12 +42,13 @@ static const struct cli_opt_cmd tui_cmd = {
 	.name = "tui",
 	.bit = CLI_TUI,
 	.usage = "usage: schedreplay tui [OPTIONS] TRACE\n"
-		 "       schedreplay tui [OPTIONS] REPORT.json\n"
+		 "       schedreplay tui [OPTIONS] REPORT.json|REPORT.ndjson\n"
 		 "\n"
-		 "Browse the decisions of a replay in the terminal: the list (disagreements\n"
-		 "highlighted), the detail of one decision with the policies' reasons, the\n"
-		 "node matrix and the timeline.  TRACE is replayed with the same options as\n"
-		 "'schedreplay replay'; a report written by 'replay --json' is opened as it is.\n"
+		 "Browse the decisions of a replay in the terminal: it opens on the\n"
+		 "disagreements under the summary; the detail of one decision with the\n"
+		 "policies' reasons, the node matrix and the timeline.  TRACE is replayed with\n"
+		 "the same options as 'schedreplay replay'; a report written by 'replay --json'\n"
+		 "or '--ndjson' is indexed as it is, while the browser is open.\n"
 		 "Press ? in the browser for the keys (docs/tui.md).\n",
 };
 
@@ -125,7 +128,8 @@ static int parse_args(int argc, char **argv, struct cli_replay_opts *o, struct c
 	if (*trace && !t->report) {
 		size_t n = strlen(*trace);
 
-		if (n > 5 && !strcmp(*trace + n - 5, ".json")) {
+		if ((n > 5 && !strcmp(*trace + n - 5, ".json")) ||
+		    (n > 7 && !strcmp(*trace + n - 7, ".ndjson"))) {
 			t->report = *trace;
 			*trace = NULL;
 		}
@@ -137,6 +141,63 @@ static int parse_args(int argc, char **argv, struct cli_replay_opts *o, struct c
 	if (t->dump && !t->headless)
 		return cli_usage_error("tui", "--dump needs --headless");
 	return 0;
+}
+
+/* What the loading thread replays */
+struct trace_job {
+	struct tui_store		*store;
+	const struct cli_replay_opts	*o;
+	const char			*trace;
+	const struct cli_source_opts	*so;
+};
+
+static int load_trace(struct tui_store *store, const struct cli_replay_opts *o, const char *trace,
+		      const struct cli_source_opts *so);
+
+static int trace_job_run(void *arg)
+{
+	struct trace_job *j = arg;
+
+	return load_trace(j->store, j->o, j->trace, j->so);
+}
+
+/*
+ * While curses owns the terminal, the replay's warnings and errors go to a
+ * temporary file, written out once the terminal is back.
+ */
+static int hold_stderr(FILE **tmp)
+{
+	int saved;
+
+	*tmp = tmpfile();
+	if (!*tmp)
+		return -1;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0 || dup2(fileno(*tmp), STDERR_FILENO) < 0) {
+		if (saved >= 0)
+			close(saved);
+		fclose(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	return saved;
+}
+
+static void release_stderr(FILE *tmp, int saved)
+{
+	char buf[4096];
+	size_t n;
+
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(tmp);
 }
 
 /* Replay TRACE into @store (its sink), with the report's header. */
@@ -207,7 +268,9 @@ int cmd_tui(int argc, char **argv)
 	struct report_out dump = { 0 };
 	struct err e = { 0 };
 	char buf[1400];
-	int ret, r;
+	FILE *err_tmp = NULL;
+	int ret, r, lr, saved_err = -1;
+	struct trace_job job = { .o = &o, .so = &so };
 
 	cli_replay_opts_init(&o);
 	ret = parse_args(argc, argv, &o, &so, &t, &trace);
@@ -235,23 +298,50 @@ int cmd_tui(int argc, char **argv)
 		cli_error("out of memory");
 		goto out;
 	}
+	job.store = store;
+	job.trace = trace;
+	/*
+	 * In a terminal the browser opens at once and the store fills behind
+	 * it: a report is indexed by a thread (followed while it is still
+	 * being written), a trace replayed by one.  A headless run waits for
+	 * the end first, so that its keys see every decision.
+	 */
 	if (t.report) {
 		/* "-": a report on standard input, which the store opens by name */
-		r = tui_store_load_json(store, strcmp(t.report, "-") ? t.report : "/dev/stdin", &e);
+		const char *path = strcmp(t.report, "-") ? t.report : "/dev/stdin";
+
+		r = t.headless ? tui_store_load_json(store, path, &e) :
+		    tui_store_open_json(store, path, true, &e);
 		if (r < 0) {
 			ret = r == -ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_BADINPUT;
 			cli_error("%s", err_format(&e, buf, sizeof(buf)));
 			goto out;
 		}
-	} else {
+	} else if (t.headless || access(trace, F_OK) != 0) {
+		/* a trace that is not there fails now, with replay's message */
 		ret = load_trace(store, &o, trace, &so);
 		if (ret)
 			goto out;
+	} else if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		ret = cli_usage_error("tui", "stdin and stdout must be a terminal (or use --headless)");
+		goto out;
+	} else {
+		saved_err = hold_stderr(&err_tmp);
+		r = tui_store_run(store, trace_job_run, &job);
+		if (r < 0) {
+			release_stderr(err_tmp, saved_err);
+			saved_err = -1;
+			ret = CLI_EXIT_INTERNAL;
+			cli_error("cannot start the replay: %s", strerror(-r));
+			goto out;
+		}
 	}
 
 	ao.ascii = t.ascii;
 	ao.color = !t.no_color && !(nc && nc[0]);
+	tui_store_lock(store);
 	app = tui_app_new(store, &ao);
+	tui_store_unlock(store);
 	if (!app) {
 		ret = CLI_EXIT_INTERNAL;
 		cli_error("out of memory");
@@ -299,6 +389,20 @@ int cmd_tui(int argc, char **argv)
 		}
 	} else {
 		r = tui_run_terminal(app, &ro);
+		/* the user is done: stop reading, and say what went wrong in loading */
+		tui_store_stop(store);
+		lr = tui_store_wait(store, &e);
+		release_stderr(err_tmp, saved_err);
+		saved_err = -1;
+		if (t.report && lr < 0) {
+			ret = lr == -ENOMEM ? CLI_EXIT_INTERNAL : CLI_EXIT_BADINPUT;
+			cli_error("%s", err_format(&e, buf, sizeof(buf)));
+			goto out;
+		}
+		if (!t.report && lr > 0) {
+			ret = lr;
+			goto out;
+		}
 		if (r == -ENOTTY) {
 			ret = cli_usage_error("tui", "stdin and stdout must be a terminal (or use --headless)");
 			goto out;
@@ -315,6 +419,7 @@ int cmd_tui(int argc, char **argv)
 	}
 	ret = CLI_EXIT_OK;
 out:
+	release_stderr(err_tmp, saved_err);
 	tui_app_free(app);
 	tui_store_free(store);
 	free(keys);

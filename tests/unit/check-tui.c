@@ -13,6 +13,7 @@
 
 #include "check-common.h"
 #include "report/report-sink.h"
+#include "tui/jscan.h"
 #include "tui/tui-local.h"
 
 #define SMALL SR_FIXTURE("tui/report-small.json")
@@ -41,12 +42,31 @@ START_TEST(test_store_json)
 	ck_assert_int_eq(h->mig_cost_ns, 500000);
 	ck_assert_uint_eq(h->fid_reproduced, 2);
 	ck_assert_uint_eq(h->fid_decisions, 3);
-	/* cost summed over the rows that have it: 100+10+30 and 40+250+30 */
-	ck_assert_int_eq(h->cost_old, 140);
-	ck_assert_int_eq(h->cost_new, 320);
+	/* no cost totals in its summary: summed over the rows that have a cost,
+	 * 100+10+30 and 40+250+30, in thousandths */
+	ck_assert(h->have_summary);
+	ck_assert(!h->have_cost);
+	ck_assert_int_eq(h->cost_old, 140000);
+	ck_assert_int_eq(h->cost_new, 320000);
+	ck_assert_int_eq(h->cost_delta, 180000);
 	ck_assert_uint_eq(h->nr_cost, 3);
 	ck_assert(r0->flags & TUI_ROW_DISAGREE);
-	ck_assert_int_eq(r0->cost_delta, -60);
+	ck_assert_int_eq(r0->cost_delta, -60000);
+	/* flags of the report, and each row knows where its object is */
+	ck_assert(tui_store_row(s, 3)->flags & TUI_ROW_LOST);
+	ck_assert(tui_store_row(s, 5)->flags & TUI_ROW_UNSEEN);
+	ck_assert_uint_eq(h->lost, 1);
+	ck_assert_uint_eq(h->unseen, 1);
+	ck_assert(r0->off != TUI_NO_OFF && r0->len > 0);
+	{
+		json_t *o = tui_store_read_decision(s, r2);
+
+		ck_assert_ptr_nonnull(o);
+		ck_assert_str_eq(json_string_value(json_object_get(o, "comm")), "worker");
+		/* keys the browser does not know (a verdict's "choice") are kept, not refused */
+		ck_assert(json_is_object(json_object_get(json_object_get(o, "old"), "choice")));
+		json_decref(o);
+	}
 	ck_assert(!(tui_store_row(s, 3)->flags & TUI_ROW_COST));
 	/* the same verdict is interned once */
 	ck_assert_uint_eq(r0->verdict[TUI_OLD], r2->verdict[TUI_OLD]);
@@ -66,7 +86,7 @@ START_TEST(test_store_json)
 }
 END_TEST
 
-static int load_text(const char *text, struct err *e)
+static int load_text_prog(const char *text, struct err *e, struct tui_progress *p)
 {
 	char path[] = "/tmp/check-tui-XXXXXX";
 	struct tui_store *s = tui_store_new();
@@ -77,9 +97,16 @@ static int load_text(const char *text, struct err *e)
 	fputs(text, f);
 	fclose(f);
 	ret = tui_store_load_json(s, path, e);
+	if (p)
+		tui_store_progress(s, p);
 	unlink(path);
 	tui_store_free(s);
 	return ret;
+}
+
+static int load_text(const char *text, struct err *e)
+{
+	return load_text_prog(text, e, NULL);
 }
 
 /*
@@ -122,8 +149,14 @@ START_TEST(test_store_sink)
 		ck_assert_int_eq(a->cls, b->cls);
 		ck_assert_int_eq(a->cost_old, b->cost_old);
 		ck_assert_int_eq(a->cost_new, b->cost_new);
+		/* one truth: the delta the saved report holds, not one made of rounded sides */
+		ck_assert_int_eq(a->cost_delta, b->cost_delta);
+		ck_assert_uint_eq(a->flags, b->flags);
 	}
+	ck_assert(tui_store_header(live)->have_cost);
 	ck_assert_int_eq(tui_store_header(live)->cost_old, tui_store_header(saved)->cost_old);
+	ck_assert_int_eq(tui_store_header(live)->cost_delta, tui_store_header(saved)->cost_delta);
+	ck_assert_uint_eq(tui_store_header(live)->nr_cost, tui_store_header(saved)->nr_cost);
 	tui_store_sink_release(&ts);
 	report_sink_release(&js);
 	tui_store_free(live);
@@ -134,6 +167,7 @@ END_TEST
 
 START_TEST(test_store_json_errors)
 {
+	struct tui_progress p;
 	struct err e = { 0 };
 
 	ck_assert_int_eq(load_text("{\"trace\": {}, \"decisions\": [ {\"class\": \"lb-pull\", "
@@ -142,9 +176,25 @@ START_TEST(test_store_json_errors)
 	ck_assert_str_eq(e.where, "byte 63");
 	ck_assert(strstr(e.msg, "class"));
 	memset(&e, 0, sizeof(e));
-	ck_assert_int_eq(load_text("{\"trace\": {}, \"decisions\": [ {\"class\": ", &e),
+	/* a report that ends early (still being written) opens with what is there */
+	ck_assert_int_eq(load_text_prog("{\"trace\": {}, \"decisions\": [ {\"class\": \"exec\", "
+					"\"ts_ns\": 5}, {\"class\": ", &e, &p), 0);
+	ck_assert(p.truncated);
+	ck_assert(!p.failed);
+	ck_assert_uint_eq(p.rows, 1);
+	memset(&e, 0, sizeof(e));
+	ck_assert_int_eq(load_text("{\"trace\": {}, \"decisions\": [ {\"class\" 1} ]}", &e),
 			 -SR_EBADTEXT);
-	ck_assert(e.where[0]);
+	ck_assert_str_eq(e.where, "byte 38");
+	memset(&e, 0, sizeof(e));
+	/* NDJSON: one decision a line; a bad one is named by its byte */
+	ck_assert_int_eq(load_text_prog("{\"class\": \"exec\", \"ts_ns\": 5}\n"
+					"{\"class\": \"wakeup\", \"ts_ns\": 6}\n", &e, &p), 0);
+	ck_assert_uint_eq(p.rows, 2);
+	ck_assert(!p.truncated);
+	ck_assert_int_eq(load_text("{\"class\": \"exec\", \"ts_ns\": 5}\n{\"class\": \"x\"}\n", &e),
+			 -SR_EBADTEXT);
+	ck_assert_str_eq(e.where, "byte 30");
 	memset(&e, 0, sizeof(e));
 	ck_assert_int_eq(load_text("{\"trace\": {}}", &e), -SR_EBADTEXT);
 	ck_assert(strstr(e.msg, "not a replay report"));
@@ -175,7 +225,7 @@ START_TEST(test_store_json_huge_reals)
 		" {\"class\": \"lb-pull\", \"ts_ns\": 6,"
 		" \"cost\": {\"old\": -9223372036854775808, \"new\": 4}},"
 		" {\"class\": \"lb-pull\", \"ts_ns\": 7,"
-		" \"cost\": {\"old\": 9007199254740992, \"new\": -9007199254740992}} ]}";
+		" \"cost\": {\"old\": 4503599627370496, \"new\": -4503599627370496}} ]}";
 	char path[] = "/tmp/check-tui-XXXXXX";
 	struct tui_store *s = tui_store_new();
 	const struct tui_row *r;
@@ -192,12 +242,12 @@ START_TEST(test_store_json_huge_reals)
 	r = tui_store_row(s, 0);
 	ck_assert_int_eq(r->tid, 0);
 	ck_assert_int_eq(r->partner_tid, 2);
-	/* a cost past 2^53 is no cost; at 2^53 the delta still fits */
+	/* a cost past 2^52 is no cost; at 2^52 the delta (in thousandths) still fits */
 	ck_assert(!(r->flags & TUI_ROW_COST));
 	ck_assert(!(tui_store_row(s, 1)->flags & TUI_ROW_COST));
 	r = tui_store_row(s, 2);
 	ck_assert(r->flags & TUI_ROW_COST);
-	ck_assert(r->cost_delta == -((int64_t)1 << 54));
+	ck_assert(r->cost_delta == -((int64_t)1 << 53) * 1000);
 	ck_assert_int_eq(tui_store_header(s)->nr_cpus, 0);
 	ck_assert_uint_eq(tui_store_header(s)->decisions, 0);
 	tui_store_free(s);
@@ -251,10 +301,11 @@ START_TEST(test_sort)
 	tui_list_init(&l, s);
 	l.sort = TUI_SORT_COST;
 	tui_list_rebuild(&l);
-	/* deltas: row0 -60, row1 +240, row2 0; rows without cost last, in trace order */
+	/* deltas: row0 -60, row1 +240, row2 0, by size: a -60 is bigger news than a 0;
+	 * rows without cost last, in trace order */
 	ck_assert_uint_eq(l.idx[0], 1);
-	ck_assert_uint_eq(l.idx[1], 2);
-	ck_assert_uint_eq(l.idx[2], 0);
+	ck_assert_uint_eq(l.idx[1], 0);
+	ck_assert_uint_eq(l.idx[2], 2);
 	ck_assert_uint_eq(l.idx[3], 3);
 	ck_assert_uint_eq(l.idx[5], 5);
 	l.sort = TUI_SORT_TASK;
@@ -406,13 +457,13 @@ END_TEST
 
 START_TEST(test_golden_disagree_detail)
 {
-	golden("disagree-detail", "d j Enter", 100, 30);
+	golden("disagree-detail", "j Enter", 100, 30);
 }
 END_TEST
 
 START_TEST(test_golden_search_sort)
 {
-	golden("search-sort", "s /worker Enter", 100, 16);
+	golden("search-sort", "d s /worker Enter", 100, 16);
 }
 END_TEST
 
@@ -469,19 +520,110 @@ START_TEST(test_quit_and_back)
 	struct tui_store *s = small_store();
 	struct tui_app *a = tui_app_new(s, NULL);
 
+	/* it opens on the disagreements */
+	ck_assert_uint_eq(tui_app_list(a)->nr, 2);
 	ck_assert(tui_app_key(a, TUI_KEY_ENTER) & TUI_REDRAW_VIEW);
 	ck_assert_str_eq(tui_app_view_name(a), "detail");
-	ck_assert(!(tui_app_key(a, 'q') & TUI_QUIT));
+	ck_assert(!(tui_app_key(a, TUI_KEY_ESC) & TUI_QUIT));
 	ck_assert_str_eq(tui_app_view_name(a), "list");
-	tui_app_key(a, 'd');
-	ck_assert_uint_eq(tui_app_list(a)->nr, 2);
-	/* Esc in a filtered list clears the filters, then quits */
+	/* Esc in a filtered list clears the filters; in the plain list it does nothing */
 	ck_assert(!(tui_app_key(a, TUI_KEY_ESC) & TUI_QUIT));
 	ck_assert_uint_eq(tui_app_list(a)->nr, 6);
-	ck_assert(tui_app_key(a, TUI_KEY_ESC) & TUI_QUIT);
+	ck_assert(!(tui_app_key(a, TUI_KEY_ESC) & TUI_QUIT));
+	ck_assert(!(tui_app_key(a, TUI_KEY_ESC) & TUI_QUIT));
+	ck_assert_str_eq(tui_app_view_name(a), "list");
+	/* help: Esc closes it, not the browser */
+	tui_app_key(a, '?');
+	ck_assert_str_eq(tui_app_view_name(a), "help");
+	ck_assert(!(tui_app_key(a, TUI_KEY_ESC) & TUI_QUIT));
+	ck_assert_str_eq(tui_app_view_name(a), "list");
+	ck_assert(tui_app_key(a, 'q') & TUI_QUIT);
+	tui_app_key(a, TUI_KEY_ENTER);
 	ck_assert(tui_app_key(a, 'q') & TUI_QUIT);
 	tui_app_free(a);
 	tui_store_free(s);
+}
+END_TEST
+
+/* ] and [ go from disagreement to disagreement in the whole list; u, w, o and t filter */
+START_TEST(test_next_disagreement_and_flags)
+{
+	struct tui_store *s = small_store();
+	struct tui_app *a = tui_app_new(s, NULL);
+	struct tui_list *l = tui_app_list(a);
+
+	tui_app_key(a, 'd');
+	ck_assert(!l->disagree_only);
+	ck_assert_uint_eq(l->nr, 6);
+	tui_app_key(a, 'G');
+	tui_app_key(a, '[');
+	ck_assert_uint_eq(l->idx[l->cursor], 1);
+	tui_app_key(a, '[');
+	ck_assert_uint_eq(l->idx[l->cursor], 0);
+	tui_app_key(a, '[');
+	ck_assert_uint_eq(l->idx[l->cursor], 0);	/* none before: it stays */
+	tui_app_key(a, ']');
+	ck_assert_uint_eq(l->idx[l->cursor], 1);
+	tui_app_key(a, 'o');
+	ck_assert_uint_eq(l->nr, 1);
+	ck_assert_uint_eq(l->idx[0], 5);
+	tui_app_key(a, 'o');
+	tui_app_key(a, 'w');
+	ck_assert_uint_eq(l->nr, 1);
+	ck_assert_uint_eq(l->idx[0], 3);
+	tui_app_key(a, 'w');
+	tui_app_key(a, 'u');
+	ck_assert_uint_eq(l->nr, 1);
+	ck_assert_uint_eq(l->idx[0], 4);
+	tui_app_key(a, 'u');
+	tui_app_key(a, 'g');
+	tui_app_key(a, 't');	/* worker 101, the task of row 0 (row 2 is worker 103) */
+	ck_assert_uint_eq(l->nr, 1);
+	ck_assert_uint_eq(l->idx[0], 0);
+	tui_app_key(a, 't');
+	ck_assert_uint_eq(l->nr, 6);
+	tui_app_free(a);
+	tui_store_free(s);
+}
+END_TEST
+
+/* The index reader: escapes, nesting, numbers, and where the input is cut */
+START_TEST(test_jscan)
+{
+	static const char doc[] = "{\"a\": [1, -2.5e1, true, null], \"s\": \"x\\u00e9\\n\\\"\", "
+				  "\"o\": {\"k\": {}}}";
+	struct js_doc d = { 0 };
+	const struct js_node *n;
+	const char *what = NULL;
+	size_t pos = 0, cut;
+	char buf[16];
+
+	ck_assert_int_eq(js_parse(&d, doc, sizeof(doc) - 1, &pos, &what), 0);
+	ck_assert_uint_eq(pos, sizeof(doc) - 1);
+	n = js_child(&d, js_get(&d, &d.n[1], "a"));
+	ck_assert_int_eq(n->type, JS_INT);
+	ck_assert_int_eq(n->i, 1);
+	n = js_next(&d, n);
+	ck_assert_int_eq(n->type, JS_REAL);
+	ck_assert(n->d == -25.0);
+	ck_assert_int_eq(js_next(&d, n)->type, JS_TRUE);
+	ck_assert_int_eq(js_str(js_get(&d, &d.n[1], "s"), buf, sizeof(buf)), 5);
+	ck_assert_str_eq(buf, "x\xc3\xa9\n\"");
+	ck_assert_int_eq(js_get(&d, js_get(&d, &d.n[1], "o"), "k")->type, JS_OBJ);
+	ck_assert_ptr_null(js_get(&d, &d.n[1], "missing"));
+	/* every cut of it is "more", never an error or a value */
+	for (cut = 0; cut + 1 < sizeof(doc) - 1; cut++) {
+		pos = 0;
+		ck_assert_int_eq(js_parse(&d, doc, cut, &pos, &what), JS_ERR_MORE);
+	}
+	pos = 0;
+	ck_assert_int_eq(js_parse(&d, "{\"a\" 1}", 8, &pos, &what), JS_ERR_SYNTAX);
+	ck_assert_uint_eq(pos, 5);
+	pos = 0;
+	ck_assert_int_eq(js_parse(&d, "[01]", 4, &pos, &what), JS_ERR_SYNTAX);
+	pos = 0;
+	ck_assert_int_eq(js_parse(&d, "\"a\x01\"", 3, &pos, &what), JS_ERR_SYNTAX);
+	js_release(&d);
 }
 END_TEST
 
@@ -501,6 +643,8 @@ static Suite *tui_suite(void)
 	tcase_add_test(tc, test_escape);
 	tcase_add_test(tc, test_partial_redraw);
 	tcase_add_test(tc, test_quit_and_back);
+	tcase_add_test(tc, test_next_disagreement_and_flags);
+	tcase_add_test(tc, test_jscan);
 	suite_add_tcase(s, tc);
 	/* a whole replay of a real trace: seconds under load, more under ASan */
 	tc = tcase_create("sink");
