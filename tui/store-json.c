@@ -28,6 +28,7 @@
 #include "jscan.h"
 #include "replay/replay.h"
 #include "store-local.h"
+#include "util/escape.h"
 
 /*
  * A report's real number as an int64, rounded; false when it does not fit
@@ -65,11 +66,12 @@ static int64_t jnum(const json_t *o, const char *k, int64_t def)
 	return def;
 }
 
+/* a string of the report (in the escaped form, docs/json-schema.md) as its bytes */
 static void copy_str(char *dst, size_t len, const json_t *v)
 {
 	const char *s = json_string_value(v);
 
-	snprintf(dst, len, "%s", s ? s : "");
+	escape_utf8_decode(dst, len, s ? s : "", s ? json_string_length(v) : 0);
 }
 
 static void join_policies(char *dst, size_t len, const json_t *a)
@@ -320,9 +322,9 @@ static int add_decision(struct tui_store *s, const struct js_doc *d, uint64_t of
 		char cb[4 * SR_SNAP_COMM_LEN];
 		int n = js_str(comm, cb, sizeof(cb));
 
-		if (n >= (int)sizeof(row->comm))
-			n = sizeof(row->comm) - 1;
-		memcpy(row->comm, cb, (size_t)n);
+		/* the report holds the escaped form: the row holds the bytes, as from a trace */
+		if (n > 0)
+			escape_utf8_decode(row->comm, sizeof(row->comm), cb, (size_t)n);
 		row->flags |= TUI_ROW_COMM;
 	}
 	row->src_cpu = cpu_of(js_get(d, o, "src_cpu"));

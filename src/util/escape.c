@@ -118,6 +118,40 @@ char *escape_text_value(char *dst, size_t dstlen, const char *src, size_t srclen
 	return escape(dst, dstlen, src, srclen, ESC_SHOWN);
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+size_t escape_utf8_decode(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	size_t i = 0, o = 0;
+	int hi, lo;
+
+	if (!dstlen)
+		return 0;
+	while (i < srclen && o + 1 < dstlen) {
+		if (src[i] == '\\' && i + 1 < srclen && src[i + 1] == '\\') {
+			dst[o++] = '\\';
+			i += 2;
+		} else if (src[i] == '\\' && i + 3 < srclen && src[i + 1] == 'x' &&
+			   (hi = hexval(src[i + 2])) >= 0 && (lo = hexval(src[i + 3])) >= 0) {
+			dst[o++] = (char)(hi << 4 | lo);
+			i += 4;
+		} else {
+			dst[o++] = src[i++];
+		}
+	}
+	dst[o] = '\0';
+	return o;
+}
+
 size_t escape_json_out(char *dst, const char *src, size_t n, size_t *used)
 {
 	const unsigned char *s = (const unsigned char *)src;

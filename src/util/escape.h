@@ -66,6 +66,18 @@ char *escape_text(char *dst, size_t dstlen, const char *src, size_t srclen);
 char *escape_utf8(char *dst, size_t dstlen, const char *src, size_t srclen);
 
 /**
+ * escape_utf8_decode() - the bytes an escaped form stands for
+ *
+ * The inverse of escape_utf8(): "\\" becomes one backslash, "\xNN" the
+ * byte 0xNN; anything else is copied.  @dst is NUL-terminated (at most
+ * @dstlen - 1 bytes); the result may hold NUL or invalid bytes, so it is
+ * for escape_text() and other byte-safe consumers only.
+ *
+ * Return: the number of bytes written, without the NUL.
+ */
+size_t escape_utf8_decode(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/**
  * escape_text_value() - text of a string in the escaped form
  *
  * For a value escape_utf8() made (a JSON report's task name, path, ...):

@@ -94,6 +94,19 @@ START_TEST(test_escape_value_text)
 }
 END_TEST
 
+/* the escaped form decodes to the bytes it was made from (the TUI's JSON reader) */
+START_TEST(test_escape_decode)
+{
+	char val[64], raw[64];
+	size_t n;
+
+	escape_utf8(val, sizeof(val), esc_rows[_i].in, esc_rows[_i].len);
+	n = escape_utf8_decode(raw, sizeof(raw), val, strlen(val));
+	ck_assert_uint_eq(n, strnlen(esc_rows[_i].in, esc_rows[_i].len));
+	ck_assert(!memcmp(raw, esc_rows[_i].in, n));
+}
+END_TEST
+
 START_TEST(test_escape_json_out)
 {
 	/* "\"a\x7f\u009b\u202e\u00fc\"" with the raw characters, as Jansson writes it */
@@ -212,6 +225,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_strerror);
 	tcase_add_loop_test(tc, test_escape, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
 	tcase_add_loop_test(tc, test_escape_value_text, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
+	tcase_add_loop_test(tc, test_escape_decode, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
 	tcase_add_test(tc, test_escape_json_out);
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_strcount);
