@@ -145,5 +145,18 @@ expect_exit 0 "info on the hostile trace.dat" "$SR_BIN" info "$T/h.dat"
 check "dat info text: no raw control or bidi character" raw_free "$T/out"
 expect_exit 0 "info --json on the hostile trace.dat" "$SR_BIN" info --json "$T/h.dat"
 check "dat info JSON: no raw control or bidi character" raw_free "$T/out"
+# the TUI shows a hostile name alike from the trace and from its JSON report
+# (the report holds the escaped form; the browser decodes it to the bytes)
+for k in 'RL|task \xe2\x80\xaeRL  tid 229' 'x80|task a\\x80  tid 227'; do
+	key=${k%%|*} want=${k#*|}
+	for f in h.dat h.json; do
+		"$SR_BIN" tui --quiet "$T/$f" --headless --size 160x60 --keys "/$key Enter Enter" \
+			--dump "$T/$f.tui" 2>/dev/null
+	done
+	check "tui from the trace: the detail names '$want'" grep -qF -- "$want" "$T/h.dat.tui"
+	check "tui from the JSON: the same name line" \
+		test "$(grep -F " $want" "$T/h.json.tui")" = "$(grep -F " $want" "$T/h.dat.tui")"
+	check "tui: no raw control or bidi character" raw_free "$T/h.json.tui"
+done
 
 finish
