@@ -81,7 +81,7 @@ for n in probes noprobes perf; do
 	perf) label="perf record -a (same events):" ;;
 	esac
 	printf '%-31s %.3f s  %.2fx alone%s\n' "$label" "$t" "$(calc "$t / $base")" \
-		"$([ $n = perf ] || awk -v r="$(calc "$t / $base")" 'BEGIN { printf "  (goal <= 1.25x: %s)", r <= 1.25 ? "PASS" : "FAIL" }')"
+		"$([ $n = perf ] || awk -v r="$(calc "$t / $base")" 'BEGIN { printf "  (goal <= 1.25x: %s)", (r <= 1.25 ? "PASS" : "FAIL") }')"
 done
 for f in r n; do
 	size=$(stat -c %s "$T/$f.dat")

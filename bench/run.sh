@@ -96,18 +96,18 @@ for f in "$@"; do
 	awk -v sr="$t_sr" -v sr1="$t_sr1" -v nd="$t_nd" -v bare="$t_bare" -v tc="$t_tc" -v thr="$(nproc)" 'BEGIN {
 		if (sr <= 0) sr = 0.005; if (sr1 <= 0) sr1 = 0.005
 		printf "  goal bare:    %s  replay %.3f s, bare loop %.3f s: %.2fx (>= 2)\n",
-			bare / sr >= 2 ? "PASS" : "FAIL", sr, bare, bare / sr
+			(bare / sr >= 2 ? "PASS" : "FAIL"), sr, bare, bare / sr
 		printf "  goal report:  %s  trace-cmd report %.3f s: %.1fx (>= 10)\n",
-			tc / sr >= 10 ? "PASS" : "FAIL", tc, tc / sr
+			(tc / sr >= 10 ? "PASS" : "FAIL"), tc, tc / sr
 		printf "  goal threads: %s  %d threads %.3f s, 1 thread %.3f s: %.2fx (>= 1.6)\n",
-			sr1 / sr >= 1.6 ? "PASS" : "FAIL", thr, sr, sr1, sr1 / sr
+			(sr1 / sr >= 1.6 ? "PASS" : "FAIL"), thr, sr, sr1, sr1 / sr
 		printf "  goal ndjson:  %s  --ndjson %.3f s: %+.0f%% (<= +30%%)\n",
-			nd / sr - 1 <= 0.3 ? "PASS" : "FAIL", nd, (nd / sr - 1) * 100 }'
+			(nd / sr - 1 <= 0.3 ? "PASS" : "FAIL"), nd, (nd / sr - 1) * 100 }'
 	echo "$events $m_sr $f" >>"$tmp/mem"
 done
 sort -n "$tmp/mem" | awk 'NR == 1 { e0 = $1; m0 = $2; f0 = $3 } { e1 = $1; m1 = $2; f1 = $3 } END {
 	if (NR < 2 || e1 < 10 * e0) {
 		printf "memory: n/a (no file with 10x the events of another)\n"; exit }
 	printf "memory: %s  %s %d events %.1f MiB, %s %d events %.1f MiB: %.1fx the events in %.2fx the memory (<= 1.2x)\n",
-		m1 / m0 <= 1.2 ? "PASS" : "FAIL", f0, e0, m0 / 1024, f1, e1, m1 / 1024, e1 / e0, m1 / m0 }'
+		(m1 / m0 <= 1.2 ? "PASS" : "FAIL"), f0, e0, m0 / 1024, f1, e1, m1 / 1024, e1 / e0, m1 / m0 }'
 echo "uptime: $(uptime)"
