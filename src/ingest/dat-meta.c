@@ -162,6 +162,8 @@ static int add_fmt(struct dat_meta *m, struct mc *c, const char *sys, uint64_t l
 		c->pos = at;
 		return mc_fail(c, "event format without its name and ID lines");
 	}
+	if (m->nr_fmts >= (int)DAT_META_ITEMS)
+		return mc_fail(c, "impossible event format count");
 	if (m->nr_fmts == m->cap_fmts) {
 		int cap = m->cap_fmts ? 2 * m->cap_fmts : 256;
 		void *nf = realloc(m->fmts, cap * sizeof(*m->fmts));
@@ -308,7 +310,7 @@ static int load_section(struct dat_meta *m, int fd, const struct dat_layout *lay
 			goto bad;
 		in = dat_unz_input(z, (uint32_t)zsize);
 		why = "impossible compressed size";
-		if (!in || !usize)
+		if (!in || !usize || usize > DAT_UNZ_MAX_BLOCK)
 			goto bad;
 		why = "short read";
 		if (pread(fd, in, zsize, (off_t)(sec + 24)) != (ssize_t)zsize)
