@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dat.c - the trace.dat decoder: trace-cmd files, versions 6 and 7,
- * compressed or not, read with libtracecmd and libtraceevent and turned
- * into struct sr_event.  This file opens (after dat-check.c's header walk,
+ * compressed or not, read with libtracecmd and libtraceevent (the fast
+ * reader: its own page reader, dat-fast.c, and its own read of the event
+ * formats, dat-meta.c, with libtraceevent parsing the few it needs) and
+ * turned into struct sr_event.  This file opens (after dat-check.c's header walk,
  * through a patched copy when the walk found damage to read around),
  * selects buffers, and runs next/close; dat-merge.c merges the per-CPU
  * streams in time order, dat-fields.c decodes each record.
