@@ -5,20 +5,27 @@
 # through pipes) with the project's own recorder, until the trace holds at
 # least EVENTS events, then write the same trace as a compressed v7 file.
 # Needs root and tracefs (as `schedreplay record` does).
-# usage: bench/make-trace.sh [-b BUILD_DIR] [-e EVENTS] OUT_DIR
-#   -> OUT_DIR/big-v6.dat (uncompressed, as recorded) and OUT_DIR/big-v7.dat (zstd)
+# With -t, traces the way users record them instead: trace-cmd's full
+# headers, a many-task workload, an even and a skewed recording
+# (bench/make-tc-trace.sh, which this runs).
+# usage: bench/make-trace.sh [-t] [-b BUILD_DIR] [-e EVENTS] OUT_DIR
+#   -> OUT_DIR/big-v6.dat (uncompressed, as recorded) and OUT_DIR/big-v7.dat (zstd);
+#   with -t: OUT_DIR/tc-{even,skew}-{v6,v7}.dat
 set -euo pipefail
 build=build
 events=5000000
-while getopts b:e: opt; do
+tc=0
+while getopts tb:e: opt; do
 	case $opt in
+	t) tc=1 ;;
 	b) build=$OPTARG ;;
 	e) events=$OPTARG ;;
-	*) echo "usage: $0 [-b BUILD_DIR] [-e EVENTS] OUT_DIR" >&2; exit 2 ;;
+	*) echo "usage: $0 [-t] [-b BUILD_DIR] [-e EVENTS] OUT_DIR" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-b BUILD_DIR] [-e EVENTS] OUT_DIR" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 [-t] [-b BUILD_DIR] [-e EVENTS] OUT_DIR" >&2; exit 2; }
+[ $tc = 0 ] || exec "$(dirname "$0")/make-tc-trace.sh" -b "$build" -e "$events" "$1"
 out=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 sr=$top/$build/schedreplay

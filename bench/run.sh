@@ -10,8 +10,16 @@
 # agree event for event on each file (on 1, 2 and 3 threads, and in batches of 7).
 # usage: bench/run.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
 # Prints, per file: events, then per tool the median wall time, events/s,
-# peak RSS, and the ratio of schedreplay's (default) events/s to that tool's;
-# then the goals of issue 8 as ratios.
+# peak RSS, and the ratio of that tool's time to schedreplay's (default);
+# then the goals of issue 21, one line each, PASS or FAIL with the figures:
+#   bare      a replay, open included, at most half the bare loop's time
+#   report    at least 10x faster than trace-cmd report
+#   threads   2 threads (or nproc) at least 1.6x one thread
+#   ndjson    --ndjson at most 30% slower
+# and, over all the files given, memory: the file with the most events
+# against the one with the fewest, when it has 10x the events or more, at
+# most 1.2x the peak RSS.  `uptime` is printed first and last: the figures
+# mean little on a machine others are loading.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 runs=5
@@ -58,6 +66,8 @@ else
 	echo "(no $diff_bin: reader agreement not checked; build with tests)" >&2
 fi
 
+echo "uptime: $(uptime)"
+: >"$tmp/mem"
 printf '%-28s %10s  %-26s %8s %12s %9s %8s\n' file events tool "wall s" "events/s" "RSS MiB" "sr/tool"
 for f in "$@"; do
 	events=$("$bare" "$f" 2>/dev/null)
@@ -85,6 +95,19 @@ for f in "$@"; do
 	done
 	awk -v sr="$t_sr" -v sr1="$t_sr1" -v nd="$t_nd" -v bare="$t_bare" -v tc="$t_tc" -v thr="$(nproc)" 'BEGIN {
 		if (sr <= 0) sr = 0.005; if (sr1 <= 0) sr1 = 0.005
-		printf "  goals: vs bare loop %.2fx (>1), vs trace-cmd report %.1fx (>=10), ", bare / sr, tc / sr
-		printf "%d threads vs 1 %.2fx (>=1.6), --ndjson slowdown %+.0f%% (<=30%%)\n", thr, sr1 / sr, (nd / sr - 1) * 100 }'
+		printf "  goal bare:    %s  replay %.3f s, bare loop %.3f s: %.2fx (>= 2)\n",
+			(bare / sr >= 2 ? "PASS" : "FAIL"), sr, bare, bare / sr
+		printf "  goal report:  %s  trace-cmd report %.3f s: %.1fx (>= 10)\n",
+			(tc / sr >= 10 ? "PASS" : "FAIL"), tc, tc / sr
+		printf "  goal threads: %s  %d threads %.3f s, 1 thread %.3f s: %.2fx (>= 1.6)\n",
+			(sr1 / sr >= 1.6 ? "PASS" : "FAIL"), thr, sr, sr1, sr1 / sr
+		printf "  goal ndjson:  %s  --ndjson %.3f s: %+.0f%% (<= +30%%)\n",
+			(nd / sr - 1 <= 0.3 ? "PASS" : "FAIL"), nd, (nd / sr - 1) * 100 }'
+	echo "$events $m_sr $f" >>"$tmp/mem"
 done
+sort -n "$tmp/mem" | awk 'NR == 1 { e0 = $1; m0 = $2; f0 = $3 } { e1 = $1; m1 = $2; f1 = $3 } END {
+	if (NR < 2 || e1 < 10 * e0) {
+		printf "memory: n/a (no file with 10x the events of another)\n"; exit }
+	printf "memory: %s  %s %d events %.1f MiB, %s %d events %.1f MiB: %.1fx the events in %.2fx the memory (<= 1.2x)\n",
+		(m1 / m0 <= 1.2 ? "PASS" : "FAIL"), f0, e0, m0 / 1024, f1, e1, m1 / 1024, e1 / e0, m1 / m0 }'
+echo "uptime: $(uptime)"

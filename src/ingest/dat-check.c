@@ -669,6 +669,14 @@ static int check_ranges(struct rd *r)
  * would use unchecked; BUFFER options locate CPU data (v7) or a buffer's
  * own CPU table (v6, returned in *v6_buffer_off).
  */
+/* an option's text (terminated, checked by the caller), cut to @max - 1 bytes */
+static void opt_text(struct rd *r, uint64_t at, uint64_t size, char *out, size_t max)
+{
+	ssize_t n = rd_pread(r, out, size < max ? size : max - 1, at);
+
+	out[n > 0 ? n : 0] = '\0';
+}
+
 static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *v6_buffer_off)
 {
 	uint64_t start = r->pos;
@@ -676,6 +684,7 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 	unsigned char last;
 	uint64_t v = 0, ncpu = 0, off = 0, len = 0, sec = 0, i;
 	char name[256];
+	char clock[256];
 	int ret;
 
 	switch (id) {
@@ -713,6 +722,10 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 			return ret;
 		if (last != '\0')
 			return rd_fail(r, -SR_EBADTRACE, start, "option string not terminated");
+		if (id == OPT_UNAME)
+			opt_text(r, start, size, r->lay->uname, sizeof(r->lay->uname));
+		else if (id == OPT_TRACECLOCK)
+			opt_text(r, start, size, r->lay->opt_clock, sizeof(r->lay->opt_clock));
 		break;
 	case OPT_CPUCOUNT:
 		if (size != 4)
@@ -759,9 +772,11 @@ static int check_option(struct rd *r, unsigned int id, uint64_t size, uint64_t *
 				return ret;
 			break;
 		}
-		ret = rd_str(r, NULL, end - r->pos, "bad buffer option clock");
+		ret = rd_str(r, clock, end - r->pos, "bad buffer option clock");
 		if (ret < 0 || id == OPT_BUFFER_TEXT)
 			return ret;
+		if (!name[0] && !r->lay->buf_clock[0])
+			snprintf(r->lay->buf_clock, sizeof(r->lay->buf_clock), "%.127s", clock);
 		ret = rd_num(r, 4, &v, "truncated buffer option");
 		if (!ret)
 			ret = rd_num(r, 4, &ncpu, "truncated buffer option");
@@ -904,6 +919,7 @@ static int check_v6(struct rd *r)
 	uint64_t n = 0, m = 0, len = 0, i, j;
 	int ret;
 
+	r->lay->meta_off = r->pos;
 	ret = rd_bytes(r, buf, sizeof(hp), "truncated header");
 	if (ret < 0)
 		return ret;
@@ -957,6 +973,7 @@ static int check_v6(struct rd *r)
 				return ret;
 		}
 	}
+	r->lay->meta_end = r->pos;
 	ret = rd_num(r, 4, &len, "truncated kallsyms");
 	if (!ret)
 		ret = rd_skip(r, len, "truncated kallsyms");
@@ -1078,7 +1095,10 @@ static int check_meta(struct rd *r)
 		ret = check_section(r, r->meta[i], OPT_HEADER_INFO + i, &flags, &size);
 		if (ret < 0)
 			return ret;
-		if (!is_compressed(r, flags))
+		if (i < 3)
+			r->lay->meta_sec[i] = r->meta[i];
+		/* the fast reader decompresses the formats itself and needs no more */
+		if (!is_compressed(r, flags) || r->mode == DAT_CHECK_HEADERS)
 			continue;
 		n = check_zsection(r, r->meta[i], size);
 		if (n < 0)

@@ -168,6 +168,7 @@ static int resolve_probe_fields(struct tep_event *event, struct dat_evinfo *ei)
 static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 {
 	struct dat_evinfo **ev;
+	const struct dat_fmt *fmt;
 	struct dat_evinfo *ei;
 	struct tep_event *event;
 	int cap;
@@ -198,7 +199,13 @@ static struct dat_evinfo *evinfo_get(struct dat_buf *b, int id)
 	if (!ei)
 		return NULL;
 	event = tep_find_event(b->tep, id);
-	if (!event) {
+	fmt = event ? NULL : dat_meta_find(b->meta, id);
+	if (fmt) {
+		/* not parsed (dat-meta.c): an event whose fields nothing reads */
+		ei->name = fmt->name;
+		ei->system = fmt->system;
+		ei->kind = SR_EV_OTHER;
+	} else if (!event) {
 		ei->unknown = true;
 		ei->name = "";
 		ei->system = "";
@@ -239,6 +246,9 @@ int dat_evinfo_prepare(struct dat_buf *b)
 
 	for (i = 0; evs && evs[i]; i++)
 		if (evs[i]->id >= 0 && evs[i]->id <= DAT_MAX_EVENT_ID && !evinfo_get(b, evs[i]->id))
+			return -ENOMEM;
+	for (i = 0; b->meta && i < b->meta->nr_fmts; i++)
+		if (b->meta->fmts[i].id <= DAT_MAX_EVENT_ID && !evinfo_get(b, b->meta->fmts[i].id))
 			return -ENOMEM;
 	if (!b->common_done)
 		resolve_common(b);

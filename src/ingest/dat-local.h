@@ -121,6 +121,13 @@ struct dat_lay_buf {
  * @nr_ranges:		entries of @ranges
  * @ranges:		every CPU data range (struct dat_range), by buffer and
  *			then in table order; owned (dat_layout_release())
+ * @meta_off, @meta_end, @meta_sec:	where the header page and the event
+ *			formats are, for dat_meta_load(); with DAT_CHECK_HEADERS
+ *			the v7 metadata sections' headers are checked, not their
+ *			compressed bytes (kallsyms, printk formats and saved
+ *			command lines are never read; dat_meta_load()
+ *			decompresses the formats, once)
+ * @uname, @opt_clock, @buf_clock:	option texts the fast reader reports
  */
 struct dat_layout {
 	int		version;
@@ -156,6 +163,13 @@ struct dat_layout {
 	struct dat_lay_buf *bufs;
 	int		nr_ranges;
 	struct dat_range *ranges;
+	/* where the event formats are (the fast reader parses them itself, dat-meta.c) */
+	uint64_t	meta_off;	/* v6: the "header_page" label */
+	uint64_t	meta_end;	/* v6: where the event formats end (kallsyms follow) */
+	uint64_t	meta_sec[3];	/* v7: HEADER_INFO, FTRACE_EVENTS, EVENT_FORMATS sections (0: none) */
+	char		uname[256];	/* the UNAME option's text, "" if none */
+	char		opt_clock[128];	/* the TRACECLOCK option's text, "" if none */
+	char		buf_clock[128];	/* v7: the top buffer's BUFFER option clock */
 };
 
 #define DAT_COMMIT_MASK	((1u << 27) - 1)	/* a page's commit word: its size bits */
@@ -368,6 +382,78 @@ off_t tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 
+/**
+ * struct dat_fmt - one event format of the file, indexed (dat-meta.c)
+ * @id:		its event id
+ * @system:	its system ("ftrace" for the ftrace formats); owned, and
+ *		@name is in the same allocation
+ * @name:	its name
+ * @text:	the format text, in dat_meta.blk
+ * @len:	its length
+ * @at:		where it is: a file offset, or (v7) an offset in the
+ *		decompressed section at @sec
+ * @sec:	v7: its section's file offset; 0 in a v6 file
+ * @parse:	the decoder reads its fields: libtraceevent parses it
+ */
+struct dat_fmt {
+	int		id;
+	char		*system;
+	char		*name;
+	const unsigned char *text;
+	uint32_t	len;
+	uint64_t	at;
+	uint64_t	sec;
+	bool		parse;
+};
+
+/**
+ * struct dat_meta - the fast reader's header page and event formats
+ * @blk:	the bytes read (v6: blk[0]; v7: one per section); owned
+ * @hpage:	the header page text, in @blk; @hpage_len its length
+ * @fmts:	every event format, in file order (@nr_fmts, room @cap_fmts)
+ * @by_id:	index in @fmts by event id, -1 for none (@id_cap entries)
+ * @tep:	libtraceevent's handle, holding the parsed formats; owned
+ */
+struct dat_meta {
+	unsigned char		*blk[3];
+	const unsigned char	*hpage;
+	uint64_t		hpage_len;
+	struct dat_fmt		*fmts;
+	int			nr_fmts;
+	int			cap_fmts;
+	int			*by_id;
+	int			id_cap;
+	struct tep_handle	*tep;
+};
+
+/**
+ * dat_meta_load() - read and index the header page and event formats
+ * @fd:  the file
+ * @lay: its header walk (DAT_CHECK_HEADERS is enough)
+ * @m:   filled (release with dat_meta_release(), also on failure)
+ * @err: what is wrong and where
+ *
+ * Nothing is parsed yet: dat_meta_parse() does that.
+ * Return: 0, -SR_EBADTRACE or -SR_ETRUNCATED (in @err, with the byte
+ * offset), -ENOMEM, -EIO.
+ */
+int dat_meta_load(int fd, const struct dat_layout *lay, struct dat_meta *m, struct err *err);
+
+/**
+ * dat_meta_parse() - m->tep with the header page and the formats marked
+ * @parse parsed by libtraceevent
+ * Return: 0, or a negative code in @err (a format the decoder needs that
+ * libtraceevent leaves out; one it flags as failed is formats_check()'s
+ * to refuse).
+ */
+int dat_meta_parse(struct dat_meta *m, const struct dat_layout *lay, struct err *err);
+
+/** dat_meta_find() - the format of event @id, or NULL (NULL @m fine) */
+const struct dat_fmt *dat_meta_find(const struct dat_meta *m, int id);
+
+/** dat_meta_release() - free what dat_meta_load() and dat_meta_parse() made */
+void dat_meta_release(struct dat_meta *m);
+
 /* damage found while reading or decoding, to be reported in event order */
 struct dat_damage {
 	int		code;		/* what it is under --strict */
@@ -383,7 +469,8 @@ struct dat_strs {
 
 struct dat_buf {
 	struct tracecmd_input	*h;		/* owned */
-	struct tep_handle	*tep;		/* borrowed from @h */
+	struct tep_handle	*tep;		/* borrowed from @h, or dat.meta's */
+	const struct dat_meta	*meta;		/* fast reader: formats not in @tep */
 	const char		*name;		/* "" for the top buffer; borrowed */
 	int			nr_cpus;
 	struct dat_evinfo	**ev;		/* by event id, filled lazily */
@@ -479,6 +566,7 @@ struct dat {
 	bool			fast;
 	int			fd;		/* fast: the file, owned */
 	struct dat_layout	lay;		/* fast: the header walk, owned */
+	struct dat_meta		meta;		/* fast: the event formats, owned */
 	struct dat_unz		unz;		/* fast: decompression */
 	struct ingest		*in;		/* fast: for damage reports */
 	int			deferred;	/* fast (both readers): an error to return next */

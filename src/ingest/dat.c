@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dat.c - the trace.dat decoder: trace-cmd files, versions 6 and 7,
- * compressed or not, read with libtracecmd and libtraceevent and turned
- * into struct sr_event.  This file opens (after dat-check.c's header walk,
+ * compressed or not, read with libtracecmd and libtraceevent (the fast
+ * reader: its own page reader, dat-fast.c, and its own read of the event
+ * formats, dat-meta.c, with libtraceevent parsing the few it needs) and
+ * turned into struct sr_event.  This file opens (after dat-check.c's header walk,
  * through a patched copy when the walk found damage to read around),
  * selects buffers, and runs next/close; dat-merge.c merges the per-CPU
  * streams in time order, dat-fields.c decodes each record.
@@ -490,10 +492,6 @@ static void probe_first_records(struct tracecmd_input *h)
 		tracecmd_free_record(tracecmd_read_data(h, cpu));
 }
 
-/*
- * @fd < 0: the fast reader's probe, of the headers and formats only
- * (tracecmd_open_head() on in->path): it reads the pages itself.
- */
 static int probe_open(struct ingest *in, int fd)
 {
 	struct tracecmd_input *h;
@@ -507,10 +505,6 @@ static int probe_open(struct ingest *in, int fd)
 		return 0;	/* cannot probe: open directly, as without the probe */
 	if (!pid) {
 		probe_child_quiet();
-		if (fd < 0) {
-			h = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-			syscall(SYS_exit_group, h ? 0 : 1);
-		}
 		h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (!h)
 			syscall(SYS_exit_group, 1);
@@ -529,11 +523,11 @@ static int probe_open(struct ingest *in, int fd)
 		if (errno != EINTR)
 			return 0;	/* SIGCHLD ignored by the caller: no status */
 	}
-	if (fd >= 0 && lseek(fd, 0, SEEK_SET) < 0)
+	if (lseek(fd, 0, SEEK_SET) < 0)
 		return err_set(&in->err, -errno, "cannot rewind: %s", strerror(errno));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	return libtracecmd_refused(in, in->priv, fd >= 0,
+	return libtracecmd_refused(in, in->priv, true,
 				   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
@@ -554,7 +548,7 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 {
 	const struct dat_layout *lay = &d->lay;
 	const char *want = in->opts.buffer;
-	struct tep_handle *tep = tracecmd_get_tep(d->top);
+	struct tep_handle *tep = d->meta.tep;
 	char list[400];
 	size_t len;
 	int i;
@@ -568,6 +562,7 @@ static int fast_select_buffers(struct ingest *in, struct dat *d)
 		if (want && !*want && i)
 			continue;
 		d->bufs[d->nr_bufs].tep = tep;
+		d->bufs[d->nr_bufs].meta = &d->meta;
 		d->bufs[d->nr_bufs].name = lay->bufs[i].name;
 		d->bufs[d->nr_bufs].nr_cpus = lay->bufs[i].nr_cpus;
 		if (d->bufs[d->nr_bufs].nr_cpus < 0 || d->bufs[d->nr_bufs].nr_cpus > INGEST_MAX_CPUS)
@@ -613,16 +608,15 @@ static int print_format_check(struct ingest *in, const struct dat *d, struct tep
  * than a v6 file lists, or a flagged one the replay reads (any kind but
  * "other"), is fatal instead.  Return: 0, or negative (in->err).
  */
-static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd_input *h)
+static int formats_check(struct ingest *in, const struct dat *d, struct tep_handle *tep)
 {
-	struct tep_handle *tep = tracecmd_get_tep(h);
 	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_ID);
 	int i, have = tep_get_events_count(tep);
 
 	if (!evs)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	/* one libtraceevent left out (its record could not be made): which is not known */
-	if (d->lay.nr_formats && (uint64_t)have < d->lay.nr_formats)
+	if (!d->fast && d->lay.nr_formats && (uint64_t)have < d->lay.nr_formats)
 		return err_set(&in->err, -SR_EBADTRACE,
 			       "%llu of the file's %llu event formats (bytes 0-%llu, before the cpu data) cannot be read (damaged, or out of memory)",
 			       (unsigned long long)(d->lay.nr_formats - (uint64_t)have),
@@ -642,11 +636,38 @@ static int formats_check(struct ingest *in, const struct dat *d, struct tracecmd
 }
 
 /*
- * Open for the fast reader (dat-fast.c): libtracecmd reads the headers and
- * event formats only (tracecmd_open_head(), after the same probe in a
- * child), the pages are read from @fd.  Return: 0, 1 when the fast
- * reader cannot read the file after all (d->lay.fast_why), or negative
- * (in->err).
+ * The fast reader's probe: libtraceevent parses the formats the decoder
+ * needs in a child first (see probe_open()), then here.  Return: 0, or
+ * negative (in->err).
+ */
+static int probe_meta(struct ingest *in, struct dat *d)
+{
+	struct err e = { 0 };
+	pid_t pid;
+	int status = 0;
+
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot probe: parse directly, as without the probe */
+	if (!pid) {
+		probe_child_quiet();
+		syscall(SYS_exit_group, dat_meta_parse(&d->meta, &d->lay, &e) < 0 ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return 0;
+	}
+	if (WIFEXITED(status))
+		return 0;	/* a failure, if any, is said by the parse here */
+	return libtracecmd_refused(in, d, false, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/*
+ * Open for the fast reader (dat-fast.c): the header page and the event
+ * formats it needs are read and parsed here (dat-meta.c, after the same
+ * probe in a child), the pages are read from @fd; libtracecmd is not
+ * used.  Return: 0, 1 when the fast reader cannot read the file after
+ * all (d->lay.fast_why), or negative (in->err).
  */
 static int fast_open(struct ingest *in, struct dat *d)
 {
@@ -657,29 +678,33 @@ static int fast_open(struct ingest *in, struct dat *d)
 	d->fast = true;
 	d->in = in;
 	snprintf(in->info.reader, sizeof(in->info.reader), "fast");
-	ret = probe_open(in, -1);
+	ret = dat_meta_load(d->fd, &d->lay, &d->meta, &in->err);
 	if (ret < 0)
 		return ret;
-	d->top = tracecmd_open_head(in->path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!d->top)
-		return libtracecmd_refused(in, d, false, 0);
-	ret = formats_check(in, d, d->top);
+	ret = probe_meta(in, d);
 	if (ret < 0)
 		return ret;
-	if (tep_is_old_format(tracecmd_get_tep(d->top))) {
+	ret = dat_meta_parse(&d->meta, &d->lay, &in->err);
+	if (ret < 0)
+		return ret;
+	ret = formats_check(in, d, d->meta.tep);
+	if (ret < 0)
+		return ret;
+	if (tep_is_old_format(d->meta.tep)) {
 		/* Linux 2.6.30 and older: the ring-buffer page format before today's */
-		tracecmd_close(d->top);
-		d->top = NULL;
+		dat_meta_release(&d->meta);
 		d->fast = false;
 		d->lay.fast_why = "a ring-buffer page format older than Linux 2.6.31";
 		return 1;
 	}
-	set_release(in, tracecmd_get_uname(d->top));
-	/* v6: the text after the CPU table wins over the TRACECLOCK option's, as in libtracecmd */
+	set_release(in, d->lay.uname[0] ? d->lay.uname : NULL);
+	/* v6: the text after the CPU table, as in libtracecmd; v7: the option's, or the buffer's */
 	if (d->lay.version < 7)
 		set_clock(in, d->lay.clock);
 	if (!in->info.clock[0])
-		set_clock(in, tracecmd_get_trace_clock(d->top));
+		set_clock(in, d->lay.opt_clock);
+	if (!in->info.clock[0])
+		set_clock(in, d->lay.buf_clock);
 	ret = fast_select_buffers(in, d);
 	if (ret < 0)
 		return ret;
@@ -793,7 +818,7 @@ static int dat_open(struct ingest *in)
 	d->top = tracecmd_open_fd(tfd, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!d->top)
 		return libtracecmd_refused(in, d, true, 0);
-	ret = formats_check(in, d, d->top);
+	ret = formats_check(in, d, tracecmd_get_tep(d->top));
 	if (ret < 0)
 		return ret;
 
@@ -975,6 +1000,7 @@ static void dat_close(struct ingest *in)
 	if (d->fd >= 0)
 		close(d->fd);
 	dat_unz_release(&d->unz);
+	dat_meta_release(&d->meta);
 	dat_layout_release(&d->lay);
 	free(d->bufs);
 	free(d->streams);

@@ -214,6 +214,14 @@ for r in auto libtracecmd; do
 	grep_err "a damaged event format: names the bytes (--reader=$r)" \
 		"fmt.dat': libtracecmd crashes (signal [0-9]*) reading the file's headers.* (bytes 0-32768"
 done
+# an event format whose "name:" line is damaged: the fast reader, which
+# indexes every format by its name and ID lines (src/ingest/dat-meta.c),
+# names the format's byte offset
+python3 -c "import sys; d=bytearray(open(sys.argv[1],'rb').read()); i=d.find(b'name: sched_wakeup_new\n'); d[i+1]=ord('X'); open(sys.argv[2],'wb').write(d); print(i)" \
+	"$V6" "$T/noname.dat" >"$T/noname.at"
+expect_exit 3 "an event format without its name line" "$S" info --topology "$TOPO2" "$T/noname.dat"
+grep_err "an event format without its name line: names its byte" \
+	"noname.dat' at byte $(cat "$T/noname.at"): event format without its name and ID lines"
 
 # ---- ftrace:print without a usable "buf": the markers could not be read ----
 # (the topology and settings lines would be lost without a word)
