@@ -33,6 +33,10 @@ extern const struct sr_policy_ops policy_numa_v419_ops;
 extern const struct sr_policy_ops policy_exec_least_loaded_ops;
 extern const struct sr_policy_ops policy_exec_round_robin_ops;
 extern const struct sr_policy_ops policy_exec_v61_ops;
+extern const struct sr_policy_ops policy_wakeup_v415_ops;
+extern const struct sr_policy_ops policy_wakeup_v416_ops;
+extern const struct sr_policy_ops policy_wakeup_v519_ops;
+extern const struct sr_policy_ops policy_wakeup_v61_ops;
 
 /*
  * The fields every built-in ops table starts with: built-ins are compiled

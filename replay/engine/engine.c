@@ -230,7 +230,8 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 	r->unknown = r->v[ENGINE_OLD].verdict == SR_VERDICT_UNKNOWN ||
 		     r->v[ENGINE_NEW].verdict == SR_VERDICT_UNKNOWN;
 	r->disagree = decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]) &&
-		      r->v[ENGINE_OLD].verdict != r->v[ENGINE_NEW].verdict;
+		      (r->v[ENGINE_OLD].verdict != r->v[ENGINE_NEW].verdict ||
+		       r->v[ENGINE_OLD].target_cpu != r->v[ENGINE_NEW].target_cpu);
 	r->flips = (r->disagree || (decided(&r->v[ENGINE_OLD]) && decided(&r->v[ENGINE_NEW]))) &&
 		   ((r->v[ENGINE_OLD].flags | r->v[ENGINE_NEW].flags) & SR_VF_FAILED_DEPENDENT);
 	if (r->v[ENGINE_OLD].verdict == SR_VERDICT_ALLOW)
@@ -406,6 +407,17 @@ const char *engine_kernel_policy_name(const char *release, int cls)
 		if (v >= 6000)
 			return "exec-v6.1";
 		return "exec-least-loaded";
+	case SR_DECISION_CLASS_WAKEUP:
+		/* SIS_UTIL from v6.0, SIS_PROP and the 5.11 idle prev before */
+		if (v >= 6000)
+			return "wakeup-v6.1";
+		if (v >= 5015)
+			return "wakeup-v5.19";
+		if (v >= 4016 && v < 5000)
+			return "wakeup-v4.16";
+		if (v >= 4014 && v < 4016)
+			return "wakeup-v4.15";
+		return NULL;
 	default:
 		return NULL;
 	}

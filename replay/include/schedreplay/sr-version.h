@@ -23,7 +23,7 @@
 /* Bumped when the ABI changes incompatibly. */
 #define SR_POLICY_ABI_MAJOR	1
 /* Bumped when the ABI grows compatibly (fields appended, enum values added). */
-#define SR_POLICY_ABI_MINOR	2
+#define SR_POLICY_ABI_MINOR	3
 
 /* The value a plugin puts in sr_policy_ops.abi_version: major << 16 | minor. */
 #define SR_POLICY_ABI_VERSION	((SR_POLICY_ABI_MAJOR << 16) | SR_POLICY_ABI_MINOR)
