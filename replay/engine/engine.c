@@ -31,6 +31,7 @@ struct engine {
 	struct task_row			*tasks;
 	size_t				tasks_cap;
 	size_t				tasks_used;
+	struct engine_place		place;
 };
 
 struct engine *engine_new(void)
@@ -41,6 +42,7 @@ struct engine *engine_new(void)
 		strcount_init(&e->pairs);
 		strcount_init(&e->truth.disagree_by);
 		strcount_init(&e->truth.unknown_by);
+		strcount_init(&e->place.miss_by);
 	}
 	return e;
 }
@@ -57,6 +59,7 @@ void engine_free(struct engine *e)
 	strcount_release(&e->pairs);
 	strcount_release(&e->truth.disagree_by);
 	strcount_release(&e->truth.unknown_by);
+	strcount_release(&e->place.miss_by);
 	free(e->tasks);
 	free(e);
 }
@@ -277,6 +280,8 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 			cs->kernel_forced++;
 	}
 
+	if (engine_place_account(&e->place, r) < 0)
+		return err_set(err, -ENOMEM, "out of memory");
 	if (d->has_truth) {
 		ret = count_truth(e, r, err);
 		if (ret < 0)
@@ -326,6 +331,11 @@ const struct engine_class_stats *engine_class(const struct engine *e, int cls)
 uint64_t engine_missing(const struct engine *e, int bit)
 {
 	return bit >= 0 && bit < 64 ? e->missing[bit] : 0;
+}
+
+const struct engine_place *engine_place(const struct engine *e)
+{
+	return &e->place;
 }
 
 const struct strcount *engine_reason_pairs(const struct engine *e)

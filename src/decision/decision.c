@@ -50,6 +50,7 @@ struct pending {
 	int		task_cpu;	/* the task's last known CPU, -1 unknown */
 	bool		dst_switch_seen;	/* first switch on dst after it... */
 	bool		dst_went_idle;		/* ...had a sleeping prev */
+	int		ev_cpu;		/* the CPU that logged the migration */
 };
 
 /* a sched_waking waiting for its placement and its sched_wakeup */
@@ -761,6 +762,7 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 	fill_snapshot(d, m, &p->d, mg->pid, mg->comm, mg->prio, mg->orig_cpu, mg->dest_cpu,
 		      ev->ts_ns);
 	p->task_cpu = task_cpu_of(m, mg->pid);
+	p->ev_cpu = ev->cpu;
 	p->deadline_ns = ev->ts_ns + DECISION_WINDOW_NS;
 	p->state = task && (task->known & MODEL_KNOWN_STATE) ? (int)task->state :
 							       MODEL_TASK_UNKNOWN;
@@ -1035,8 +1037,63 @@ static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct
 	return dplace_placed(d->dp, pw->tid, &p->d.snap, ev->u.mig.dest_cpu, false);
 }
 
+/*
+ * A sched_wakeup no sched_waking announced (traces without sched_waking):
+ * the migration it settled gets its placement block, from the CPU that
+ * logged it (the waker's); a wake-up that kept prev is a decision of its
+ * own, the waker's CPU known only when the event was logged elsewhere than
+ * on the target (otherwise it may be the wakelist IPI's).
+ */
+static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
+			      const struct sr_event *ev)
+{
+	const struct sr_ev_wakeup *w = &ev->u.wake;
+	const struct model_task *task = model_task_lookup(m, w->pid);
+	struct pending *p;
+	size_t i;
+	int ret, prev;
+
+	if (w->pid <= 0 || w->target_cpu < 0 || w->target_cpu >= d->topo->nr_cpus || d->have_strf)
+		return 0;
+	for (i = d->tail; i > d->head; i--) {
+		p = &d->queue[i - 1];
+		if (p->d.snap.tid == w->pid && p->d.snap.decision_class == SR_DECISION_CLASS_WAKEUP &&
+		    p->d.why == DECISION_WHY_WAKEUP && !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
+			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, p->ev_cpu,
+					  model_cpu_get(m, p->ev_cpu) ? model_cpu_get(m, p->ev_cpu)->curr : 0,
+					  NULL, true);
+			if (ret < 0)
+				return ret;
+			return dplace_placed(d->dp, w->pid, &p->d.snap, p->d.snap.dst_cpu, false);
+		}
+	}
+	if (!task || !(task->known & MODEL_KNOWN_STATE) || !(task->known & MODEL_KNOWN_CPU) ||
+	    task->state == MODEL_TASK_RUNNING || task->state == MODEL_TASK_RUNNABLE ||
+	    task->cpu != w->target_cpu || dplace_percpu_kthread(w->comm, sizeof(w->comm))) {
+		if (task && task->state == MODEL_TASK_SLEEPING)
+			d->stats.wakeups_no_placement++;
+		return 0;
+	}
+	prev = task->cpu;
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	p->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &p->d, w->pid, w->comm, w->prio, prev, prev, ev->ts_ns);
+	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid), true);
+	if (ret < 0)
+		return ret;
+	if (ev->cpu == w->target_cpu)
+		p->d.snap.known &= ~SR_SNAP_WAKER_CPU;
+	p->task_cpu = prev;
+	p->state = MODEL_TASK_SLEEPING;
+	set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING_STAYED);
+	p->resolved = true;
+	return dplace_placed(d->dp, w->pid, &p->d.snap, prev, false);
+}
+
 /* sched_wakeup: a wake-up that stayed on prev is a decision of its own */
-static int on_wakeup(struct decision_ctx *d, const struct sr_event *ev)
+static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
 	int i = wake_find(d, ev->u.wake.pid), target = ev->u.wake.target_cpu;
 	struct pend_wake *pw;
@@ -1045,7 +1102,7 @@ static int on_wakeup(struct decision_ctx *d, const struct sr_event *ev)
 	int ret;
 
 	if (i < 0)
-		return 0;
+		return wakeup_unannounced(d, m, ev);
 	pw = &d->wakes[i];
 	if (pw->migrated || (d->have_strf && !pw->strf) || target < 0 ||
 	    target >= d->topo->nr_cpus) {
@@ -1302,7 +1359,7 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 	case SR_EV_WAKEUP:
 		ret = note_stopper_wake(d, ev);
 		if (!ret)
-			ret = on_wakeup(d, ev);
+			ret = on_wakeup(d, m, ev);
 		break;
 	case SR_EV_WAKING:
 		ret = on_waking(d, m, ev);

@@ -12,6 +12,7 @@
 
 #include "report.h"
 #include "report-replay.h"
+#include "report-place.h"
 
 static json_t *jint(int64_t v)
 {
@@ -46,6 +47,8 @@ static json_t *verdict_json(const struct replay_policy *pol, const struct sr_ver
 	json_object_set_new(o, "flags", flags);
 	if (v->target_node >= 0)
 		json_object_set_new(o, "target_node", jint(v->target_node));
+	if (v->target_cpu >= 0)
+		json_object_set_new(o, "target_cpu", jint(v->target_cpu));
 	return o;
 }
 
@@ -179,11 +182,8 @@ static json_t *ground_truth_json(const struct report_replay_in *in)
 	json_object_set_new(lb, "moved", jint((int64_t)ds->probe_paired_migrations));
 	json_object_set_new(gt, "lb", lb);
 
-	/* no built-in decides wake-up or fork placement by CPU */
-	json_object_set_new(pl, "policy", json_null());
-	json_object_set_new(pl, "candidates", jint((int64_t)ds->probe_placements));
-	json_object_set_new(pl, "model_agrees", json_null());
-	json_object_set_new(gt, "placement", pl);
+	json_decref(pl);
+	json_object_set_new(gt, "placement", report_place_ground_truth(in->engine, ds));
 
 	json_object_set_new(pr, "unpaired_entries", jint((int64_t)ds->probe_unpaired_entries));
 	json_object_set_new(pr, "returns_without_entry",
@@ -290,6 +290,15 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "unknown_inputs", missing);
 	json_object_set_new(sum, "top_tasks", tasks);
 	json_object_set_new(sum, "fidelity", fidelity);
+	{
+		json_t *cf = json_object_get(sum, "choice_fidelity");
+
+		if (!cf) {
+			cf = json_object();
+			json_object_set_new(sum, "choice_fidelity", cf);
+		}
+		report_place_choice_fidelity(cf, e);
+	}
 	if (report_replay_has_probes(in->dstats))
 		json_object_set_new(sum, "ground_truth", ground_truth_json(in));
 	{
