@@ -84,6 +84,7 @@ struct wk_eval {
 	unsigned int		why;	/* the decisive branch */
 	unsigned int		est[3];	/* estimates used */
 	int			nr_est;
+	bool			unknown;	/* an unseen CPU was asked about */
 };
 
 static void wk_est(struct wk_eval *w, unsigned int r)
@@ -102,10 +103,24 @@ static bool cpu_ok(const struct sr_snapshot *s, int c)
 	return c >= 0 && c < s->nr_cpus;
 }
 
-static bool idle(const struct sr_snapshot *s, int c)
+/*
+ * available_idle_cpu(): 1 idle, 0 busy; a CPU the model has not seen
+ * makes the whole answer unknown (w->unknown), as it is only asked where
+ * the answer depends on it
+ */
+static bool wk_idle(struct wk_eval *w, int c)
 {
-	return cpu_ok(s, c) && (s->cpu_flags[c] & SR_PCPU_IDLE);
+	const struct sr_snapshot *s = w->ev.snap;
+
+	if (!cpu_ok(s, c))
+		return false;
+	if (!(s->cpu_flags[c] & SR_PCPU_KNOWN)) {
+		w->unknown = true;
+		return false;
+	}
+	return s->cpu_flags[c] & SR_PCPU_IDLE;
 }
+#define idle(s, c)	wk_idle(w, (c))
 
 static bool share_cache(const struct sr_snapshot *s, int a, int b)
 {
@@ -147,13 +162,27 @@ static bool wk_sync(struct wk_eval *w)
 	return false;
 }
 
+/* the PELT estimates of CPU @c are known; else the answer is unknown */
+static bool wk_pelt(struct wk_eval *w, int c)
+{
+	const struct sr_snapshot *s = w->ev.snap;
+
+	if (cpu_ok(s, c) && (s->cpu_flags[c] & SR_PCPU_PELT))
+		return true;
+	replay_need(&w->ev, SR_SNAP_BIT_CPU_UTIL);
+	w->ev.missing |= SR_SNAP_CPU_UTIL;
+	if (!w->ev.missing_reason)
+		w->ev.missing_reason = sr_reason_missing(SR_SNAP_BIT_CPU_UTIL);
+	return false;
+}
+
 /* wake_affine_weight() on the estimated loads: the waker's CPU or prev */
 static int wa_weight(struct wk_eval *w, int cpu, int prev, bool sync)
 {
 	const struct sr_snapshot *s = w->ev.snap;
 	int64_t this_eff, prev_eff;
 
-	if (!replay_need(&w->ev, SR_SNAP_BIT_CPU_UTIL))
+	if (!wk_pelt(w, cpu) || !wk_pelt(w, prev))
 		return WK_UNKNOWN;
 	wk_est(w, SR_REASON_WA_LOAD_ESTIMATE);
 	this_eff = s->cpu_load[cpu];
@@ -215,6 +244,8 @@ static int sis_util_budget(struct wk_eval *w, int target)
 
 	for (i = 0; i < s->nr_cpus; i++)
 		if (share_cache(s, i, target)) {
+			if (!wk_pelt(w, i))
+				return -1;
 			sum += s->cpu_util[i];
 			n++;
 		}
@@ -277,9 +308,9 @@ static int sis(struct wk_eval *w, int prev, int target)
 		return target;
 	}
 	if (v->sis == WK_SIS_UTIL) {
-		if (!replay_need(&w->ev, SR_SNAP_BIT_CPU_UTIL))
-			return WK_UNKNOWN;
 		budget = sis_util_budget(w, target);
+		if (budget < 0)
+			return WK_UNKNOWN;
 		wk_est(w, SR_REASON_SIS_UTIL_ESTIMATE);
 	} else {
 		budget = 3;
@@ -293,69 +324,117 @@ static int sis(struct wk_eval *w, int prev, int target)
 	return found;
 }
 
+/* the CPU one version picks for waker CPU @cpu; WK_UNKNOWN when an input it read is unknown */
+static int wk_choose(struct wk_eval *w, int cpu, int prev, unsigned int *path)
+{
+	const struct sr_snapshot *snap = w->ev.snap;
+	bool want_affine = true;
+	int target = prev, choice, d;
+
+	w->why = 0;
+	w->unknown = false;
+	*path = 0;
+	if (wake_wide(snap, llc_size(snap, cpu))) {
+		want_affine = false;
+		*path = SR_REASON_WAKE_WIDE;
+	}
+	d = snap->distance[snap->cpu_node[cpu]][snap->cpu_node[prev]];
+	if (want_affine) {
+		if (cpu == prev) {
+			*path = SR_REASON_WAKE_SAME_CPU;
+		} else if (d > w->ev.param[P_RECLAIM_DISTANCE]) {
+			*path = SR_REASON_WAKE_NO_AFFINE_DOMAIN;
+		} else {
+			target = wake_affine(w, cpu, prev);
+			if (target == WK_UNKNOWN || w->unknown)
+				return WK_UNKNOWN;
+			if (!w->ver->affine_returns_cpu && target != cpu)
+				target = prev;
+			*path = w->why;
+		}
+	}
+	choice = sis(w, prev, target);
+	if (w->unknown)
+		return WK_UNKNOWN;
+	return choice;
+}
+
+static bool node_ok(const struct sr_snapshot *s, int c)
+{
+	return cpu_ok(s, c) && s->cpu_node[c] >= 0 && s->cpu_node[c] < s->nr_nodes &&
+	       s->cpu_node[c] < SR_MAX_NODES;
+}
+
 static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 			   struct sr_verdict *out, const struct wk_version *ver)
 {
 	struct wk_eval w = { .ver = ver };
-	int cpu, prev, target, choice, ret, d;
-	bool want_affine = true;
-	unsigned int path = 0;
+	int prev, choice = -1, c, ret, i;
+	unsigned int path = 0, why = 0, any = 0;
 
 	ret = replay_eval_begin(&w.ev, priv, snap, out, P__COUNT,
 				SR_CLASS_BIT(SR_DECISION_CLASS_WAKEUP));
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (!SR_SNAP_HAS(snap, cpu_load) || !replay_need(&w.ev, SR_SNAP_BIT_SRC_CPU) ||
-	    !replay_need(&w.ev, SR_SNAP_BIT_WAKER_CPU) ||
-	    !replay_need(&w.ev, SR_SNAP_BIT_PLACE_CPUS)) {
+	    !replay_need(&w.ev, SR_SNAP_BIT_PLACE_CPUS) ||
+	    !replay_need(&w.ev, SR_SNAP_BIT_WAKEE_FLIPS)) {
 		replay_verdict_unknown(out, &w.ev);
 		return 0;
 	}
 	prev = snap->src_cpu;
-	cpu = snap->waker_cpu;
-	if (!cpu_ok(snap, prev) || !cpu_ok(snap, cpu) || snap->cpu_node[prev] < 0 ||
-	    snap->cpu_node[cpu] < 0) {
+	if (!node_ok(snap, prev) || snap->nr_cpus > SR_PLACE_MAX_CPUS) {
 		replay_verdict_set(out, &w.ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_NONE, 0, 0);
 		return 0;
 	}
-	if (!replay_need(&w.ev, SR_SNAP_BIT_WAKEE_FLIPS)) {
-		replay_verdict_unknown(out, &w.ev);
-		return 0;
-	}
-	if (wake_wide(snap, llc_size(snap, cpu))) {
-		want_affine = false;
-		path = SR_REASON_WAKE_WIDE;
-	}
-	target = prev;
-	d = snap->cpu_node[cpu] < SR_MAX_NODES && snap->cpu_node[prev] < SR_MAX_NODES ?
-	    snap->distance[snap->cpu_node[cpu]][snap->cpu_node[prev]] : 255;
-	if (want_affine) {
-		if (cpu == prev)
-			path = SR_REASON_WAKE_SAME_CPU;
-		else if (d > w.ev.param[P_RECLAIM_DISTANCE])
-			path = SR_REASON_WAKE_NO_AFFINE_DOMAIN;
-		else {
-			target = wake_affine(&w, cpu, prev);
-			if (target == WK_UNKNOWN) {
-				replay_verdict_unknown(out, &w.ev);
-				return 0;
-			}
-			if (!ver->affine_returns_cpu && target != cpu)
-				target = prev;
-			path = w.why;
+	if (snap->known & SR_SNAP_WAKER_CPU) {
+		if (!node_ok(snap, snap->waker_cpu)) {
+			replay_verdict_set(out, &w.ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_NONE, 0, 0);
+			return 0;
 		}
+		choice = wk_choose(&w, snap->waker_cpu, prev, &path);
+		why = w.why;
+	} else {
+		/* logged on the target: the waker could be any CPU; known if all agree */
+		for (c = 0; c < snap->nr_cpus; c++) {
+			int r;
+			unsigned int p;
+
+			if (!node_ok(snap, c))
+				continue;
+			r = wk_choose(&w, c, prev, &p);
+			if (r == WK_UNKNOWN || (choice >= 0 && r != choice)) {
+				choice = WK_UNKNOWN;
+				break;
+			}
+			if (choice < 0 || c == prev) {
+				why = w.why;
+				path = p;
+			}
+			choice = r;
+		}
+		if (choice == WK_UNKNOWN || choice < 0) {
+			replay_need(&w.ev, SR_SNAP_BIT_WAKER_CPU);
+			replay_verdict_unknown(out, &w.ev);
+			return 0;
+		}
+		any = SR_REASON_WAKER_CPU_ANY;
 	}
-	choice = sis(&w, prev, target);
 	if (choice == WK_UNKNOWN) {
+		/* an unseen CPU was asked about, unless another input was missing */
+		if (!w.ev.missing) {
+			w.ev.missing = SR_SNAP_PLACE_CPUS;
+			w.ev.missing_reason = sr_reason_missing(SR_SNAP_BIT_PLACE_CPUS);
+		}
 		replay_verdict_unknown(out, &w.ev);
 		return 0;
 	}
 	out->target_cpu = choice;
 	out->target_node = snap->cpu_node[choice];
 	replay_verdict_set(out, &w.ev, choice == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
-			   w.why, path != w.why ? path : 0, 0);
-	for (d = 0; d < w.nr_est; d++)
-		sr_verdict_push(out, w.est[d]);
+			   why, path != why ? path : 0, any);
+	for (i = 0; i < w.nr_est; i++)
+		sr_verdict_push(out, w.est[i]);
 	return 0;
 }
 

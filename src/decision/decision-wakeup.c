@@ -167,7 +167,7 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 {
 	struct dp_task *w, *p;
 	int c, n = t->nr_cpus;
-	bool all_known = true, util_known = true;
+	bool util_known = false;
 
 	if (grow(dp, n > 0 ? n - 1 : 0) < 0)
 		return -ENOMEM;
@@ -203,8 +203,7 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 		s->cpu_node[c] = (int16_t)topo_cpu_node(t, c);
 		s->cpu_flags[c] = 0;
 		if (!mc || !mc->known || mc->curr < 0) {
-			all_known = false;
-			util_known = false;
+			/* a CPU not seen yet: unknown, which matters only if a policy looks at it */
 			continue;
 		}
 		s->cpu_flags[c] = SR_PCPU_KNOWN | (mc->nr_runnable == 1 ? SR_PCPU_SINGLE : 0);
@@ -216,12 +215,11 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 		if (model_cpu_pelt(m, c, s->ts_ns, &util, &runnable)) {
 			s->cpu_util[c] = (int32_t)(util + 0.5);
 			s->cpu_load[c] = (int32_t)(runnable + 0.5);
-		} else {
-			util_known = false;
+			s->cpu_flags[c] |= SR_PCPU_PELT;
+			util_known = true;
 		}
 	}
-	if (all_known)
-		s->known |= SR_SNAP_PLACE_CPUS;
+	s->known |= SR_SNAP_PLACE_CPUS;
 	if (util_known)
 		s->known |= SR_SNAP_CPU_UTIL;
 	return 0;

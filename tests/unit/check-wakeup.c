@@ -39,7 +39,7 @@ static void base(struct sr_snapshot *s)
 	s->nr_cpus = 8;
 	for (c = 0; c < 8; c++) {
 		s->cpu_node[c] = (int16_t)(c / 2);
-		s->cpu_flags[c] = SR_PCPU_KNOWN | SR_PCPU_SINGLE;
+		s->cpu_flags[c] = SR_PCPU_KNOWN | SR_PCPU_SINGLE | SR_PCPU_PELT;
 		s->cpu_util[c] = 1000;
 		s->cpu_load[c] = 1024;
 	}
@@ -47,7 +47,7 @@ static void base(struct sr_snapshot *s)
 
 static void set_idle(struct sr_snapshot *s, int c)
 {
-	s->cpu_flags[c] = SR_PCPU_KNOWN | SR_PCPU_IDLE;
+	s->cpu_flags[c] = SR_PCPU_KNOWN | SR_PCPU_IDLE | SR_PCPU_PELT;
 	s->cpu_util[c] = 0;
 	s->cpu_load[c] = 0;
 }
@@ -67,62 +67,74 @@ struct row {
 	int		verdict;
 	int		cpu;		/* target_cpu */
 	const char	*reason;	/* first reason */
+	int		unseen;		/* 1 + a CPU made unknown, 0 none */
+	bool		waker_unknown;
 };
 
 #define NONE	{ -1, -1, -1 }
 static const struct row rows[] = {
 	/* wake_wide() */
 	{ "v6.1/wake_wide/wide: no affine, prev's LLC", "wakeup-v6.1", -1, { 2, -1, -1 }, -1, 0,
-	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle" },
+	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false },
 	{ "v6.1/wake_wide/flips unknown", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 }, 0, 0, false,
-	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips" },
+	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips", 0, false },
 	/* the walk: the affine domain */
 	{ "v6.1/walk/waker on prev: wake_affine not asked", "wakeup-v6.1", 2, { 3, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle" },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
 	{ "v6.1/walk/no SD_WAKE_AFFINE beyond distance 30", "wakeup-v6.1", 4, { 4, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none" },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false },
 	/* wake_affine_idle() */
 	{ "v6.1/wake_affine_idle/idle waker, idle prev: prev", "wakeup-v6.1", -1, { 3, 2, -1 }, -1,
-	  0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle" },
+	  0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false },
 	{ "v6.1/wake_affine_idle/idle waker sharing the cache: waker", "wakeup-v6.1", -1,
-	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-target-idle" },
+	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-target-idle", 0, false },
 	{ "v6.1/wake_affine_idle/idle waker on another node: not counted", "wakeup-v6.1", 0,
 	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 2048, false, false, SR_VERDICT_RESIST, 0,
-	  "sis-target-idle" },
+	  "sis-target-idle", 0, false },
 	{ "v4.15/wake_affine_idle/idle waker on another node: pulls", "wakeup-v4.15", 0,
-	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 0, "sis-target-idle" },
+	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 0, "sis-target-idle", 0, false },
 	{ "v6.1/wake_affine_idle/sync from a CPU running only the waker", "wakeup-v6.1", -1, NONE,
-	  -1, 1, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none" },
+	  -1, 1, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false },
 	{ "v6.1/wake_affine_idle/idle prev wins (5.11)", "wakeup-v6.1", 0, { 2, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle" },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false },
 	{ "v4.16/wake_affine_idle/idle prev across nodes: weight decides", "wakeup-v4.16", 0,
-	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle" },
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false },
 	/* wake_affine_weight() */
 	{ "v6.1/wake_affine_weight/prev heavier: waker", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 },
-	  0, 3072, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none" },
+	  0, 3072, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false },
 	{ "v6.1/wake_affine_weight/equal loads: the WA_BIAS margin favours the waker", "wakeup-v6.1",
-	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none" },
+	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false },
 	{ "v6.1/wake_affine_weight/prev lighter: prev", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 }, 0,
-	  512, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none" },
+	  512, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false },
 	/* select_idle_sibling() */
 	{ "v6.1/wake_affine_idle/idle prev before the weights", "wakeup-v6.1", -1, { 2, -1, -1 }, -1,
-	  0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle" },
+	  0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false },
 	{ "v4.16/sis/prev idle and sharing the cache with the target", "wakeup-v4.16", -1,
-	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-prev-idle" },
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-prev-idle", 0, false },
 	{ "v6.1/sis/per-CPU kthread waker on prev", "wakeup-v6.1", 2, NONE, -1, 0, { 0, 0 }, 0, 0,
-	  true, false, SR_VERDICT_ALLOW, 2, "sis-kthread-stack" },
+	  true, false, SR_VERDICT_ALLOW, 2, "sis-kthread-stack", 0, false },
 	{ "v6.1/sis/recent_used_cpu idle in the LLC", "wakeup-v6.1", 4, { 3, -1, -1 }, 3, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-recent-used" },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-recent-used", 0, false },
 	{ "v4.15/sis/no recent_used_cpu: the scan finds it", "wakeup-v4.15", 4, { 3, -1, -1 }, 3, 0,
-	  { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle" },
+	  { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
 	{ "v6.1/select_idle_cpu/SIS_UTIL budget 0 at high util", "wakeup-v6.1", 4, { 3, -1, -1 },
-	  -1, 0, { 0, 0 }, 1000, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none" },
+	  -1, 0, { 0, 0 }, 1000, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false },
 	{ "v6.1/select_idle_cpu/SIS_UTIL budget left at low util", "wakeup-v6.1", 4, { 3, -1, -1 },
-	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle" },
+	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
 	{ "v5.19/select_idle_cpu/SIS_PROP minimum budget", "wakeup-v5.19", 4, { 3, -1, -1 }, -1, 0,
-	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle" },
+	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
 	{ "v6.1/select_idle_cpu/nothing idle: the target", "wakeup-v6.1", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none" },
+	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false },
+	{ "v6.1/sis/an unseen CPU in the scan: unknown", "wakeup-v6.1", 4, NONE, -1, 0, { 0, 0 },
+	  0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-place-cpus", 4, false },
+	{ "v6.1/sis/an unseen CPU elsewhere: known", "wakeup-v6.1", 4, NONE, -1, 0, { 0, 0 },
+	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 7, false },
+	{ "v6.1/walk/waker CPU unknown, idle prev: every waker agrees", "wakeup-v6.1", -1,
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
+	  "sis-target-idle", 0, true },
+	{ "v6.1/walk/waker CPU unknown, idle CPU 3: wakers disagree", "wakeup-v6.1", -1,
+	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1,
+	  "missing-waker-cpu", 0, true },
 };
 
 #define NR_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
@@ -155,6 +167,10 @@ START_TEST(test_wakeup_row)
 	s.waker_kthread = r->kthread;
 	if (r->flips_unknown)
 		s.known &= ~SR_SNAP_WAKEE_FLIPS;
+	if (r->unseen > 0)
+		s.cpu_flags[r->unseen - 1] = 0;
+	if (r->waker_unknown)
+		s.known &= ~SR_SNAP_WAKER_CPU;
 	pol = replay_policy_new(ops);
 	ck_assert_ptr_nonnull(pol);
 	ck_assert_int_eq(replay_policy_start(pol, &err), 0);

@@ -234,6 +234,7 @@ enum sr_snap_bit {
 #define SR_PCPU_IDLE		(1u << 0)	/* idle task current, nothing queued, no wake-up pending */
 #define SR_PCPU_KNOWN		(1u << 1)	/* the model knows this CPU's state */
 #define SR_PCPU_SINGLE		(1u << 2)	/* exactly one task runnable there (nr_running 1) */
+#define SR_PCPU_PELT		(1u << 3)	/* cpu_util / cpu_load hold its estimates */
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -358,7 +359,9 @@ enum sr_snap_bit {
  *                   name: kworker/N:M, ksoftirqd/N, ...) [WAKER_CPU]
  * @nr_cpus:         CPUs described in @cpu_node / @cpu_flags [PLACE_CPUS]
  * @cpu_node:        node of each CPU, -1 when not placed [PLACE_CPUS]
- * @cpu_flags:       SR_PCPU_* bits of each CPU [PLACE_CPUS]
+ * @cpu_flags:       SR_PCPU_* bits of each CPU; a CPU without SR_PCPU_KNOWN
+ *                   (not seen yet) is unknown, which a policy answers
+ *                   with missing-place-cpus only where it matters [PLACE_CPUS]
  * @cpu_idle_ns:     for an idle CPU, how long it has been idle [PLACE_CPUS]
  * @cpu_util:        per CPU, estimated util_avg (1024 = always running)
  *                   [CPU_UTIL]
