@@ -417,6 +417,15 @@ const char *engine_kernel_policy_name(const char *release, int cls)
 		if (v >= 6000)
 			return "exec-v6.1";
 		return "exec-least-loaded";
+	case SR_DECISION_CLASS_FORK:
+		/* the NUMA spare-capacity rule: v5.5, v5.11, v6.0 */
+		if (v >= 6000)
+			return "fork-v6.1";
+		if (v >= 5011)
+			return "fork-v5.11";
+		if (v >= 5005)
+			return "fork-v5.10";
+		return NULL;
 	case SR_DECISION_CLASS_WAKEUP:
 		/* SIS_UTIL from v6.0, SIS_PROP and the 5.11 idle prev before */
 		if (v >= 6000)

@@ -207,6 +207,8 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 			continue;
 		}
 		s->cpu_flags[c] = SR_PCPU_KNOWN | (mc->nr_runnable == 1 ? SR_PCPU_SINGLE : 0);
+		s->cpu_nr_running[c] = (int16_t)(mc->nr_runnable < 0 ? 0 :
+						 mc->nr_runnable > 32767 ? 32767 : mc->nr_runnable);
 		if (mc->curr == 0 && mc->nr_runnable <= 0 && !dp->claims[c]) {
 			s->cpu_flags[c] |= SR_PCPU_IDLE;
 			if (dp->idle_since[c] && s->ts_ns + 1 >= dp->idle_since[c])

@@ -777,6 +777,13 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 
 		if (ret < 0 || p->resolved)
 			return ret;
+	} else {
+		/* an exec placement, perhaps: the CPUs it was chosen among */
+		int ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, mg->pid, NULL,
+				      false);
+
+		if (ret < 0)
+			return ret;
 	}
 
 	i = numa_find(d, mg->pid);
@@ -1140,11 +1147,20 @@ static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const st
 {
 	const struct sr_ev_wakeup *w = &ev->u.wake;
 	struct pending *p;
+	size_t q;
 	int i, ret;
 
 	if (w->pid <= 0 || w->target_cpu < 0 || w->target_cpu >= d->topo->nr_cpus ||
 	    ev->cpu < 0 || ev->cpu >= d->topo->nr_cpus)
 		return 0;
+	/* 4.1-4.7 log the fork's move: that migration, classified just now, is the decision */
+	for (q = d->tail; q > d->head; q--) {
+		p = &d->queue[q - 1];
+		if (p->d.snap.tid == w->pid && p->d.why == DECISION_WHY_WAKEUP_NEW &&
+		    !(p->d.snap.known & SR_SNAP_WAKER_CPU))
+			return dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
+					   comm_of(m, ev->pid), false);
+	}
 	p = queue_push(d);
 	if (!p)
 		return -ENOMEM;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check-wakeup.c - the wake-up placement policies (replay/policy-wakeup.c):
+ * check-wakeup.c - the placement policies: wake-up (replay/policy-wakeup.c)
+ * and, below, fork (replay/policy-fork.c).  Wake-up:
  * one row per branch of select_task_rq_fair()'s wake-up path as each
  * version models it (wake_wide, the affine domain, wake_affine_idle,
  * wake_affine_weight, select_idle_sibling's early returns, the LLC scan
@@ -9,6 +10,7 @@
  * (same node), every CPU busy with one task, loads and flips known.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check-common.h"
@@ -74,14 +76,14 @@ struct row {
 #define NONE	{ -1, -1, -1 }
 static const struct row rows[] = {
 	/* wake_wide() */
-	{ "v6.1/wake_wide/wide: no affine, prev's LLC", "wakeup-v6.1", -1, { 2, -1, -1 }, -1, 0,
+	{ "all/wake_wide/wide: no affine, prev's LLC", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
 	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false },
-	{ "v6.1/wake_wide/flips unknown", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 }, 0, 0, false,
+	{ "all/wake_wide/flips unknown", "wakeup-*", -1, NONE, -1, 0, { 0, 0 }, 0, 0, false,
 	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips", 0, false },
 	/* the walk: the affine domain */
-	{ "v6.1/walk/waker on prev: wake_affine not asked", "wakeup-v6.1", 2, { 3, -1, -1 }, -1, 0,
+	{ "all/walk/waker on prev: wake_affine not asked", "wakeup-*", 2, { 3, -1, -1 }, -1, 0,
 	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
-	{ "v6.1/walk/no SD_WAKE_AFFINE beyond distance 30", "wakeup-v6.1", 4, { 4, -1, -1 }, -1, 0,
+	{ "all/walk/no SD_WAKE_AFFINE beyond distance 30", "wakeup-*", 4, { 4, -1, -1 }, -1, 0,
 	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false },
 	/* wake_affine_idle() */
 	{ "v6.1/wake_affine_idle/idle waker, idle prev: prev", "wakeup-v6.1", -1, { 3, 2, -1 }, -1,
@@ -123,33 +125,31 @@ static const struct row rows[] = {
 	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
 	{ "v5.19/select_idle_cpu/SIS_PROP minimum budget", "wakeup-v5.19", 4, { 3, -1, -1 }, -1, 0,
 	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false },
-	{ "v6.1/select_idle_cpu/nothing idle: the target", "wakeup-v6.1", 4, NONE, -1, 0, { 0, 0 },
+	{ "all/select_idle_cpu/nothing idle: the target", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
 	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false },
-	{ "v6.1/sis/an unseen CPU in the scan: unknown", "wakeup-v6.1", 4, NONE, -1, 0, { 0, 0 },
+	{ "all/sis/an unseen CPU in the scan: unknown", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
 	  0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-place-cpus", 4, false },
-	{ "v6.1/sis/an unseen CPU elsewhere: known", "wakeup-v6.1", 4, NONE, -1, 0, { 0, 0 },
+	{ "all/sis/an unseen CPU elsewhere: known", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
 	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 7, false },
-	{ "v6.1/walk/waker CPU unknown, idle prev: every waker agrees", "wakeup-v6.1", -1,
+	{ "all/walk/waker CPU unknown, idle prev: every waker agrees", "wakeup-*", -1,
 	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
 	  "sis-target-idle", 0, true },
-	{ "v6.1/walk/waker CPU unknown, idle CPU 3: wakers disagree", "wakeup-v6.1", -1,
+	{ "all/walk/waker CPU unknown, idle CPU 3: wakers disagree", "wakeup-*", -1,
 	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1,
 	  "missing-waker-cpu", 0, true },
 };
 
 #define NR_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
 
-START_TEST(test_wakeup_row)
+/* one row through one policy */
+static void run_row(const struct row *r, const struct sr_policy_ops *ops)
 {
-	const struct row *r = &rows[_i];
-	const struct sr_policy_ops *ops = replay_registry_lookup(r->policy);
 	struct replay_policy *pol;
 	struct sr_snapshot s;
 	struct sr_verdict v;
 	struct err err = { 0 };
 	int i;
 
-	ck_assert_msg(ops, "%s: no policy %s", r->name, r->policy);
 	base(&s);
 	if (r->waker >= 0)
 		s.waker_cpu = r->waker;
@@ -176,15 +176,225 @@ START_TEST(test_wakeup_row)
 	ck_assert_int_eq(replay_policy_start(pol, &err), 0);
 	replay_verdict_init(&v);
 	ck_assert_int_eq(replay_policy_evaluate(pol, &s, &v, &err), 0);
-	ck_assert_msg(v.verdict == r->verdict, "%s: verdict %s", r->name,
+	ck_assert_msg(v.verdict == r->verdict, "%s (%s): verdict %s", r->name, ops->name,
 		      replay_verdict_name(v.verdict));
-	ck_assert_msg(v.target_cpu == r->cpu, "%s: cpu %d", r->name, v.target_cpu);
+	ck_assert_msg(v.target_cpu == r->cpu, "%s (%s): cpu %d", r->name, ops->name, v.target_cpu);
 	ck_assert_msg(v.nr_reasons > 0 && !strcmp(replay_reason_name(ops, v.reasons[0]), r->reason),
-		      "%s: first reason %s", r->name,
+		      "%s (%s): first reason %s", r->name, ops->name,
 		      v.nr_reasons ? replay_reason_name(ops, v.reasons[0]) : "(none)");
 	if (v.target_cpu >= 0)
 		ck_assert_int_eq(v.target_node, v.target_cpu / 2);
 	replay_policy_free(pol);
+}
+
+/* "wakeup-*": every wake-up version answers the row alike */
+static bool row_has(const char *pattern, const char *name)
+{
+	size_t n = strlen(pattern);
+
+	if (n && pattern[n - 1] == '*')
+		return !strncmp(pattern, name, n - 1);
+	return !strcmp(pattern, name);
+}
+
+START_TEST(test_wakeup_row)
+{
+	const struct row *r = &rows[_i];
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < replay_registry_count(); i++)
+		if (row_has(r->policy, replay_registry_get(i)->name)) {
+			run_row(r, replay_registry_get(i));
+			n++;
+		}
+	ck_assert_msg(n > 0, "%s: no policy %s", r->name, r->policy);
+}
+END_TEST
+
+
+/*
+ * Fork placement (replay/policy-fork.c): 2 nodes of 4 CPUs, distance 20;
+ * the parent runs on CPU 0, the rest idle (CPU 5 idle the shortest, the
+ * idle CPUs of node 0 with utils 300/100/200), loads and utils known.
+ */
+static void fork_base(struct sr_snapshot *s)
+{
+	int c;
+
+	memset(s, 0, sizeof(*s));
+	s->size = sizeof(*s);
+	s->known = SR_SNAP_CLASS | SR_SNAP_SRC_CPU | SR_SNAP_DST_CPU | SR_SNAP_SRC_NODE |
+		   SR_SNAP_DST_NODE | SR_SNAP_WAKER_CPU | SR_SNAP_PLACE_CPUS | SR_SNAP_CPU_UTIL |
+		   SR_SNAP_NR_NODES | SR_SNAP_DISTANCE | SR_SNAP_NODE_NR_CPUS |
+		   SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE | SR_SNAP_NODE_KNOWN |
+		   SR_SNAP_PREF_NODE;
+	s->decision_class = SR_DECISION_CLASS_FORK;
+	s->nr_nodes = 2;
+	s->distance[0][0] = s->distance[1][1] = 10;
+	s->distance[0][1] = s->distance[1][0] = 20;
+	s->node_known = 3;
+	s->pref_node = -1;
+	s->src_cpu = s->waker_cpu = 0;
+	s->src_node = 0;
+	s->dst_cpu = 0;
+	s->dst_node = 0;
+	s->nr_cpus = 8;
+	for (c = 0; c < 8; c++) {
+		s->cpu_node[c] = (int16_t)(c / 4);
+		s->cpu_flags[c] = SR_PCPU_KNOWN | SR_PCPU_PELT | SR_PCPU_IDLE;
+		s->cpu_idle_ns[c] = 10000000;
+	}
+	s->cpu_idle_ns[5] = 1000;
+	s->cpu_util[1] = 300;
+	s->cpu_util[2] = 100;
+	s->cpu_util[3] = 200;
+	s->cpu_flags[0] = SR_PCPU_KNOWN | SR_PCPU_PELT | SR_PCPU_SINGLE;
+	s->cpu_nr_running[0] = 1;
+	s->cpu_util[0] = s->cpu_load[0] = 1024;
+	s->node_nr_cpus[0] = s->node_nr_cpus[1] = 4;
+	s->node_nr_running[0] = 1;
+	s->node_nr_idle[0] = 3;
+	s->node_nr_idle[1] = 4;
+}
+
+/* make CPU @c busy with @nr tasks */
+static void fork_busy(struct sr_snapshot *s, int c, int nr)
+{
+	int n = c / 4;
+
+	if (!(s->cpu_flags[c] & SR_PCPU_IDLE))
+		s->node_nr_running[n] -= s->cpu_nr_running[c];
+	else
+		s->node_nr_idle[n]--;
+	s->cpu_flags[c] = SR_PCPU_KNOWN | SR_PCPU_PELT | (nr == 1 ? SR_PCPU_SINGLE : 0);
+	s->cpu_nr_running[c] = (int16_t)nr;
+	s->node_nr_running[n] += nr;
+	s->cpu_util[c] = 1024;
+	s->cpu_load[c] = 1024 * nr;
+}
+
+struct fork_row {
+	const char	*name;
+	const char	*policy;
+	int		busy;		/* CPUs 1..busy of node 0 busy too */
+	bool		node1_busy;	/* every CPU of node 1 busy */
+	int		pref;		/* numa_preferred_nid */
+	int		llcs;		/* llcs_per_node, 0 default */
+	int		unseen;		/* 1 + a CPU not seen, 0 none */
+	int		light;		/* 1 + a CPU whose load is 512, 0 none */
+	int		verdict;	/* against dst_cpu 0 */
+	int		cpu;
+	const char	*reason2;	/* second reason, "" none */
+};
+
+static const struct fork_row fork_rows[] = {
+	{ "v6.1/find_idlest_group/spare capacity: the node with more idle CPUs", "fork-v6.1", 0,
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	{ "v6.1/find_idlest_group/imb_numa_nr keeps a small imbalance", "fork-v6.1", 0, false, -1,
+	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	{ "v5.10/find_idlest_group/the local node has an idle CPU: stays", "fork-v5.10", 0, false,
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	{ "v5.11/find_idlest_group/below a quarter of the domain: stays", "fork-v5.11", 0, false,
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	{ "v5.11/find_idlest_group/a quarter reached: the idler node", "fork-v5.11", 1, false, -1,
+	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	{ "v5.10/find_idlest_group/an idle CPU left: stays on the node", "fork-v5.10", 2, false,
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate" },
+	{ "all/find_idlest_group/local fully busy: the node with spare capacity", "fork-*", 3,
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	{ "all/find_idlest_group/the local node is preferred: stays", "fork-*", 1, false, 0, 0, 0,
+	  0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	{ "all/find_idlest_group/the idler node is preferred: goes", "fork-*", 0, false, 1, 0, 0,
+	  0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	{ "all/find_idlest_group_cpu/a CPU of the node not seen: unknown", "fork-*", 3, false, -1, 0,
+	  7, 0, SR_VERDICT_UNKNOWN, -1, "" },
+	{ "all/find_idlest_group/both busy: the lighter CPU of the local node", "fork-*", 3, true,
+	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate" },
+	{ "all/find_idlest_group/both busy, equal loads: the parent's CPU", "fork-*", 3, true, -1,
+	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate" },
+};
+
+#define NR_FORK_ROWS ((int)(sizeof(fork_rows) / sizeof(fork_rows[0])))
+
+static void run_fork_row(const struct fork_row *r, const struct sr_policy_ops *ops)
+{
+	struct replay_policy *pol;
+	struct sr_snapshot s;
+	struct sr_verdict v;
+	struct err err = { 0 };
+	char set[64];
+	int c;
+
+	fork_base(&s);
+	for (c = 1; c <= r->busy; c++)
+		fork_busy(&s, c, 1);
+	if (r->node1_busy)
+		for (c = 4; c < 8; c++)
+			fork_busy(&s, c, 1);
+	s.pref_node = r->pref;
+	if (r->unseen > 0)
+		s.cpu_flags[r->unseen - 1] = 0;
+	if (r->light > 0)
+		s.cpu_load[r->light - 1] = 512;
+	pol = replay_policy_new(ops);
+	ck_assert_ptr_nonnull(pol);
+	if (r->llcs) {
+		snprintf(set, sizeof(set), "llcs_per_node=%d", r->llcs);
+		ck_assert_int_eq(replay_policy_set_param(pol, set, &err), 0);
+	}
+	ck_assert_int_eq(replay_policy_start(pol, &err), 0);
+	replay_verdict_init(&v);
+	ck_assert_int_eq(replay_policy_evaluate(pol, &s, &v, &err), 0);
+	ck_assert_msg(v.verdict == r->verdict, "%s (%s): verdict %s", r->name, ops->name,
+		      replay_verdict_name(v.verdict));
+	ck_assert_msg(v.target_cpu == r->cpu, "%s (%s): cpu %d", r->name, ops->name, v.target_cpu);
+	if (r->verdict == SR_VERDICT_UNKNOWN) {
+		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]), "missing-place-cpus");
+	} else {
+		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]), "place-idlest-cpu");
+		ck_assert_msg(v.nr_reasons > 1 && !strcmp(replay_reason_name(ops, v.reasons[1]),
+							 r->reason2),
+			      "%s (%s): second reason %s", r->name, ops->name,
+			      v.nr_reasons > 1 ? replay_reason_name(ops, v.reasons[1]) : "(none)");
+		ck_assert_int_eq(v.target_node, v.target_cpu / 4);
+	}
+	replay_policy_free(pol);
+}
+
+START_TEST(test_fork_row)
+{
+	const struct fork_row *r = &fork_rows[_i];
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < replay_registry_count(); i++)
+		if (row_has(r->policy, replay_registry_get(i)->name)) {
+			run_fork_row(r, replay_registry_get(i));
+			n++;
+		}
+	ck_assert_msg(n > 0, "%s: no policy %s", r->name, r->policy);
+}
+END_TEST
+
+/* every placement built-in has at least six rows of its own or shared */
+START_TEST(test_rows_per_policy)
+{
+	size_t i;
+	int j, n;
+
+	for (i = 0; i < replay_registry_count(); i++) {
+		const char *name = replay_registry_get(i)->name;
+
+		if (strncmp(name, "wakeup-", 7) && strncmp(name, "fork-", 5))
+			continue;
+		n = 0;
+		for (j = 0; j < NR_ROWS; j++)
+			n += row_has(rows[j].policy, name);
+		for (j = 0; j < NR_FORK_ROWS; j++)
+			n += row_has(fork_rows[j].policy, name);
+		ck_assert_msg(n >= 6, "policy %s has only %d rows", name, n);
+	}
 }
 END_TEST
 
@@ -194,6 +404,8 @@ static Suite *wakeup_suite(void)
 	TCase *tc = tcase_create("table");
 
 	tcase_add_loop_test(tc, test_wakeup_row, 0, NR_ROWS);
+	tcase_add_loop_test(tc, test_fork_row, 0, NR_FORK_ROWS);
+	tcase_add_test(tc, test_rows_per_policy);
 	suite_add_tcase(s, tc);
 	return s;
 }

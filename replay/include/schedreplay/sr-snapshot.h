@@ -367,6 +367,8 @@ enum sr_snap_bit {
  *                   [CPU_UTIL]
  * @cpu_load:        per CPU, estimated runnable load (1024 per nice-0 task
  *                   always runnable) [CPU_UTIL]
+ * @cpu_nr_running:  per CPU, rq->nr_running as the model has it (capped at
+ *                   32767) [PLACE_CPUS, per CPU with SR_PCPU_KNOWN]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -441,6 +443,7 @@ struct sr_snapshot {
 	uint64_t	cpu_idle_ns[SR_PLACE_MAX_CPUS];
 	int32_t		cpu_util[SR_PLACE_MAX_CPUS];
 	int32_t		cpu_load[SR_PLACE_MAX_CPUS];
+	int16_t		cpu_nr_running[SR_PLACE_MAX_CPUS];
 };
 
 /*
