@@ -14,6 +14,19 @@ bool engine_place_is_class(int cls)
 	       cls == SR_DECISION_CLASS_EXEC;
 }
 
+bool engine_place_listed(const struct engine_result *r)
+{
+	const struct sr_snapshot *s = &r->d->snap;
+	int i;
+
+	if (!engine_place_is_class(s->decision_class) || s->src_cpu != s->dst_cpu || r->disagree)
+		return true;
+	for (i = 0; i < ENGINE__SIDES; i++)
+		if (r->pol[i] && r->v[i].target_cpu != s->dst_cpu)
+			return true;
+	return false;
+}
+
 int engine_place_account(struct engine_place *p, const struct engine_result *r)
 {
 	const struct decision *d = r->d;
@@ -22,6 +35,8 @@ int engine_place_account(struct engine_place *p, const struct engine_result *r)
 	struct engine_place_class *c;
 	bool picked;
 
+	if (!engine_place_listed(r))
+		p->unlisted++;
 	if (!engine_place_is_class(cls) || !r->pol[ENGINE_KERNEL])
 		return 0;
 	c = &p->cls[cls];

@@ -33,10 +33,18 @@ struct engine_place_class {
 struct engine_place {
 	struct engine_place_class	cls[SR_DECISION_CLASS__COUNT];
 	struct strcount			miss_by;	/* kernel-model misses by first reason */
+	uint64_t			unlisted;	/* placements the JSON leaves out */
 };
 
 /** engine_place_is_class() - wake-up, fork or exec */
 bool engine_place_is_class(int cls);
+
+/**
+ * engine_place_listed() - whether the report lists a decision: every one of
+ * the other classes; a placement only when the task moved or a side's
+ * choice (kernel model's included) differs from the kernel's CPU
+ */
+bool engine_place_listed(const struct engine_result *r);
 
 /** engine_place_account() - add one replayed decision.  Return: 0 or -ENOMEM. */
 int engine_place_account(struct engine_place *p, const struct engine_result *r);

@@ -1124,6 +1124,8 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	pw = &d->wakes[i];
 	p->d = pw->d;
 	s = &p->d.snap;
+	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
+	s->ts_ns = ev->ts_ns;
 	p->task_cpu = pw->prev;
 	p->state = MODEL_TASK_SLEEPING;
 	if (target != pw->prev) {

@@ -77,13 +77,5 @@ json_t *report_place_ground_truth(const struct engine *e, const struct decision_
 
 bool report_place_listed(const struct engine_result *r)
 {
-	const struct sr_snapshot *s = &r->d->snap;
-	int i;
-
-	if (!engine_place_is_class(s->decision_class) || s->src_cpu != s->dst_cpu)
-		return true;
-	for (i = 0; i < ENGINE__SIDES; i++)
-		if (r->pol[i] && r->v[i].target_cpu != s->dst_cpu)
-			return true;
-	return r->disagree;
+	return engine_place_listed(r);
 }

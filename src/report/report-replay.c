@@ -278,6 +278,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 					    jint((int64_t)in->dstats->by_why[c]));
 
 	json_object_set_new(sum, "decisions", jint((int64_t)tot));
+	/* placements kept where every side put the task: counted, not listed */
+	json_object_set_new(sum, "unlisted", jint((int64_t)engine_place(e)->unlisted));
 	json_object_set_new(sum, "by_class", by_class);
 	json_object_set_new(sum, "classes", detail);
 	json_object_set_new(sum, "evidence", evidence);
