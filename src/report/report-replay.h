@@ -17,7 +17,7 @@
 #include "report/report-cost.h"
 #include "session/session.h"
 
-#define REPORT_REPLAY_SCHEMA 1
+#define REPORT_REPLAY_SCHEMA 2
 
 
 /*
