@@ -62,10 +62,33 @@ static size_t hash_tid(int tid)
 	return (size_t)((uint32_t)tid * 2654435761u);
 }
 
-static struct dp_task *task_get(struct dplace *dp, int tid)
+/* the slot of @tid, NULL when absent */
+static struct dp_task *task_find(struct dplace *dp, int tid)
 {
 	size_t i;
 
+	if (!dp->cap)
+		return NULL;
+	i = hash_tid(tid) & (dp->cap - 1);
+	while (dp->tab[i].tid) {
+		if (dp->tab[i].tid == tid)
+			return &dp->tab[i];
+		i = (i + 1) & (dp->cap - 1);
+	}
+	return NULL;
+}
+
+/*
+ * The slot of @tid, added when absent.  Adding may move the table: a
+ * pointer from an earlier call is valid only until the next one adds.
+ */
+static struct dp_task *task_get(struct dplace *dp, int tid)
+{
+	struct dp_task *t = task_find(dp, tid);
+	size_t i;
+
+	if (t)
+		return t;
 	if (dp->used * 2 >= dp->cap) {
 		size_t cap = dp->cap ? dp->cap * 2 : 256, j;
 		struct dp_task *n = calloc(cap, sizeof(*n));
@@ -85,13 +108,11 @@ static struct dp_task *task_get(struct dplace *dp, int tid)
 		dp->cap = cap;
 	}
 	i = hash_tid(tid) & (dp->cap - 1);
-	while (dp->tab[i].tid && dp->tab[i].tid != tid)
+	while (dp->tab[i].tid)
 		i = (i + 1) & (dp->cap - 1);
-	if (!dp->tab[i].tid) {
-		dp->tab[i].tid = tid;
-		dp->tab[i].recent_used = -1;
-		dp->used++;
-	}
+	dp->tab[i].tid = tid;
+	dp->tab[i].recent_used = -1;
+	dp->used++;
 	return &dp->tab[i];
 }
 
@@ -175,17 +196,15 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 	s->known |= SR_SNAP_WAKER_CPU;
 	s->waker_kthread = waker_comm && dplace_percpu_kthread(waker_comm, SR_COMM_LEN);
 
-	p = task_get(dp, s->tid);
-	if (!p)
+	/* both added first, then looked up: adding may move the table */
+	if (!task_get(dp, s->tid) || !task_get(dp, waker_pid > 0 ? waker_pid : -(waker_cpu + 1)))
 		return -ENOMEM;
+	p = task_find(dp, s->tid);
+	w = task_find(dp, waker_pid > 0 ? waker_pid : -(waker_cpu + 1));
 	if (p->recent_known) {
 		s->recent_used_cpu = p->recent_used;
 		s->known |= SR_SNAP_RECENT_USED;
 	}
-	w = task_get(dp, waker_pid > 0 ? waker_pid : -(waker_cpu + 1));
-	if (!w)
-		return -ENOMEM;
-	p = task_get(dp, s->tid);	/* the table may have moved */
 	if (ttwu)
 		record_wakee(w, s->tid, s->ts_ns);
 	s->waker_flips = w->flips;
