@@ -58,7 +58,7 @@ enum {
 	P__COUNT
 };
 
-static const struct sr_param_desc exec_v61_params[] = {
+const struct sr_param_desc replay_idlest_params[] = {
 	{ .name = "node_reclaim_distance", .type = SR_PARAM_INT, .def = 30, .min = 10, .max = 255,
 	  .description = "NUMA levels farther than this lose SD_BALANCE_EXEC (RECLAIM_DISTANCE; "
 		"AMD Zen sets 32)" },
@@ -103,7 +103,9 @@ static struct sg_stats node_stats(const struct replay_eval *ev, int n, bool pelt
 	int64_t cap, util, runnable;
 
 	g.cpus = s->node_nr_cpus[n];
-	g.sum_nr_running = s->node_nr_running[n] - (n == s->src_node ? 1 : 0);
+	/* a forked child is on no runqueue yet: nothing of it to take away */
+	g.sum_nr_running = s->node_nr_running[n] -
+			   (n == s->src_node && !(ev->mode & REPLAY_MODE_FORK) ? 1 : 0);
 	if (g.sum_nr_running < 0)
 		g.sum_nr_running = 0;
 	g.idle_cpus = s->node_nr_idle[n];
@@ -127,7 +129,7 @@ static struct sg_stats node_stats(const struct replay_eval *ev, int n, bool pelt
 		 * takes the task's own load away, which a new task starts with
 		 * at its full weight (init_entity_runnable_average())
 		 */
-		if (n == s->src_node)
+		if (n == s->src_node && !(ev->mode & REPLAY_MODE_FORK))
 			runnable = runnable > 1024 ? runnable - 1024 : 0;
 		g.avg_load = g.cpus > 0 ? runnable * 1024 / cap : INT64_MAX;
 		return g;
@@ -215,7 +217,8 @@ static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int lvl, 
  * *@est is set when the answer rests on an estimate of what PELT holds (a
  * group type from the util/runnable estimates, or an avg_load comparison)
  */
-static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt, bool *est)
+static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, int span, bool pelt,
+			bool *est)
 {
 	const struct sr_snapshot *s = ev->snap;
 	struct sg_stats local = node_stats(ev, s->src_node, pelt);
@@ -261,40 +264,44 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, bool pelt,
 		if (best == s->pref_node)
 			return best;
 	}
-	/* adjust_numa_imbalance(): a small imbalance stays while lightly loaded */
-	if (abs(local.idle_cpus - idlest.idle_cpus) <= 2 && local.sum_nr_running + 1 <= imb_nr)
+	if (ev->mode & REPLAY_MODE_SPILL_IDLE) {
+		/* 5.5 - 5.10: stay while the local node has an idle CPU */
+		if (local.idle_cpus)
+			return -1;
+	} else if (ev->mode & REPLAY_MODE_SPILL_QUARTER) {
+		/* 5.11 allow_numa_imbalance(): stay below a quarter of the domain */
+		if (local.sum_nr_running < span / 4)
+			return -1;
+	} else if (abs(local.idle_cpus - idlest.idle_cpus) <= 2 &&
+		   local.sum_nr_running + 1 <= imb_nr) {
+		/* 6.0 adjust_numa_imbalance(): a small imbalance stays while lightly loaded */
 		return -1;
+	}
 	if (local.idle_cpus >= idlest.idle_cpus)
 		return -1;
 	return best;
 }
 
-static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
-			     struct sr_verdict *out)
+int replay_idlest_node(struct replay_eval *evp, bool *estp)
 {
-	struct replay_eval ev;
+	struct replay_eval ev = *evp;
+	const struct sr_snapshot *snap = ev.snap;
 	int levels[SR_MAX_NODES];
 	uint64_t span;
 	bool pelt, est = false;
 	int nr_levels = 0, top = -1;
 	int src, n, i, lvl, node;
-	int ret;
 
-	ret = replay_eval_begin(&ev, priv, snap, out, P__COUNT, REPLAY_EXEC_CLASSES);
-	if (ret)
-		return ret < 0 ? ret : 0;
 	if (!replay_need(&ev, SR_SNAP_BIT_NR_NODES) || !replay_need(&ev, SR_SNAP_BIT_DISTANCE) ||
 	    !replay_need(&ev, SR_SNAP_BIT_SRC_NODE) || !replay_need(&ev, SR_SNAP_BIT_DST_NODE) ||
 	    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_CPUS)) {
-		replay_verdict_unknown(out, &ev);
-		return 0;
+		*evp = ev;
+		return REPLAY_NODE_UNKNOWN;
 	}
 	src = snap->src_node;
 	if (snap->nr_nodes < 1 || snap->nr_nodes > SR_MAX_NODES || src < 0 ||
-	    src >= snap->nr_nodes || snap->node_nr_cpus[src] <= 0) {
-		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE, 0, 0);
-		return 0;
-	}
+	    src >= snap->nr_nodes || snap->node_nr_cpus[src] <= 0)
+		return REPLAY_NODE_NONE;
 	/*
 	 * the counts of the nodes exec balancing looks at: the whole machine's,
 	 * or (node-known) those of every node within node_reclaim_distance
@@ -304,8 +311,8 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	    !((snap->known & SR_SNAP_NODE_KNOWN) && (snap->node_known & span) == span)) {
 		if (!replay_need(&ev, SR_SNAP_BIT_NODE_NR_RUNNING) ||
 		    !replay_need(&ev, SR_SNAP_BIT_NODE_NR_IDLE)) {
-			replay_verdict_unknown(out, &ev);
-			return 0;
+			*evp = ev;
+			return REPLAY_NODE_UNKNOWN;
 		}
 	}
 	pelt = SR_SNAP_HAS(snap, node_pelt_known) &&
@@ -334,19 +341,48 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	node = src;
 	for (lvl = top; lvl >= 0; lvl--) {
 		int g = idlest_group(&ev, levels[lvl],
-				     imb_numa_nr(snap, levels, lvl, ev.param[P_LLCS_PER_NODE]), pelt,
-				     &est);
+				     imb_numa_nr(snap, levels, lvl, ev.param[P_LLCS_PER_NODE]),
+				     span_cpus(snap, src, levels[lvl]), pelt, &est);
 
 		if (g == -2) {
-			replay_verdict_unknown(out, &ev);
-			return 0;
+			*evp = ev;
+			return REPLAY_NODE_UNKNOWN;
 		}
 		if (g >= 0) {
 			node = g;
 			break;
 		}
 	}
+	*evp = ev;
+	*estp = est;
+	return node;
+}
+
+static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
+			     struct sr_verdict *out)
+{
+	struct replay_eval ev;
+	bool est = false;
+	int node, src, ret;
+
+	ret = replay_eval_begin(&ev, priv, snap, out, P__COUNT, REPLAY_EXEC_CLASSES);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	node = replay_idlest_node(&ev, &est);
+	if (node == REPLAY_NODE_UNKNOWN) {
+		replay_verdict_unknown(out, &ev);
+		return 0;
+	}
+	if (node == REPLAY_NODE_NONE) {
+		replay_verdict_set(out, &ev, SR_VERDICT_NOT_APPLICABLE, SR_REASON_EXEC_NO_NODE, 0, 0);
+		return 0;
+	}
+	src = snap->src_node;
 	out->target_node = node;
+	/* the CPU inside it, where the snapshot says enough (not judged) */
+	out->target_cpu = replay_place_cpu(&ev, node, snap->src_cpu, NULL);
+	if (out->target_cpu < 0)
+		out->target_cpu = -1;
 	if (node == snap->dst_node)
 		replay_verdict_set(out, &ev, SR_VERDICT_ALLOW, SR_REASON_EXEC_IDLEST,
 				   est ? SR_REASON_EXEC_PELT_ESTIMATE : 0, 0);
@@ -370,6 +406,6 @@ const struct sr_policy_ops policy_exec_v61_ops = {
 	.description	= "exec placement of 6.1: the idlest node inside the domains that "
 			  "balance exec (none beyond node_reclaim_distance)",
 	.classes	= REPLAY_EXEC_CLASSES,
-	.params		= exec_v61_params,
+	.params		= replay_idlest_params,
 	.evaluate	= exec_v61_evaluate,
 };

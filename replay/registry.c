@@ -28,6 +28,13 @@ static const struct sr_policy_ops *const replay_builtins[] = {
 	&policy_exec_least_loaded_ops,
 	&policy_exec_round_robin_ops,
 	&policy_exec_v61_ops,
+	&policy_wakeup_v415_ops,
+	&policy_wakeup_v416_ops,
+	&policy_wakeup_v519_ops,
+	&policy_wakeup_v61_ops,
+	&policy_fork_v510_ops,
+	&policy_fork_v511_ops,
+	&policy_fork_v61_ops,
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -33,6 +33,13 @@ extern const struct sr_policy_ops policy_numa_v419_ops;
 extern const struct sr_policy_ops policy_exec_least_loaded_ops;
 extern const struct sr_policy_ops policy_exec_round_robin_ops;
 extern const struct sr_policy_ops policy_exec_v61_ops;
+extern const struct sr_policy_ops policy_wakeup_v415_ops;
+extern const struct sr_policy_ops policy_wakeup_v416_ops;
+extern const struct sr_policy_ops policy_wakeup_v519_ops;
+extern const struct sr_policy_ops policy_wakeup_v61_ops;
+extern const struct sr_policy_ops policy_fork_v510_ops;
+extern const struct sr_policy_ops policy_fork_v511_ops;
+extern const struct sr_policy_ops policy_fork_v61_ops;
 
 /*
  * The fields every built-in ops table starts with: built-ins are compiled
@@ -119,7 +126,40 @@ struct replay_eval {
 	unsigned int			missing_reason;
 	uint64_t			missing;
 	uint32_t			flags;
+	uint32_t			mode;	/* REPLAY_MODE_* of the placement policies */
 };
+
+/* struct replay_eval.mode: how find_idlest_group() runs (policy-exec-v6.1.c) */
+#define REPLAY_MODE_FORK		(1u << 0)	/* the task is a new child, on no runqueue */
+#define REPLAY_MODE_SPILL_IDLE		(1u << 1)	/* 5.5-5.10 NUMA spare-capacity rule */
+#define REPLAY_MODE_SPILL_QUARTER	(1u << 2)	/* 5.11 allow_numa_imbalance() */
+
+/* replay_idlest_node() when it cannot say */
+#define REPLAY_NODE_UNKNOWN	(-2)
+#define REPLAY_NODE_NONE	(-3)
+
+/* exec-v6.1's parameters, shared by the fork policies (same order) */
+extern const struct sr_param_desc replay_idlest_params[];
+#define REPLAY_IDLEST_NR_PARAMS	4
+
+/**
+ * replay_idlest_node() - select_task_rq_fair()'s slow path at the NUMA
+ * levels: the node find_idlest_cpu() goes to (exec-v6.1's rules, with
+ * @ev->mode)
+ * @est: set when a PELT estimate was on the way
+ * Return: the node, REPLAY_NODE_UNKNOWN (@ev records the missing input) or
+ * REPLAY_NODE_NONE (no node to place on).
+ */
+int replay_idlest_node(struct replay_eval *ev, bool *est);
+
+/**
+ * replay_place_cpu() - the CPU find_idlest_cpu() ends on inside @node,
+ * from @from (the task's CPU: the parent's for a fork)
+ * @est: set when estimated loads or utilisations decided; may be NULL
+ * Return: the CPU, or -1 when the snapshot cannot say (a CPU of the node
+ * not seen, no per-CPU state).
+ */
+int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est);
 
 /**
  * replay_need() - is a snapshot field known?  Records it when not.

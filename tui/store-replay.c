@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/engine/engine.h"
 #include "replay/replay.h"
 #include "report/report-sink.h"
 #include "store-local.h"
@@ -152,6 +153,9 @@ static int sink_decision(void *priv, const struct engine_result *r, const struct
 	struct tui_store *s = k->store;
 	int ret = 0;
 
+	/* as the JSON: placements kept where every side put the task are not listed */
+	if (!engine_place_listed(r))
+		return 0;
 	if (k->nr_seqs == k->alloc_seqs) {
 		size_t n = k->alloc_seqs ? k->alloc_seqs * 2 : 1024;
 		uint64_t *a = realloc(k->seqs, n * sizeof(*a));

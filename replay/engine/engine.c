@@ -31,6 +31,7 @@ struct engine {
 	struct task_row			*tasks;
 	size_t				tasks_cap;
 	size_t				tasks_used;
+	struct engine_place		place;
 };
 
 struct engine *engine_new(void)
@@ -41,6 +42,7 @@ struct engine *engine_new(void)
 		strcount_init(&e->pairs);
 		strcount_init(&e->truth.disagree_by);
 		strcount_init(&e->truth.unknown_by);
+		strcount_init(&e->place.miss_by);
 	}
 	return e;
 }
@@ -57,6 +59,7 @@ void engine_free(struct engine *e)
 	strcount_release(&e->pairs);
 	strcount_release(&e->truth.disagree_by);
 	strcount_release(&e->truth.unknown_by);
+	strcount_release(&e->place.miss_by);
 	free(e->tasks);
 	free(e);
 }
@@ -327,6 +330,8 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 			cs->kernel_forced++;
 	}
 
+	if (engine_place_account(&e->place, r) < 0)
+		return err_set(err, -ENOMEM, "out of memory");
 	if (d->has_truth) {
 		ret = count_truth(e, r, err);
 		if (ret < 0)
@@ -376,6 +381,11 @@ const struct engine_class_stats *engine_class(const struct engine *e, int cls)
 uint64_t engine_missing(const struct engine *e, int bit)
 {
 	return bit >= 0 && bit < 64 ? e->missing[bit] : 0;
+}
+
+const struct engine_place *engine_place(const struct engine *e)
+{
+	return &e->place;
 }
 
 const struct strcount *engine_reason_pairs(const struct engine *e)
@@ -457,6 +467,26 @@ const char *engine_kernel_policy_name(const char *release, int cls)
 		if (v >= 6000)
 			return "exec-v6.1";
 		return "exec-least-loaded";
+	case SR_DECISION_CLASS_FORK:
+		/* the NUMA spare-capacity rule: v5.5, v5.11, v6.0 */
+		if (v >= 6000)
+			return "fork-v6.1";
+		if (v >= 5011)
+			return "fork-v5.11";
+		if (v >= 5005)
+			return "fork-v5.10";
+		return NULL;
+	case SR_DECISION_CLASS_WAKEUP:
+		/* SIS_UTIL from v6.0, SIS_PROP and the 5.11 idle prev before */
+		if (v >= 6000)
+			return "wakeup-v6.1";
+		if (v >= 5015)
+			return "wakeup-v5.19";
+		if (v >= 4016 && v < 5000)
+			return "wakeup-v4.16";
+		if (v >= 4014 && v < 4016)
+			return "wakeup-v4.15";
+		return NULL;
 	default:
 		return NULL;
 	}

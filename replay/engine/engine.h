@@ -33,6 +33,7 @@
 #include <schedreplay/sr-policy.h>
 
 #include "decision/decision.h"
+#include "replay/engine/engine-place.h"
 #include "replay/replay.h"
 #include "util/err.h"
 #include "util/strcount.h"
@@ -178,6 +179,9 @@ uint64_t engine_missing(const struct engine *e, int bit);
  * Return: borrowed.
  */
 const struct strcount *engine_reason_pairs(const struct engine *e);
+
+/** engine_place() - the placement classes' totals.  Return: borrowed. */
+const struct engine_place *engine_place(const struct engine *e);
 
 /** engine_truth() - the ground-truth totals.  Return: borrowed. */
 const struct engine_truth *engine_truth(const struct engine *e);

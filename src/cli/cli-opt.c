@@ -42,10 +42,11 @@ struct cli_opt {
 static const struct cli_opt opts[] = {
 	/* the policies of a replay (replay-setup.c) */
 	{ "old", CLI_OPT_OLD, required_argument, "P[,P...]", POL,
-	  "old policies (default lb-v4.1,numa-v4.18,exec-least-loaded)" },
+	  "old policies (default lb-v4.1,numa-v4.18,exec-least-loaded,\n"
+	  "wakeup-v4.15,fork-v5.10)" },
 	{ "new", CLI_OPT_NEW, required_argument, "P[,P...]", POL,
 	  "new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
-	  "exec-round-robin); the first policy of a side that decides a\n"
+	  "exec-round-robin,wakeup-v4.16,fork-v6.1); the first policy of a side that decides a\n"
 	  "class decides it ('schedreplay policies' lists them)" },
 	{ "param", CLI_OPT_PARAM, required_argument, "[P:]K=V", POL,
 	  "set parameter K (of policy P, or of every chosen policy\n"

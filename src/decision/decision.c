@@ -20,6 +20,7 @@
 #include "decision.h"
 #include "decision-cand.h"
 #include "decision-probe.h"
+#include "decision-wakeup.h"
 
 #define IDLE_TID 0
 
@@ -52,6 +53,27 @@ struct pending {
 	bool		dst_went_idle;		/* ...had a sleeping prev */
 	struct decision_pass *pass;	/* its balance pass (a reference), NULL for none */
 	int		pass_pull;	/* 1-based: the pass's pull it is */
+	int		ev_cpu;		/* the CPU that logged the migration */
+};
+
+/* a sched_waking waiting for its placement and its sched_wakeup */
+struct pend_wake {
+	int		tid;
+	int		waker_cpu;
+	int		prev;
+	bool		migrated;
+	int		claim_cpu;	/* the CPU claimed for it, -1 none */
+	bool		strf;		/* a select_task_rq_fair probe placed it */
+	int		strf_ret;
+	struct decision	d;		/* built at the sched_waking */
+};
+
+/* select_task_rq_fair pairs of forks, until their sched_wakeup_new */
+#define FORK_STRF_SLOTS	16
+struct strf_seen {
+	int		pid;
+	int		ret;
+	int		flags;
 };
 
 struct decision_ctx {
@@ -86,6 +108,14 @@ struct decision_ctx {
 	int			nr_allowed;
 	/* the balance pass the next pull may continue (a reference) */
 	struct decision_pass	*pass_cur;
+
+	struct dplace		*dp;
+	struct pend_wake	*wakes;
+	int			nr_wakes;
+	int			wakes_cap;
+	struct strf_seen	fork_strf[FORK_STRF_SLOTS];
+	int			fork_strf_next;
+	bool			have_strf;	/* the trace has select_task_rq_fair probes */
 };
 
 static const char *const why_names[DECISION_WHY__COUNT] = {
@@ -101,6 +131,8 @@ static const char *const why_names[DECISION_WHY__COUNT] = {
 	[DECISION_WHY_SLEEPING]		= "asleep-no-wakeup-followed",
 	[DECISION_WHY_STATE_UNKNOWN]	= "task-state-unknown",
 	[DECISION_WHY_CANDIDATE]	= "can_migrate_task-probe",
+	[DECISION_WHY_WAKING]		= "waking-preceded",
+	[DECISION_WHY_WAKING_STAYED]	= "waking-stayed-on-prev",
 };
 
 const char *decision_why_name(int why)
@@ -120,6 +152,11 @@ struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit
 	d->emit = emit;
 	d->arg = arg;
 	d->pairs.se_off = -1;
+	d->dp = dplace_new();
+	if (!d->dp) {
+		free(d);
+		return NULL;
+	}
 	return d;
 }
 
@@ -139,6 +176,8 @@ void decision_free(struct decision_ctx *d)
 	free(d->swake);
 	decision_probe_free(&d->pairs);
 	free(d->allowed);
+	dplace_free(d->dp);
+	free(d->wakes);
 	free(d);
 }
 
@@ -832,6 +871,7 @@ static int attach_pass(struct decision_ctx *d, const struct model *m, struct pen
 	p->pass_pull = ps->pulls;
 	return 0;
 }
+static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct sr_event *ev);
 
 static int on_migrate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
@@ -852,6 +892,7 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 	fill_snapshot(d, m, &p->d, mg->pid, mg->comm, mg->prio, mg->orig_cpu, mg->dest_cpu,
 		      ev->ts_ns);
 	p->task_cpu = task_cpu_of(m, mg->pid);
+	p->ev_cpu = ev->cpu;
 	p->deadline_ns = ev->ts_ns + DECISION_WINDOW_NS;
 	p->state = task && (task->known & MODEL_KNOWN_STATE) ? (int)task->state :
 							       MODEL_TASK_UNKNOWN;
@@ -861,6 +902,19 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 	p->self_woken = p->by_stopper && stopper_self_woken(d, mg->orig_cpu, mg->pid);
 	if (p->self_woken)
 		p->deadline_ns = ev->ts_ns + DECISION_EXEC_WINDOW_NS;
+	if (!p->by_stopper) {
+		int ret = wake_migrated(d, p, ev);
+
+		if (ret < 0 || p->resolved)
+			return ret;
+	} else {
+		/* an exec placement, perhaps: the CPUs it was chosen among */
+		int ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, mg->pid, NULL,
+				      false);
+
+		if (ret < 0)
+			return ret;
+	}
 
 	i = numa_find(d, mg->pid);
 	if (i >= 0 && d->numa[i].dst_cpu == mg->dest_cpu) {
@@ -959,6 +1013,311 @@ static int on_numa(struct decision_ctx *d, const struct sr_event *ev)
 	return numa_add(d, &np);
 }
 
+/* ---- placement: wake-ups and forks (decision-wakeup.c) ----------------- */
+
+static int wake_find(const struct decision_ctx *d, int tid)
+{
+	int i;
+
+	for (i = 0; i < d->nr_wakes; i++)
+		if (d->wakes[i].tid == tid)
+			return i;
+	return -1;
+}
+
+static void wake_drop(struct decision_ctx *d, int i)
+{
+	if (d->wakes[i].claim_cpu >= 0)
+		dplace_claim(d->dp, d->wakes[i].claim_cpu, -1);
+	if (i != d->nr_wakes - 1)
+		d->wakes[i] = d->wakes[d->nr_wakes - 1];
+	d->nr_wakes--;
+}
+
+static void wake_expire(struct decision_ctx *d, uint64_t now)
+{
+	int i = 0;
+
+	while (i < d->nr_wakes) {
+		if (d->wakes[i].d.snap.ts_ns + DECISION_NUMA_WINDOW_NS < now) {
+			d->stats.wakeups_no_placement++;
+			wake_drop(d, i);
+		} else {
+			i++;
+		}
+	}
+}
+
+/* the placement block (ABI 1.3 fields and their known bits) of @from into @to */
+#define PLACE_KNOWN	(SR_SNAP_PLACE_CPUS | SR_SNAP_WAKER_CPU | SR_SNAP_WAKE_SYNC |	\
+			 SR_SNAP_RECENT_USED | SR_SNAP_WAKEE_FLIPS | SR_SNAP_CPU_UTIL)
+static void copy_place(struct sr_snapshot *to, const struct sr_snapshot *from)
+{
+	size_t off = offsetof(struct sr_snapshot, waker_cpu);
+
+	memcpy((char *)to + off, (const char *)from + off, sizeof(*to) - off);
+	to->known = (to->known & ~PLACE_KNOWN) | (from->known & PLACE_KNOWN);
+}
+
+static const char *comm_of(const struct model *m, int pid)
+{
+	const struct model_task *t = pid > 0 ? model_task_lookup(m, pid) : NULL;
+
+	return t && (t->known & MODEL_KNOWN_COMM) ? t->comm : NULL;
+}
+
+/* sched_waking: the task will be placed, unless nothing moves it (docs/replay.md) */
+static int on_waking(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	const struct sr_ev_wakeup *w = &ev->u.wake;
+	const struct model_task *task = model_task_lookup(m, w->pid);
+	struct pend_wake *pw;
+	int i, ret;
+
+	if (w->pid <= 0 || w->target_cpu < 0 || w->target_cpu >= d->topo->nr_cpus)
+		return 0;
+	i = wake_find(d, w->pid);
+	if (i >= 0)
+		wake_drop(d, i);
+	/* ttwu_runnable(): still on its runqueue; or bound to one CPU */
+	if ((task && (task->known & MODEL_KNOWN_STATE) &&
+	     (task->state == MODEL_TASK_RUNNING || task->state == MODEL_TASK_RUNNABLE)) ||
+	    dplace_percpu_kthread(w->comm, sizeof(w->comm))) {
+		d->stats.wakeups_no_placement++;
+		return 0;
+	}
+	if (d->nr_wakes == d->wakes_cap) {
+		int cap = d->wakes_cap ? d->wakes_cap * 2 : 16;
+		struct pend_wake *n = realloc(d->wakes, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		d->wakes = n;
+		d->wakes_cap = cap;
+	}
+	pw = &d->wakes[d->nr_wakes++];
+	memset(pw, 0, sizeof(*pw));
+	pw->tid = w->pid;
+	pw->waker_cpu = ev->cpu;
+	pw->prev = w->target_cpu;
+	pw->claim_cpu = -1;
+	pw->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &pw->d, w->pid, w->comm, w->prio, w->target_cpu, w->target_cpu,
+		      ev->ts_ns);
+	ret = dplace_fill(d->dp, m, d->topo, &pw->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
+			  true);
+	return ret;
+}
+
+/* a select_task_rq_fair() return: the kernel's own placement */
+static void on_strf(struct decision_ctx *d, const struct decision_probe_entry *e,
+		    const struct sr_ev_probe *ret)
+{
+	int pid, flags, cpu, i;
+
+	if (!(e->pr.have >> SR_PF_PID & 1) || !(ret->have >> SR_PF_RET & 1) ||
+	    !(e->pr.have >> SR_PF_WAKE_FLAGS & 1))
+		return;
+	pid = (int)e->pr.v[SR_PF_PID];
+	flags = (int)e->pr.v[SR_PF_WAKE_FLAGS];
+	cpu = (int)ret->v[SR_PF_RET];
+	d->have_strf = true;
+	if (flags & DPLACE_WF_TTWU) {
+		i = wake_find(d, pid);
+		if (i < 0) {
+			d->stats.place_truth_unmatched++;
+			return;
+		}
+		d->wakes[i].strf = true;
+		d->wakes[i].strf_ret = cpu;
+		d->wakes[i].d.snap.wake_sync = !!(flags & DPLACE_WF_SYNC);
+		d->wakes[i].d.snap.known |= SR_SNAP_WAKE_SYNC;
+		if (d->wakes[i].claim_cpu < 0 && cpu >= 0) {
+			dplace_claim(d->dp, cpu, 1);
+			d->wakes[i].claim_cpu = cpu;
+		}
+	} else if (flags & DPLACE_WF_FORK) {
+		struct strf_seen *sl = &d->fork_strf[d->fork_strf_next++ % FORK_STRF_SLOTS];
+
+		sl->pid = pid;
+		sl->ret = cpu;
+		sl->flags = flags;
+	}
+}
+
+static void wake_truth(struct decision *dec, const struct pend_wake *pw)
+{
+	if (pw->strf) {
+		dec->has_place_truth = true;
+		dec->place_truth_cpu = pw->strf_ret;
+	}
+}
+
+/* a migration the waker's select_task_rq() made (P.6: same CPU, orig = prev) */
+static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct sr_event *ev)
+{
+	int i = wake_find(d, ev->u.mig.pid);
+	struct pend_wake *pw;
+
+	if (i < 0)
+		return 0;
+	pw = &d->wakes[i];
+	if (pw->migrated || ev->cpu != pw->waker_cpu || ev->u.mig.orig_cpu != pw->prev)
+		return 0;
+	copy_place(&p->d.snap, &pw->d.snap);
+	set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING);
+	wake_truth(&p->d, pw);
+	p->resolved = true;
+	pw->migrated = true;
+	if (pw->claim_cpu < 0) {
+		dplace_claim(d->dp, ev->u.mig.dest_cpu, 1);
+		pw->claim_cpu = ev->u.mig.dest_cpu;
+	}
+	return dplace_placed(d->dp, pw->tid, &p->d.snap, ev->u.mig.dest_cpu, false);
+}
+
+/*
+ * A sched_wakeup no sched_waking announced (traces without sched_waking):
+ * the migration it settled gets its placement block, from the CPU that
+ * logged it (the waker's); a wake-up that kept prev is a decision of its
+ * own, the waker's CPU known only when the event was logged elsewhere than
+ * on the target (otherwise it may be the wakelist IPI's).
+ */
+static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
+			      const struct sr_event *ev)
+{
+	const struct sr_ev_wakeup *w = &ev->u.wake;
+	const struct model_task *task = model_task_lookup(m, w->pid);
+	struct pending *p;
+	size_t i;
+	int ret, prev;
+
+	if (w->pid <= 0 || w->target_cpu < 0 || w->target_cpu >= d->topo->nr_cpus || d->have_strf)
+		return 0;
+	for (i = d->tail; i > d->head; i--) {
+		p = &d->queue[i - 1];
+		if (p->d.snap.tid == w->pid && p->d.snap.decision_class == SR_DECISION_CLASS_WAKEUP &&
+		    p->d.why == DECISION_WHY_WAKEUP && !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
+			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, p->ev_cpu,
+					  model_cpu_get(m, p->ev_cpu) ? model_cpu_get(m, p->ev_cpu)->curr : 0,
+					  NULL, true);
+			if (ret < 0)
+				return ret;
+			return dplace_placed(d->dp, w->pid, &p->d.snap, p->d.snap.dst_cpu, false);
+		}
+	}
+	if (!task || !(task->known & MODEL_KNOWN_STATE) || !(task->known & MODEL_KNOWN_CPU) ||
+	    task->state == MODEL_TASK_RUNNING || task->state == MODEL_TASK_RUNNABLE ||
+	    task->cpu != w->target_cpu || dplace_percpu_kthread(w->comm, sizeof(w->comm))) {
+		if (task && task->state == MODEL_TASK_SLEEPING)
+			d->stats.wakeups_no_placement++;
+		return 0;
+	}
+	prev = task->cpu;
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	p->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &p->d, w->pid, w->comm, w->prio, prev, prev, ev->ts_ns);
+	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid), true);
+	if (ret < 0)
+		return ret;
+	if (ev->cpu == w->target_cpu)
+		p->d.snap.known &= ~SR_SNAP_WAKER_CPU;
+	p->task_cpu = prev;
+	p->state = MODEL_TASK_SLEEPING;
+	set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING_STAYED);
+	p->resolved = true;
+	return dplace_placed(d->dp, w->pid, &p->d.snap, prev, false);
+}
+
+/* sched_wakeup: a wake-up that stayed on prev is a decision of its own */
+static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	int i = wake_find(d, ev->u.wake.pid), target = ev->u.wake.target_cpu;
+	struct pend_wake *pw;
+	struct pending *p;
+	struct sr_snapshot *s;
+	int ret;
+
+	if (i < 0)
+		return wakeup_unannounced(d, m, ev);
+	pw = &d->wakes[i];
+	if (pw->migrated || (d->have_strf && !pw->strf) || target < 0 ||
+	    target >= d->topo->nr_cpus) {
+		if (!pw->migrated)
+			d->stats.wakeups_no_placement++;
+		wake_drop(d, i);
+		return 0;
+	}
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	pw = &d->wakes[i];
+	p->d = pw->d;
+	s = &p->d.snap;
+	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
+	s->ts_ns = ev->ts_ns;
+	p->task_cpu = pw->prev;
+	p->state = MODEL_TASK_SLEEPING;
+	if (target != pw->prev) {
+		/* moved without a sched_migrate_task seen (lost events) */
+		s->dst_cpu = target;
+		s->dst_node = topo_cpu_node(d->topo, target);
+		s->cross_node = s->src_node != s->dst_node;
+		set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING);
+	} else {
+		set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING_STAYED);
+	}
+	wake_truth(&p->d, pw);
+	p->resolved = true;
+	ret = dplace_placed(d->dp, pw->tid, s, target, false);
+	wake_drop(d, i);
+	return ret;
+}
+
+/* sched_wakeup_new: the child's CPU is the fork decision (no migration since ~v4.8) */
+static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
+{
+	const struct sr_ev_wakeup *w = &ev->u.wake;
+	struct pending *p;
+	size_t q;
+	int i, ret;
+
+	if (w->pid <= 0 || w->target_cpu < 0 || w->target_cpu >= d->topo->nr_cpus ||
+	    ev->cpu < 0 || ev->cpu >= d->topo->nr_cpus)
+		return 0;
+	/* 4.1-4.7 log the fork's move: that migration, classified just now, is the decision */
+	for (q = d->tail; q > d->head; q--) {
+		p = &d->queue[q - 1];
+		if (p->d.snap.tid == w->pid && p->d.why == DECISION_WHY_WAKEUP_NEW &&
+		    !(p->d.snap.known & SR_SNAP_WAKER_CPU))
+			return dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
+					   comm_of(m, ev->pid), false);
+	}
+	p = queue_push(d);
+	if (!p)
+		return -ENOMEM;
+	p->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &p->d, w->pid, w->comm, w->prio, ev->cpu, w->target_cpu, ev->ts_ns);
+	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
+			  false);
+	if (ret < 0)
+		return ret;
+	p->task_cpu = ev->cpu;
+	p->state = MODEL_TASK_RUNNABLE;
+	set_class(&p->d, SR_DECISION_CLASS_FORK, DECISION_WHY_WAKEUP_NEW);
+	for (i = 0; i < FORK_STRF_SLOTS; i++)
+		if (d->fork_strf[i].pid == w->pid && (d->fork_strf[i].flags & DPLACE_WF_FORK)) {
+			p->d.has_place_truth = true;
+			p->d.place_truth_cpu = d->fork_strf[i].ret;
+			d->fork_strf[i].pid = 0;
+			break;
+		}
+	p->resolved = true;
+	return dplace_placed(d->dp, w->pid, &p->d.snap, w->target_cpu, true);
+}
+
 /* ---- the decision probes ----------------------------------------------- */
 
 static int note_allowed(struct decision_ctx *d, int cpu, const struct decision_probe_entry *e)
@@ -1044,8 +1403,11 @@ static int on_probe(struct decision_ctx *d, const struct model *m, const struct 
 		e = decision_probe_leave(&d->pairs, ev, SR_EV_CMT);
 		return e ? on_candidate(d, m, ev, e) : 0;
 	case SR_EV_STRF_RET:
-		if (decision_probe_leave(&d->pairs, ev, SR_EV_STRF))
+		e = decision_probe_leave(&d->pairs, ev, SR_EV_STRF);
+		if (e) {
 			d->stats.probe_placements++;
+			on_strf(d, e, &pr);
+		}
 		return 0;
 	case SR_EV_TNM_RET:
 		if (decision_probe_tnm_leave(&d->pairs, ev->pid, ev->ts_ns, &len)) {
@@ -1129,6 +1491,7 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 	ret = note_seen(d, ev->cpu, ev->ts_ns);
 	if (ret < 0)
 		return ret;
+	wake_expire(d, d->now_ns);
 	switch (ev->kind) {
 	case SR_EV_MIGRATE:
 		ret = on_migrate(d, m, ev);
@@ -1145,6 +1508,14 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 		break;
 	case SR_EV_WAKEUP:
 		ret = note_stopper_wake(d, ev);
+		if (!ret)
+			ret = on_wakeup(d, m, ev);
+		break;
+	case SR_EV_WAKING:
+		ret = on_waking(d, m, ev);
+		break;
+	case SR_EV_WAKEUP_NEW:
+		ret = on_wakeup_new(d, m, ev);
 		break;
 	case SR_EV_LOST:
 		ret = note_lost(d, ev->cpu, ev->ts_ns);
@@ -1165,6 +1536,9 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 		return ret;
 	sync_probe_damage(d);
 	numa_expire(d, d->now_ns);
+	ret = dplace_feed(d->dp, ev);
+	if (ret < 0)
+		return ret;
 	return queue_drain(d, d->now_ns, false);
 }
 

@@ -25,6 +25,10 @@
  *   lb-active   the source CPU's stopper moved it, and none of the above
  *   lb-pull     it was queued, not running, on the source CPU
  *   other       none of these: the evidence does not settle it
+ * Placement (decision-wakeup.c): every sched_waking that reaches
+ * select_task_rq() is a wake-up decision, the migration it caused or
+ * (staying on prev) one of its own at its sched_wakeup; every
+ * sched_wakeup_new is a fork decision (the child's CPU is its target_cpu).
  */
 #ifndef SR_DECISION_DECISION_H
 #define SR_DECISION_DECISION_H
@@ -79,6 +83,8 @@ enum decision_why {
 	DECISION_WHY_SLEEPING,		/* other: asleep, and no wake-up followed */
 	DECISION_WHY_STATE_UNKNOWN,	/* other: the model did not know its state */
 	DECISION_WHY_CANDIDATE,		/* a can_migrate_task() probe judged it */
+	DECISION_WHY_WAKING,		/* sched_waking on the same CPU preceded, orig = its target */
+	DECISION_WHY_WAKING_STAYED,	/* a wake-up that left the task on prev (no migration) */
 	DECISION_WHY__COUNT
 };
 
@@ -118,6 +124,9 @@ struct decision {
 	int			nr_cand;
 	int			nr_pull;
 	unsigned int		dp_flags;
+	/* a placement a select_task_rq_fair probe saw: the CPU it returned */
+	bool			has_place_truth;
+	int			place_truth_cpu;
 };
 
 /**
@@ -192,6 +201,8 @@ struct decision_stats {
 	uint64_t	probe_returns_without_entry;	/* return without entry (damage) */
 	uint64_t	probe_unusable;	/* pairs without the task, its CPUs (in the topology) or the verdict */
 	uint64_t	probe_placements;	/* select_task_rq_fair pairs */
+	uint64_t	wakeups_no_placement;	/* sched_waking with no placement (docs/replay.md) */
+	uint64_t	place_truth_unmatched;	/* select_task_rq_fair pairs no decision took */
 	uint64_t	probe_numa_windows;	/* task_numa_migrate pairs */
 	uint64_t	probe_numa_window_ns;	/* their lengths, summed */
 	uint64_t	probe_numa_window_max_ns;

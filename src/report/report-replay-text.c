@@ -303,6 +303,19 @@ static void answer_cost(FILE *out, const json_t *cost)
 }
 
 /* The answer: decisions, disagreements by class, the paired cost, the trust. */
+/* the placement half: select_task_rq_fair's returned CPU against the kernel model's */
+static void place_truth_answer(FILE *out, const json_t *pl)
+{
+	int64_t m = gi(pl, "matched");
+
+	if (!pl || !json_is_string(json_object_get(pl, "policy")) || !m)
+		return;
+	report_wrapf(out, HEAD_INDENT, "%-*s%s picks the CPU select_task_rq_fair returned on %"
+		     PRId64 " of %" PRId64 " placements (%.1f%%), %" PRId64 " judged (%.1f%%)\n",
+		     HEAD_INDENT, "", gs(pl, "policy"), gi(pl, "model_agrees"), m,
+		     pct(gi(pl, "model_agrees"), m), gi(pl, "judged"), pct(gi(pl, "judged"), m));
+}
+
 /* the headline of summary.ground_truth (decision probes only) */
 static void truth_answer(FILE *out, const json_t *gt)
 {
@@ -324,6 +337,7 @@ static void truth_answer(FILE *out, const json_t *gt)
 		     pct(gi(lb, "model_agrees"), n), gi(lb, "kernel_allowed"), gi(lb, "kernel_refused"),
 		     gi(lb, "judged"), pct(gi(lb, "judged"), n), dis,
 		     dis ? " (-v: by input)" : "");
+	place_truth_answer(out, json_object_get(gt, "placement"));
 }
 
 /* -v: the ground truth in full */
@@ -349,8 +363,17 @@ static void truth_text(FILE *out, const json_t *gt)
 		fprintf(out, "  unknown, by the input that was missing:\n");
 	json_object_foreach((json_t *)json_object_get(lb, "unknown"), k, v)
 		fprintf(out, "    %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
-	report_wrapf(out, 4, "  placement: %" PRId64 " select_task_rq_fair calls; no kernel model "
-		     "chooses a wake-up or fork CPU, so none is checked\n", gi(pl, "candidates"));
+	report_wrapf(out, 4, "  placement: %" PRId64 " select_task_rq_fair calls, %" PRId64
+		     " of them a decision's; judged %" PRId64 ", agreeing %" PRId64 "\n",
+		     gi(pl, "candidates"), gi(pl, "matched"), gi(pl, "judged"), gi(pl, "model_agrees"));
+	json_object_foreach((json_t *)json_object_get(pl, "by_class"), k, v)
+		report_wrapf(out, 6, "    %-7s %s: %" PRId64 " placements, judged %" PRId64
+			     ", agreeing %" PRId64 "\n", k, gs(v, "policy"), gi(v, "candidates"),
+			     gi(v, "judged"), gi(v, "model_agrees"));
+	if (json_object_size(json_object_get(pl, "misses")))
+		fprintf(out, "  kernel model's CPU not the kernel's, by its decisive branch:\n");
+	json_object_foreach((json_t *)json_object_get(pl, "misses"), k, v)
+		fprintf(out, "    %7" PRId64 "  %s\n", (int64_t)json_integer_value(v), k);
 	report_wrapf(out, 4, "  numa claims: %" PRId64 " task_numa_migrate windows (mean %.3f ms, "
 		     "max %.3f ms); %" PRId64 " NUMA decisions read them, %" PRId64 " found the CPU "
 		     "claimed\n", gi(nc, "windows"), gi(nc, "window_ns_mean") / 1e6,
@@ -451,6 +474,29 @@ static void answer_text(FILE *out, const json_t *doc)
 		     gi(sum, "lost_window"), gi(tr, "lost_events"), gi(sum, "cpu_unseen"),
 		     gi(tr, "damage_warnings"));
 	free(unk);
+}
+
+/* summary.choice_fidelity of the placement classes: the kernel model's CPU against the trace's */
+static void place_choice_text(FILE *out, const json_t *cf)
+{
+	static const char *const cls[] = { "wakeup", "fork", "exec" };
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(cls) / sizeof(cls[0]); i++) {
+		const json_t *o = json_object_get(cf, cls[i]);
+
+		if (!o)
+			continue;
+		if (!head)
+			fprintf(out, "  choices (the same CPU as the kernel's):\n"
+				     "  class       policy              decisions     same             unknown\n");
+		head = true;
+		fprintf(out, "  %-11s %-18s %10" PRId64 " %8" PRId64 " (%5.1f%%) %8" PRId64 " (%5.1f%%)\n",
+			cls[i], gs(o, "policy"), gi(o, "decisions"), gi(o, "same"),
+			pct(gi(o, "same"), gi(o, "decisions")), gi(o, "unknown"),
+			pct(gi(o, "unknown"), gi(o, "decisions")));
+	}
 }
 
 /* cost, node x node and calibration say nothing without fault events */
@@ -578,6 +624,7 @@ static void fidelity_text(FILE *out, const json_t *doc)
 			k, gs(o, "policy"), gi(o, "decisions"), gi(o, "judged"),
 			pct(gi(o, "judged"), gi(o, "decisions")), gi(o, "reproduced"),
 			pct(gi(o, "reproduced"), gi(o, "decisions")));
+	place_choice_text(out, json_object_get(sum, "choice_fidelity"));
 	o = json_object_get(sum, "kernel_threads");
 	if (o && json_object_size(o)) {
 		char *list = counts_str(o, NULL);

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "report-replay.h"
 #include "report-choice.h"
+#include "report-place.h"
 
 static json_t *jint(int64_t v)
 {
@@ -49,6 +50,8 @@ static json_t *verdict_json(const struct engine_result *r, int side)
 	json_object_set_new(o, "flags", flags);
 	if (v->target_node >= 0)
 		json_object_set_new(o, "target_node", jint(v->target_node));
+	if (v->target_cpu >= 0)
+		json_object_set_new(o, "target_cpu", jint(v->target_cpu));
 	json_object_set_new(o, "choice", report_choice_json(r, side));
 	return o;
 }
@@ -187,11 +190,8 @@ static json_t *ground_truth_json(const struct report_replay_in *in)
 	json_object_set_new(lb, "moved", jint((int64_t)ds->probe_paired_migrations));
 	json_object_set_new(gt, "lb", lb);
 
-	/* no built-in decides wake-up or fork placement by CPU */
-	json_object_set_new(pl, "policy", json_null());
-	json_object_set_new(pl, "candidates", jint((int64_t)ds->probe_placements));
-	json_object_set_new(pl, "model_agrees", json_null());
-	json_object_set_new(gt, "placement", pl);
+	json_decref(pl);
+	json_object_set_new(gt, "placement", report_place_ground_truth(in->engine, ds));
 
 	json_object_set_new(pr, "unpaired_entries", jint((int64_t)ds->probe_unpaired_entries));
 	json_object_set_new(pr, "returns_without_entry",
@@ -289,6 +289,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 					    jint((int64_t)in->dstats->by_why[c]));
 
 	json_object_set_new(sum, "decisions", jint((int64_t)tot));
+	/* placements kept where every side put the task: counted, not listed */
+	json_object_set_new(sum, "unlisted", jint((int64_t)engine_place(e)->unlisted));
 	json_object_set_new(sum, "by_class", by_class);
 	json_object_set_new(sum, "classes", detail);
 	json_object_set_new(sum, "evidence", evidence);
@@ -302,6 +304,7 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "top_tasks", tasks);
 	json_object_set_new(sum, "fidelity", fidelity);
 	report_choice_fidelity_lb(choice_fid, e);
+	report_place_choice_fidelity(choice_fid, e);
 	json_object_set_new(sum, "choice_fidelity", choice_fid);
 	json_object_set_new(sum, "candidates", report_candidates_summary(in->dstats));
 	json_object_set_new(sum, "verdict_disagreements", jint((int64_t)vdis));

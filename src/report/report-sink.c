@@ -13,6 +13,7 @@
 
 #include "report/report.h"
 #include "report/report-sink.h"
+#include "report/report-place.h"
 
 struct tc_arg {
 	struct report_task_counters	*tc;
@@ -150,8 +151,12 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 			 struct err *err)
 {
 	struct report_sink *k = priv;
-	json_t *o = decision_obj(r, cost);
+	json_t *o;
 
+	/* placements that kept the CPU every side picked are counted, not listed */
+	if (!report_place_listed(r))
+		return 0;
+	o = decision_obj(r, cost);
 	if (!o)
 		return -ENOMEM;
 	/* priced out of order: kept by seq */
@@ -239,9 +244,12 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 			   const struct cost_item *cost, struct err *err)
 {
 	struct report_sink *k = priv;
-	json_t *o = decision_obj(r, cost), *line;
+	json_t *o, *line;
 	int ret;
 
+	if (!report_place_listed(r))
+		return 0;
+	o = decision_obj(r, cost);
 	if (!o)
 		return -ENOMEM;
 	report_json_watch();

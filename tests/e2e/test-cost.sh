@@ -15,8 +15,8 @@ expect_exit 0 "replay numa01-4n --json" "$SR_BIN" replay --quiet --json "$T/dat.
 check "the JSON validates" python3 "$VALIDATE" "$SCHEMA" "$T/dat.json"
 expect_exit 0 "replay numa01-4n --ndjson" "$SR_BIN" replay --quiet --ndjson "$T/dat.ndjson" "$N1"
 check "the NDJSON validates" python3 "$VALIDATE" --ndjson "$SCHEMA" "$T/dat.ndjson"
-check "every decision is in the NDJSON once" \
-	test "$(jq -s 'map(.seq) | unique | length' "$T/dat.ndjson")" = "$(jq '.summary.decisions' "$T/dat.json")"
+check "every listed decision is in the NDJSON once" \
+	test "$(jq -s 'map(.seq) | unique | length' "$T/dat.ndjson")" = "$(jq '.summary.decisions - .summary.unlisted' "$T/dat.json")"
 
 # per-task fault counts from trace-cmd's own reading of the file
 if command -v trace-cmd >/dev/null; then
@@ -97,21 +97,25 @@ check "text -v: the old and new matrices" grep -q '^  new policy, decision inter
 # no fault data: costs unknown, counted, and what would fill them
 expect_exit 0 "replay a trace without fault data" "$SR_BIN" replay --quiet --json "$T/h.json" "$FIX/host-baseline-1n"
 check "no fault data: every cost unknown" \
-	jq -e '.summary.cost.unknown["no-fault-events"] == .summary.decisions and .summary.cost.totals.old == null' "$T/h.json"
+	jq -e '([.summary.cost.unknown[]] | add) == .summary.decisions and .summary.cost.unknown["no-fault-events"] > 0 and .summary.cost.totals.old == null' "$T/h.json"
 check "no fault data: says what would fill them" \
 	jq -e '.summary.cost.fill_with | test("task_numa_fault")' "$T/h.json"
 check "no fault data: JSON validates" python3 "$VALIDATE" "$SCHEMA" "$T/h.json"
 
 # paired cost: the headline new - old is over the decisions both sides priced,
 # and equals the sum of their per-decision deltas (each rounded to 0.001 in
-# the JSON, hence the tolerance); per class too; the text prints the same figure
+# the JSON, hence the tolerance); per class too; the text prints the same figure.
+# Placements left out of the JSON (summary.unlisted: the task kept its CPU
+# and every side picked it) are priced alike on both sides, delta 0: the
+# paired count may exceed the listed ones by at most that many
 paired() {
 	local name=$1 trace=$2
 	expect_exit 0 "$name: replay --json" "$SR_BIN" replay --quiet --json "$T/p.json" "$trace"
 	check "$name: headline delta = sum of per-decision deltas over decisions both priced" \
 		jq -e '[.decisions[] | select(.cost.old != null and .cost.new != null)] as $p
 			| .summary.cost.totals as $t
-			| ($p | length) == $t.paired.decisions
+			| .summary.unlisted as $u
+			| ($p | length) <= $t.paired.decisions and $t.paired.decisions <= ($p | length) + $u
 			and (($p | map(.cost.delta.weighted) | add // 0) - ($t.delta.weighted // 0) | fabs) <= 0.0005 * (($p | length) + 1)
 			and (($p | map(.cost.delta.remote_accesses) | add // 0) - ($t.delta.remote_accesses // 0) | fabs) <= 0.0005 * (($p | length) + 1)
 			and ([.decisions[] | select(.cost.old != null and .cost.new == null)] | length) == $t.paired.left_out.old_only

@@ -22,11 +22,20 @@ check_trace() {
 	want=$(jq '(.events.sched_migrate_task // 0) + (.events.sched_stick_numa // 0)' "$T/i.json")
 	want=$((want + $(jq '(.summary.ground_truth.lb // {candidates: 0, moved: 0}) |
 		.candidates - .moved' "$T/r.json")))
+	# every fork (sched_wakeup_new), and the wake-ups that kept prev
+	want=$((want + $(jq '(.events.sched_wakeup_new // 0)' "$T/i.json")))
+	want=$((want + $(jq '(.summary.evidence["waking-stayed-on-prev"] // 0)' "$T/r.json")))
 	got=$(jq '.summary.decisions' "$T/r.json")
 	sum=$(jq '[.summary.by_class[]] | add' "$T/r.json")
-	check "$name: decisions = migrations + sticks ($want)" test "$got" = "$want"
+	check "$name: decisions = migrations + sticks + forks + stays ($want)" test "$got" = "$want"
 	check "$name: by_class adds up" test "$sum" = "$want"
-	check "$name: one object per decision" test "$(jq '.decisions | length' "$T/r.json")" = "$want"
+	check "$name: one object per listed decision" \
+		test "$(jq '.decisions | length' "$T/r.json")" = "$((want - $(jq '.summary.unlisted' "$T/r.json")))"
+	check "$name: unlisted ones are placements that kept the CPU every side picked" \
+		jq -e '[.decisions[] | select((.class == "wakeup" or .class == "fork" or .class == "exec")
+			and .src_cpu == .dst_cpu and (.disagree | not)) | . as $x
+			| select([$x.old, $x.new, $x.kernel] | map(select(. != null))
+				 | all(.target_cpu == $x.dst_cpu))] | length == 0' "$T/r.json"
 	check "$name: JSON validates against the schema" $VALIDATE "$SCHEMA" "$T/r.json"
 }
 
@@ -52,7 +61,13 @@ check "numa01: numa-swap decisions come in pairs from sched_swap_numa" \
 check "numa01: kernel counters from schedstat-delta.txt" \
 	test "$(jq '.summary.kernel_counters["lb-pull"].kernel' "$T/n1.json")" = 357
 check "numa01: default pairs named in the report" \
-	test "$(jq -r '[.policies.old[].name] | join(",")' "$T/n1.json")" = "lb-v4.1,numa-v4.18,exec-least-loaded"
+	test "$(jq -r '[.policies.old[].name] | join(",")' "$T/n1.json")" = "lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v4.15,fork-v5.10"
+check "numa01: the default wake-up pair disagrees somewhere" \
+	jq -e '.summary.classes.wakeup.disagreements > 0' "$T/n1.json"
+check "numa01: every fork is a decision" \
+	test "$(jq '.summary.by_class.fork' "$T/n1.json")" = 137
+check "numa01: wake-up choice fidelity for the 6.1 model" \
+	jq -e '.summary.choice_fidelity.wakeup | .policy == "wakeup-v6.1" and .decisions > 3000 and .same > 0' "$T/n1.json"
 check "numa01: disagreements agree with the decisions" \
 	test "$(jq '[.decisions[] | select(.disagree)] | length' "$T/n1.json")" = "$(jq .summary.disagreements "$T/n1.json")"
 

@@ -50,7 +50,9 @@ notgid_a=$(jq '[.decisions[] | select(.tgid == null)] | length' "$T/a.json")
 notgid_b=$(jq '[.decisions[] | select(.tgid == null)] | length' "$T/b.json")
 check "seeded: fewer decisions whose tgid is unknown ($notgid_a < $notgid_b)" test "$notgid_a" -lt "$notgid_b"
 missing=0
-for tid in $(jq '.decisions[] | select(.tgid == null) | .tid' "$T/a.json" | sort -u); do
+# the start lines come a few ms into the trace: decisions before them cannot use them
+snap_ns=$(awk '/schedreplay_task phase=start/ { t = $3; sub(":", "", t); printf "%.0f\n", t * 1e9; exit }' "$F")
+for tid in $(jq --argjson s "$snap_ns" '.decisions[] | select(.tgid == null and .ts_ns >= $s) | .tid' "$T/a.json" | sort -u); do
 	grep -q "schedreplay_task phase=start tid=$tid " "$F" && missing=$((missing + 1))
 done
 # a decision made at a task's very first event comes before the model meets the

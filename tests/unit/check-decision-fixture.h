@@ -21,10 +21,18 @@ static struct model *m;
 static struct decision_ctx *d;
 static struct decision got[CHECK_MAX_DECISIONS];
 static int nr_got;
+/* wake-ups that kept the task on prev: decisions without a migration, apart */
+static struct decision stays[CHECK_MAX_DECISIONS];
+static int nr_stays;
 
 static int collect(const struct decision *dec, void *arg)
 {
 	(void)arg;
+	if (dec->why == DECISION_WHY_WAKING_STAYED) {
+		ck_assert_int_lt(nr_stays, CHECK_MAX_DECISIONS);
+		stays[nr_stays++] = *dec;
+		return 0;
+	}
 	ck_assert_int_lt(nr_got, CHECK_MAX_DECISIONS);
 	got[nr_got++] = *dec;
 	return 0;
@@ -39,6 +47,7 @@ static void setup(void)
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_nonnull(d);
 	nr_got = 0;
+	nr_stays = 0;
 }
 
 static void teardown(void)

@@ -120,6 +120,43 @@ START_TEST(test_wakeup)
 }
 END_TEST
 
+/* a wake-up that keeps prev is a decision: src = dst = prev, the waker's CPU */
+START_TEST(test_wakeup_stayed)
+{
+	base();
+	wake(3 * MS, 1, 0, SR_EV_WAKING, 10, 0);
+	wake(3 * MS + 10, 1, 0, SR_EV_WAKEUP, 10, 0);
+	/* woken again while still runnable (ttwu_runnable()): no placement */
+	wake(3 * MS + 20, 1, 0, SR_EV_WAKING, 10, 0);
+	wake(3 * MS + 30, 1, 0, SR_EV_WAKEUP, 10, 0);
+	finish();
+	ck_assert_int_eq(nr_got, 0);
+	ck_assert_int_eq(nr_stays, 1);
+	ck_assert_int_eq(stays[0].snap.decision_class, SR_DECISION_CLASS_WAKEUP);
+	ck_assert_int_eq(stays[0].snap.src_cpu, 0);
+	ck_assert_int_eq(stays[0].snap.dst_cpu, 0);
+	ck_assert(stays[0].snap.known & SR_SNAP_WAKER_CPU);
+	ck_assert_int_eq(stays[0].snap.waker_cpu, 1);
+	ck_assert(stays[0].snap.known & SR_SNAP_PLACE_CPUS);
+	ck_assert(stays[0].snap.cpu_flags[2] & SR_PCPU_IDLE);
+	ck_assert_uint_eq(decision_stats(d)->wakeups_no_placement, 1);
+}
+END_TEST
+
+/* forks log no migration since ~v4.8: sched_wakeup_new is the decision */
+START_TEST(test_fork_no_migration)
+{
+	base();
+	wake(3 * MS, 0, 0, SR_EV_WAKEUP_NEW, 11, 3);
+	finish();
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_FORK);
+	ck_assert_int_eq(got[0].snap.src_cpu, 0);
+	ck_assert_int_eq(got[0].snap.dst_cpu, 3);
+	ck_assert_int_eq(got[0].snap.waker_cpu, 0);
+}
+END_TEST
+
 START_TEST(test_fork)
 {
 	base();
@@ -272,17 +309,21 @@ START_TEST(test_moved_since_ran)
 	sw(3 * MS + 100, 2, 10, 0, 0, "swapper/2");
 	mig(3 * MS + 200, 3, 0, 10, 2, 3);	/* ran since: exec_start set */
 	finish();
-	ck_assert_int_eq(nr_got, 4);
+	/* the fork (sched_wakeup_new) is a decision of its own, second */
+	ck_assert_int_eq(nr_got, 5);
 	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_WAKEUP);
 	ck_assert_int_eq(got[0].snap.moved_since_ran, 0);	/* it ran until 2 ms */
-	ck_assert(got[1].snap.known & SR_SNAP_MOVED_SINCE_RAN);
-	ck_assert_int_eq(got[1].snap.moved_since_ran, 1);
-	ck_assert(got[1].snap.known & SR_SNAP_SINCE_RAN);	/* and 700 us since it ran */
+	ck_assert_int_eq(got[1].snap.decision_class, SR_DECISION_CLASS_FORK);
+	ck_assert_int_eq(got[1].snap.src_cpu, 1);
+	ck_assert_int_eq(got[1].snap.dst_cpu, 1);
 	ck_assert(got[2].snap.known & SR_SNAP_MOVED_SINCE_RAN);
 	ck_assert_int_eq(got[2].snap.moved_since_ran, 1);
+	ck_assert(got[2].snap.known & SR_SNAP_SINCE_RAN);	/* and 700 us since it ran */
 	ck_assert(got[3].snap.known & SR_SNAP_MOVED_SINCE_RAN);
-	ck_assert_int_eq(got[3].snap.moved_since_ran, 0);
-	ck_assert_uint_eq(got[3].snap.since_ran_ns, 100);
+	ck_assert_int_eq(got[3].snap.moved_since_ran, 1);
+	ck_assert(got[4].snap.known & SR_SNAP_MOVED_SINCE_RAN);
+	ck_assert_int_eq(got[4].snap.moved_since_ran, 0);
+	ck_assert_uint_eq(got[4].snap.since_ran_ns, 100);
 }
 END_TEST
 
@@ -440,11 +481,18 @@ START_TEST(test_lost_flag)
 }
 END_TEST
 
-/* Real traces: one decision per sched_migrate_task and sched_stick_numa. */
+/*
+ * Real traces: one decision per sched_migrate_task, sched_stick_numa and
+ * sched_wakeup_new, and the wake-ups that kept prev besides.
+ */
+static uint64_t real_stays;
+
 static int count_only(const struct decision *dec, void *arg)
 {
-	(void)dec;
-	(*(uint64_t *)arg)++;
+	if (dec->why == DECISION_WHY_WAKING_STAYED)
+		real_stays++;
+	else
+		(*(uint64_t *)arg)++;
 	return 0;
 }
 
@@ -469,9 +517,11 @@ START_TEST(test_real_traces_one_decision_each)
 	t = topo_load(topo_path, &e);
 	ck_assert_msg(t != NULL, "%s: %s", topo_path, e.msg);
 	rm = model_new(t);
+	real_stays = 0;
 	rd = decision_new(t, count_only, &emitted);
 	while ((r = ingest_next(in, &ev)) > 0) {
-		if (ev.kind == SR_EV_MIGRATE || ev.kind == SR_EV_STICK_NUMA)
+		if (ev.kind == SR_EV_MIGRATE || ev.kind == SR_EV_STICK_NUMA ||
+		    ev.kind == SR_EV_WAKEUP_NEW)
 			want++;
 		ck_assert_int_eq(decision_feed(rd, rm, &ev), 0);
 		ck_assert_int_eq(model_feed(rm, &ev), 0);
@@ -482,7 +532,8 @@ START_TEST(test_real_traces_one_decision_each)
 	ck_assert_uint_eq(emitted, want);
 	for (i = 0; i < SR_DECISION_CLASS__COUNT; i++)
 		sum += decision_stats(rd)->by_class[i];
-	ck_assert_uint_eq(sum, want);
+	ck_assert_uint_eq(sum, want + real_stays);
+	ck_assert_uint_eq(decision_stats(rd)->by_why[DECISION_WHY_WAKING_STAYED], real_stays);
 	decision_free(rd);
 	model_free(rm);
 	topo_free(t);
@@ -498,6 +549,8 @@ static Suite *decision_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wakeup);
+	tcase_add_test(tc, test_wakeup_stayed);
+	tcase_add_test(tc, test_fork_no_migration);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_exec);
 	tcase_add_test(tc, test_exec_late);

@@ -158,6 +158,8 @@ START_TEST(test_every_sink)
 	free(text);
 	doc = json_load_file(jpath, 0, &je);
 	ck_assert_msg(doc != NULL, "%s", je.text);
+	/* placements kept where every side put the task are counted, not listed */
+	n -= (uint64_t)json_integer_value(json_object_get(json_object_get(doc, "summary"), "unlisted"));
 	ck_assert_uint_eq(json_array_size(json_object_get(doc, "decisions")), n);
 	ck_assert_int_eq(json_integer_value(json_object_get(doc, "schema_version")), REPORT_REPLAY_SCHEMA);
 	json_decref(doc);

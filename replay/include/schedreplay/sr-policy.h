@@ -100,7 +100,30 @@ enum sr_verdict_kind {
 	X(DST_NOT_ALLOWED,	"dst-not-allowed",	"the task may not run on dst: a kernel thread bound to its CPU or node, which can_migrate_task() refuses first") \
 	X(PULLS_EARLIER,	"pulls-earlier",	"the policy pulls a candidate detach_tasks() reaches before the task the kernel pulled") \
 	X(PULLS_LATER,		"pulls-later",		"the policy refuses the task the kernel pulled (or an earlier pull) and pulls one further down the runqueue") \
-	X(ALL_REFUSED,		"all-refused",		"the policy allows fewer candidates than the kernel pulled in the pass: it pulls nothing here")
+	X(ALL_REFUSED,		"all-refused",		"the policy allows fewer candidates than the kernel pulled in the pass: it pulls nothing here") \
+	X(WAKE_WIDE,		"wake-wide",		"wake_wide(): the waker and wakee flip between many partners, so no affine wake-up") \
+	X(WAKE_NO_AFFINE_DOMAIN, "wake-no-affine-domain", "no SD_WAKE_AFFINE domain spans the waker's CPU and prev (nodes beyond node_reclaim_distance)") \
+	X(WAKE_SAME_CPU,	"wake-same-cpu",	"the waker runs on prev, so wake_affine() is not asked") \
+	X(WA_IDLE_WAKER,	"wa-idle-waker",	"wake_affine_idle(): the waker's CPU is idle (an interrupt), so the wakee comes to it") \
+	X(WA_IDLE_PREV,		"wa-idle-prev",		"wake_affine_idle(): prev is idle, so the wakee stays near it") \
+	X(WA_SYNC,		"wa-sync",		"wake_affine_idle(): a sync wake-up from a CPU running only the waker") \
+	X(WA_WEIGHT_AFFINE,	"wa-weight-affine",	"wake_affine_weight(): the waker's side is lighter, so the wakee comes to it") \
+	X(WA_WEIGHT_PREV,	"wa-weight-prev",	"wake_affine_weight(): prev's side is not heavier, so the wakee stays near prev") \
+	X(WA_LOAD_ESTIMATE,	"wa-load-estimate",	"the wake_affine_weight() test used the estimated runnable loads (loads are not traced; the wakee's own load taken as 0)") \
+	X(SIS_TARGET_IDLE,	"sis-target-idle",	"select_idle_sibling(): the target CPU is idle") \
+	X(SIS_PREV_IDLE,	"sis-prev-idle",	"select_idle_sibling(): prev shares the cache with the target and is idle") \
+	X(SIS_KTHREAD_STACK,	"sis-kthread-stack",	"select_idle_sibling(): a per-CPU kernel thread woke the task on prev, which runs nothing else") \
+	X(SIS_RECENT_USED,	"sis-recent-used",	"select_idle_sibling(): the wakee's recent_used_cpu shares the cache and is idle") \
+	X(SIS_SCAN_IDLE,	"sis-scan-idle",	"select_idle_cpu(): the scan of the target's LLC found an idle CPU within its budget") \
+	X(SIS_SCAN_NONE,	"sis-scan-none",	"select_idle_cpu(): no idle CPU within the scan budget, so the target") \
+	X(SIS_UTIL_ESTIMATE,	"sis-util-estimate",	"the SIS_UTIL scan budget came from the estimated LLC utilisation (util_avg is not traced)") \
+	X(SIS_PROP_MIN_BUDGET,	"sis-prop-min-budget",	"SIS_PROP: the idle CPU lies within the budget every avg_idle allows (at least 4 - 1 CPUs)") \
+	X(PLACE_IDLEST_CPU,	"place-idlest-cpu",	"find_idlest_group_cpu(): the idle CPU of the group that went idle last, else the least loaded") \
+	X(PLACE_LOAD_ESTIMATE,	"place-load-estimate",	"the CPU inside the group was the least loaded by the estimated runnable loads") \
+	X(PLACE_SAME_CPU,	"place-same-cpu",	"the policy picks the CPU the kernel picked") \
+	X(PLACE_OTHER_CPU,	"place-other-cpu",	"the policy picks another CPU than the kernel did") \
+	X(WAKER_CPU_ANY,	"waker-cpu-any",	"the waker's CPU is not known (the wake-up was logged on its target), and every CPU it could have been gives this answer") \
+	X(WAKE_SYNC_ASSUMED_OFF, "wake-sync-assumed-off", "WF_SYNC is not traced (only a select_task_rq_fair probe shows it) and was taken as off where it mattered")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

@@ -166,7 +166,13 @@ enum sr_sd_level {
 	X(NODE_PELT,	34, "node-pelt",	"util and runnable averages per node") \
 	X(NODE_KNOWN,	35, "node-known",	"nodes whose per-node counts are known") \
 	X(BALANCE_FAILED, 36, "balance-failed",	"the balancing domain's nr_balance_failed and cache_nice_tries") \
-	X(DST_ALLOWED,	37, "dst-allowed",	"whether the task may run on the destination CPU (affinity, per-CPU kernel thread)")
+	X(DST_ALLOWED,	37, "dst-allowed",	"whether the task may run on the destination CPU (affinity, per-CPU kernel thread)") \
+	X(PLACE_CPUS,	38, "place-cpus",	"per CPU: node, idle state and idle since (placement decisions)") \
+	X(WAKER_CPU,	39, "waker-cpu",	"the CPU the wake-up or fork was issued on (the waker's or parent's)") \
+	X(WAKE_SYNC,	40, "wake-sync",	"whether the wake-up was WF_SYNC (only a select_task_rq_fair probe says)") \
+	X(RECENT_USED,	41, "recent-used-cpu",	"the wakee's recent_used_cpu") \
+	X(WAKEE_FLIPS,	42, "wakee-flips",	"wakee_flips of the waker and the wakee (wake_wide())") \
+	X(CPU_UTIL,	43, "cpu-util",		"per CPU: estimates of util_avg and runnable load (PELT, not traced)")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -215,6 +221,20 @@ enum sr_snap_bit {
 #define SR_SNAP_NODE_KNOWN	(1ull << SR_SNAP_BIT_NODE_KNOWN)
 #define SR_SNAP_BALANCE_FAILED	(1ull << SR_SNAP_BIT_BALANCE_FAILED)
 #define SR_SNAP_DST_ALLOWED	(1ull << SR_SNAP_BIT_DST_ALLOWED)
+#define SR_SNAP_PLACE_CPUS	(1ull << SR_SNAP_BIT_PLACE_CPUS)
+#define SR_SNAP_WAKER_CPU	(1ull << SR_SNAP_BIT_WAKER_CPU)
+#define SR_SNAP_WAKE_SYNC	(1ull << SR_SNAP_BIT_WAKE_SYNC)
+#define SR_SNAP_RECENT_USED	(1ull << SR_SNAP_BIT_RECENT_USED)
+#define SR_SNAP_WAKEE_FLIPS	(1ull << SR_SNAP_BIT_WAKEE_FLIPS)
+#define SR_SNAP_CPU_UTIL	(1ull << SR_SNAP_BIT_CPU_UTIL)
+
+/* Placement decisions describe this many CPUs at most; beyond, PLACE_CPUS is unknown. */
+#define SR_PLACE_MAX_CPUS	256
+/* sr_snapshot.cpu_flags bits */
+#define SR_PCPU_IDLE		(1u << 0)	/* idle task current, nothing queued, no wake-up pending */
+#define SR_PCPU_KNOWN		(1u << 1)	/* the model knows this CPU's state */
+#define SR_PCPU_SINGLE		(1u << 2)	/* exactly one task runnable there (nr_running 1) */
+#define SR_PCPU_PELT		(1u << 3)	/* cpu_util / cpu_load hold its estimates */
 
 /**
  * struct sr_snapshot - the state one decision was made in
@@ -325,6 +345,30 @@ enum sr_snap_bit {
  *                   (kcompactdN, kswapdN) other than @dst_cpu's; 1 when it
  *                   may.  Known only where the evidence says (a decision
  *                   probe's p_flags and the task's name) [DST_ALLOWED]
+ *
+ * Placement (ABI 1.3; wake-up, fork and exec decisions; docs/replay.md):
+ * @waker_cpu:       the CPU select_task_rq() ran on: the waker's (the CPU
+ *                   of sched_waking) or the parent's (sched_wakeup_new's
+ *                   logging CPU) [WAKER_CPU]
+ * @wake_sync:       1 when the wake-up passed WF_SYNC [WAKE_SYNC]
+ * @recent_used_cpu: the wakee's p->recent_used_cpu, kept by the engine by
+ *                   the recording kernel's rules, -1 when none [RECENT_USED]
+ * @waker_flips:     the waker's wakee_flips after record_wakee() [WAKEE_FLIPS]
+ * @wakee_flips:     the wakee's own wakee_flips [WAKEE_FLIPS]
+ * @waker_kthread:   1 when the waker is a per-CPU kernel thread (by its
+ *                   name: kworker/N:M, ksoftirqd/N, ...) [WAKER_CPU]
+ * @nr_cpus:         CPUs described in @cpu_node / @cpu_flags [PLACE_CPUS]
+ * @cpu_node:        node of each CPU, -1 when not placed [PLACE_CPUS]
+ * @cpu_flags:       SR_PCPU_* bits of each CPU; a CPU without SR_PCPU_KNOWN
+ *                   (not seen yet) is unknown, which a policy answers
+ *                   with missing-place-cpus only where it matters [PLACE_CPUS]
+ * @cpu_idle_ns:     for an idle CPU, how long it has been idle [PLACE_CPUS]
+ * @cpu_util:        per CPU, estimated util_avg (1024 = always running)
+ *                   [CPU_UTIL]
+ * @cpu_load:        per CPU, estimated runnable load (1024 per nice-0 task
+ *                   always runnable) [CPU_UTIL]
+ * @cpu_nr_running:  per CPU, rq->nr_running as the model has it (capped at
+ *                   32767) [PLACE_CPUS, per CPU with SR_PCPU_KNOWN]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -384,6 +428,22 @@ struct sr_snapshot {
 	int32_t		cache_nice_tries;
 	int32_t		dst_allowed;
 	int32_t		reserved4;
+
+	/* ABI 1.3: placement */
+	int32_t		waker_cpu;
+	int32_t		wake_sync;
+	int32_t		recent_used_cpu;
+	int32_t		waker_flips;
+	int32_t		wakee_flips;
+	int32_t		waker_kthread;
+	int32_t		reserved5;
+	int32_t		nr_cpus;
+	int16_t		cpu_node[SR_PLACE_MAX_CPUS];
+	uint8_t		cpu_flags[SR_PLACE_MAX_CPUS];
+	uint64_t	cpu_idle_ns[SR_PLACE_MAX_CPUS];
+	int32_t		cpu_util[SR_PLACE_MAX_CPUS];
+	int32_t		cpu_load[SR_PLACE_MAX_CPUS];
+	int16_t		cpu_nr_running[SR_PLACE_MAX_CPUS];
 };
 
 /*
