@@ -1115,8 +1115,8 @@ static void on_strf(struct decision_ctx *d, const struct decision_probe_entry *e
 {
 	int pid, flags, cpu, i;
 
-	if (!(e->pr.have >> SR_PF_PID & 1) || !(ret->have >> SR_PF_RET & 1) ||
-	    !(e->pr.have >> SR_PF_WAKE_FLAGS & 1))
+	if (!sr_probe_has(&e->pr, SR_PF_PID) || !sr_probe_has(ret, SR_PF_RET) ||
+	    !sr_probe_has(&e->pr, SR_PF_WAKE_FLAGS))
 		return;
 	pid = (int)e->pr.v[SR_PF_PID];
 	flags = (int)e->pr.v[SR_PF_WAKE_FLAGS];

@@ -346,7 +346,7 @@ enum sr_snap_bit {
  *                   may.  Known only where the evidence says (a decision
  *                   probe's p_flags and the task's name) [DST_ALLOWED]
  *
- * Placement (ABI 1.3; wake-up, fork and exec decisions; docs/replay.md):
+ * Placement (ABI 2.0; wake-up, fork and exec decisions; docs/replay.md):
  * @waker_cpu:       the CPU select_task_rq() ran on: the waker's (the CPU
  *                   of sched_waking) or the parent's (sched_wakeup_new's
  *                   logging CPU) [WAKER_CPU]
@@ -429,7 +429,7 @@ struct sr_snapshot {
 	int32_t		dst_allowed;
 	int32_t		reserved4;
 
-	/* ABI 1.3: placement */
+	/* ABI 2.0: placement */
 	int32_t		waker_cpu;
 	int32_t		wake_sync;
 	int32_t		recent_used_cpu;
