@@ -55,7 +55,8 @@ static void compute(struct tui_app *a)
 			continue;
 		cell = &a->matrix[r->src_node * TUI_MAX_NODES + r->dst_node];
 		if (a->matrix_mode == TUI_MATRIX_MIGRATIONS)
-			(*cell)++;
+			/* a placement that kept the task on its CPU is a decision, not a migration */
+			*cell += r->src_cpu < 0 || r->src_cpu != r->dst_cpu;
 		else if (a->matrix_mode == TUI_MATRIX_DISAGREE)
 			*cell += (r->flags & TUI_ROW_DISAGREE) != 0;
 		else if (r->flags & TUI_ROW_COST) {
