@@ -150,7 +150,7 @@ check "dat info JSON: no raw control or bidi character" raw_free "$T/out"
 for k in 'RL|task \xe2\x80\xaeRL  tid 229' 'x80|task a\\x80  tid 227'; do
 	key=${k%%|*} want=${k#*|}
 	for f in h.dat h.json; do
-		"$SR_BIN" tui --quiet "$T/$f" --headless --size 160x60 --keys "/$key Enter Enter" \
+		"$SR_BIN" tui --quiet "$T/$f" --headless --size 160x60 --keys "Esc /$key Enter Enter" \
 			--dump "$T/$f.tui" 2>/dev/null
 	done
 	check "tui from the trace: the detail names '$want'" grep -qF -- "$want" "$T/h.dat.tui"
