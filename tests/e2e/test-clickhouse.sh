@@ -78,7 +78,9 @@ for t in "${traces[@]}"; do
 	jq -c --arg g "$group" --arg d "$day" --arg h "$host" \
 		'{group: $g, day: $d, host: $h, kernel: (.trace.kernel_release // "unknown"),
 		  classes: .summary.classes, totals: .summary.cost.totals,
-		  decisions: [.decisions[] | {comm, disagree, dw: .cost.delta.weighted}]}' \
+		  decisions: [.decisions[] | {class, comm, disagree, unknown, dw: .cost.delta.weighted,
+		    ow: .cost.old.weighted, nw: .cost.new.weighted,
+		    orem: .cost.old.remote_accesses, nrem: .cost.new.remote_accesses}]}' \
 		"$T/rep-$i.json" >>"$T/facts.ndjson"
 	i=$((i + 1))
 done
@@ -134,19 +136,20 @@ check_query() {
 	fi
 }
 
-# disagreement rate per kernel and class: summary.classes summed per kernel
-jq -s -c '[.[] | .kernel as $k | .classes | to_entries[] | select(.value.decisions > 0) |
-	{k: $k, c: .key, d: .value.decisions, x: .value.disagreements, u: .value.unknown}] |
-	group_by([.k, .c])[] | [.[0].k, .[0].c, (map(.d) | add), (map(.x) | add), (map(.u) | add)] |
+# disagreement rate per kernel and class over the rows, i.e. the listed decisions
+# (placements every side kept are counted in summary.unlisted, not rowed: fleet.md)
+jq -s -c '[.[] | .kernel as $k | .decisions[] | {k: $k, c: .class, x: .disagree, u: .unknown}] |
+	group_by([.k, .c])[] | [.[0].k, .[0].c, length, (map(select(.x)) | length),
+	(map(select(.u)) | length)] |
 	. + [(.[3] / .[2])]' "$T/facts.ndjson" | as_tsv >"$T/want-disagree-by-kernel-class.tsv"
 check_query disagree-by-kernel-class 0.00006
 
-# cost per host group: summary.cost.totals summed per group (rows are rounded to 1/1000)
+# cost per host group: the listed decisions' costs summed per group (rows are rounded to 1/1000)
 jq -s -c 'group_by(.group)[] | [.[0].group, (map(.host) | unique | length),
-	(map(.totals.decisions) | add),
-	(map(.totals.old.decisions_priced // 0) | add), (map(.totals.new.decisions_priced // 0) | add),
-	([.[].totals.old.remote_accesses | values] | add), ([.[].totals.new.remote_accesses | values] | add),
-	([.[].totals.old.weighted | values] | add), ([.[].totals.new.weighted | values] | add),
+	(map(.decisions | length) | add),
+	([.[].decisions[] | select(.ow != null)] | length), ([.[].decisions[] | select(.nw != null)] | length),
+	([.[].decisions[].orem | values] | add), ([.[].decisions[].nrem | values] | add),
+	([.[].decisions[].ow | values] | add), ([.[].decisions[].nw | values] | add),
 	([.[].decisions[].dw | values] | add)]' "$T/facts.ndjson" |
 	as_tsv >"$T/want-cost-by-group.tsv"
 check_query cost-by-group "$(echo "$ROWS" | awk '{ print $1 / 2000 + 0.002 }')"
