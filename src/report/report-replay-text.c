@@ -35,6 +35,20 @@ static FILE *text_memstream(char **buf, size_t *len)
 	return f;
 }
 
+/*
+ * fclose() of a text_memstream(): 0, or -1 with the document marked as
+ * missing a part.  glibc's memstream can lose its final realloc and still
+ * return 0, leaving *@buf NULL: that is a failure too.
+ */
+static int text_memclose(FILE *f, char **buf)
+{
+	if (fclose(f) || !*buf) {
+		report_json_fail();
+		return -1;
+	}
+	return 0;
+}
+
 static int64_t gi(const json_t *o, const char *k)
 {
 	return (int64_t)json_integer_value(json_object_get(o, k));
@@ -83,7 +97,7 @@ static char *policy_list(const json_t *doc, const char *side, bool params)
 		if (!first)
 			fputc(']', f);
 	}
-	if (fclose(f)) {
+	if (text_memclose(f, &buf)) {
 		report_json_fail();	/* a part of the text lost */
 		free(buf);
 		return NULL;
@@ -162,7 +176,7 @@ static void settings_text(FILE *out, const json_t *doc)
 		}
 		fputc(')', f);
 	}
-	if (fclose(f) == 0)
+	if (text_memclose(f, &buf) == 0)
 		report_wrapf(out, HEAD_INDENT, "%-*s%s; the rest: defaults\n", HEAD_INDENT,
 			     "settings:", buf);
 	free(buf);
@@ -233,7 +247,7 @@ static char *counts_str(const json_t *o, const char *field)
 	if (!f)
 		return NULL;
 	counts_list(f, o, field);
-	if (fclose(f)) {
+	if (text_memclose(f, &buf)) {
 		report_json_fail();	/* a part of the text lost */
 		free(buf);
 		return NULL;
@@ -411,7 +425,7 @@ static void choices_answer(FILE *out, const json_t *sum)
 			fprintf(f, " (%" PRId64 " unknown)", gi(o, "unknown"));
 		first = false;
 	}
-	if (fclose(f)) {
+	if (text_memclose(f, &buf)) {
 		report_json_fail();
 		free(buf);
 		return;
@@ -451,7 +465,7 @@ static void answer_text(FILE *out, const json_t *doc)
 				gi(o, "reproduced"), gi(o, "judged"), gi(o, "decisions"));
 			first = false;
 		}
-		if (fclose(f)) {
+		if (text_memclose(f, &buf)) {
 			report_json_fail();	/* a part of the text lost */
 			free(buf);
 			buf = NULL;
@@ -524,7 +538,7 @@ static void left_out_text(FILE *out, const json_t *sum)
 				fprintf(f, "%s%s", any ? ", " : "", k);
 				any = true;
 			}
-		if (fclose(f)) {
+		if (text_memclose(f, &buf)) {
 			report_json_fail();	/* a part of the text lost */
 			free(buf);
 			buf = NULL;
