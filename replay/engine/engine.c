@@ -253,6 +253,8 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 	r->d = d;
 	cs = &e->cls[cls];
 	cs->decisions++;
+	if (d->snap.src_cpu != d->snap.dst_cpu)
+		cs->moved++;
 	if (d->flags & DECISION_F_LOST)
 		cs->lost++;
 	for (s = 0; s < ENGINE__SIDES; s++) {

@@ -76,6 +76,7 @@ struct engine_result {
 /** struct engine_class_stats - totals of one decision class */
 struct engine_class_stats {
 	uint64_t	decisions;
+	uint64_t	moved;		/* the task changed CPU (a placement may keep it) */
 	uint64_t	decided;	/* old or new had a policy for it */
 	uint64_t	disagreements;
 	uint64_t	unknown;

@@ -339,7 +339,8 @@ static json_t *summary_json(const struct report_replay_in *in)
 		row = json_object();
 		json_object_set_new(row, "kernel_field", json_string("ttwu_move_affine + ttwu_move_balance"));
 		json_object_set_new(row, "kernel", jint(k->ttwu_move_affine + k->ttwu_move_balance));
-		json_object_set_new(row, "replay", jint((int64_t)wk->decisions));
+		/* the kernel counts the wake-ups that moved the task; the replay's stays are not */
+		json_object_set_new(row, "replay", jint((int64_t)wk->moved));
 		json_object_set_new(kc, "wakeup", row);
 		row = json_object();
 		json_object_set_new(row, "kernel_field", json_string("lb_hot_gained (all idle types, all levels)"));
