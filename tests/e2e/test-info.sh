@@ -178,4 +178,16 @@ else
 	echo "# SKIP trace-cmd not installed: host-2cpu-mixed.dat against trace-cmd report"
 fi
 
+# The order of sources (topology.md, cli.md): --topology over the trace's own
+# lines (with a warning naming both), the trace's lines over the folder's numactl-H.txt
+expect_exit 0 "--topology over the trace's lines" "$SR_BIN" info --json \
+	--topology "$FIX/numa01-4n/numactl-H.txt" "$FIX/numa02-2n"
+check "--topology wins: source numactl, 4 nodes" \
+	test "$(jq -r '"\(.topology.source) \(.nodes)"' "$T/out")" = "numactl 4"
+check "--topology wins: the warning names both" \
+	grep -qF "(4 nodes, 8 cpus) overrides the trace's own (2 nodes, 4 cpus)" "$T/err"
+expect_exit 0 "a capture folder whose trace carries its topology" "$SR_BIN" info --json "$FIX/numa02-2n"
+check "the trace's lines win over numactl-H.txt beside it" \
+	test "$(jq -r .topology.source "$T/out")" = trace
+
 finish
