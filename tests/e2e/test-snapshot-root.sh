@@ -6,8 +6,9 @@
 # one marker write, none refused and no event lost; the summary lines say
 # what /proc and debugfs did not show; the replay applies the start
 # snapshot and its kernel model runs with this host's kernel.numa_balancing.
-# Tracing must be exactly as found at the end.  Skips (exit 77) when not root
-# or without tracefs.
+# Tracing must be exactly as found at the end (tracefs is mounted for the test
+# when it was not, and unmounted after).  Skips (exit 77) when not root or
+# on a kernel without tracefs.
 . "$(dirname "$0")/lib.sh"
 
 skip() {
@@ -16,7 +17,12 @@ skip() {
 }
 [ "$(id -u)" -eq 0 ] || skip "not root"
 TR=/sys/kernel/tracing
-grep -q " $TR tracefs " /proc/mounts || skip "tracefs is not mounted at $TR"
+mounted_here=0
+if ! grep -q " $TR tracefs " /proc/mounts; then
+	mount -t tracefs nodev "$TR" 2>/dev/null || skip "no tracefs on this kernel"
+	mounted_here=1
+fi
+trap '[ "$mounted_here" -eq 1 ] && umount "$TR"; rm -rf "$T"' EXIT
 command -v trace-cmd >/dev/null || skip "no trace-cmd"
 state() { ls "$TR/instances"; cat "$TR/tracing_on" "$TR/set_event" "$TR/buffer_size_kb"; }
 state >"$T/before"
