@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jscan.h"
+#include "util/digits.h"
 
 struct js_parser {
 	struct js_doc	*d;
@@ -52,17 +53,6 @@ static int new_node(struct js_parser *p, uint32_t *out)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A string at p->pos (the opening quote): its span and whether it has escapes. */
 static int scan_string(struct js_parser *p, const char **s, uint32_t *len, bool *esc)
 {
@@ -90,7 +80,7 @@ static int scan_string(struct js_parser *p, const char **s, uint32_t *len, bool 
 			if (i + 4 >= p->len)
 				return JS_ERR_MORE;
 			for (k = 1; k <= 4; k++)
-				if (hexval(b[i + k]) < 0) {
+				if (util_hex_digit(b[i + k]) < 0) {
 					p->pos = i;
 					return syntax(p, "bad \\u escape");
 				}
@@ -387,7 +377,7 @@ static size_t put_utf8(char *o, uint32_t cp)
 
 static uint32_t hex4(const char *s)
 {
-	return (uint32_t)(hexval(s[0]) << 12 | hexval(s[1]) << 8 | hexval(s[2]) << 4 | hexval(s[3]));
+	return (uint32_t)(util_hex_digit(s[0]) << 12 | util_hex_digit(s[1]) << 8 | util_hex_digit(s[2]) << 4 | util_hex_digit(s[3]));
 }
 
 int js_str(const struct js_node *n, char *buf, size_t size)

@@ -16,6 +16,7 @@
 
 #include "marker.h"
 #include "text-local.h"
+#include "util/digits.h"
 
 /* A comm longer than this in a text line is not one the kernel wrote. */
 #define TEXT_MAX_COMM 64
@@ -489,9 +490,7 @@ static bool parse_probe_value(const char *v, size_t vlen, int64_t *out)
 		if (vlen > 18)
 			return false;
 		for (i = 2; i < vlen; i++) {
-			d = v[i] >= '0' && v[i] <= '9' ? v[i] - '0' :
-			    v[i] >= 'a' && v[i] <= 'f' ? v[i] - 'a' + 10 :
-			    v[i] >= 'A' && v[i] <= 'F' ? v[i] - 'A' + 10 : -1;
+			d = util_hex_digit(v[i]);
 			if (d < 0)
 				return false;
 			x = x << 4 | (uint64_t)d;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "digits.h"
 #include "escape.h"
 
 /* Length of the well-formed UTF-8 sequence at s (1..4), 0 when ill-formed. */
@@ -118,17 +119,6 @@ char *escape_text_value(char *dst, size_t dstlen, const char *src, size_t srclen
 	return escape(dst, dstlen, src, srclen, ESC_SHOWN);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 size_t escape_utf8_decode(char *dst, size_t dstlen, const char *src, size_t srclen)
 {
 	size_t i = 0, o = 0;
@@ -141,7 +131,7 @@ size_t escape_utf8_decode(char *dst, size_t dstlen, const char *src, size_t srcl
 			dst[o++] = '\\';
 			i += 2;
 		} else if (src[i] == '\\' && i + 3 < srclen && src[i + 1] == 'x' &&
-			   (hi = hexval(src[i + 2])) >= 0 && (lo = hexval(src[i + 3])) >= 0) {
+			   (hi = util_hex_digit(src[i + 2])) >= 0 && (lo = util_hex_digit(src[i + 3])) >= 0) {
 			dst[o++] = (char)(hi << 4 | lo);
 			i += 4;
 		} else {
