@@ -222,13 +222,7 @@ static void apply_group(struct sr_snapshot *s, const struct sr_ev_probe *pr)
 	}
 }
 
-void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr)
-{
-	decision_probe_apply_at(s, pr, -1);
-}
-
-void decision_probe_apply_at(struct sr_snapshot *s, const struct sr_ev_probe *pr,
-			     int64_t se_off)
+void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr, int64_t se_off)
 {
 	uint64_t faults[SR_PROBE_FAULT_NODES];
 	int a;

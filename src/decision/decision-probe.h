@@ -58,21 +58,15 @@ struct decision_probe_pairs {
 
 /**
  * decision_probe_apply() - put a can_migrate_task entry's inputs into @s
- * @s:  a snapshot the model filled; the fields the probe carries replace
- *      the model's (idle type, running, since-ran, NUMA state, runqueue
- *      counts, buddies, nr_balance_failed and cache_nice_tries, domain level)
- * @pr: the entry's fields
- */
-void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr);
-
-/**
- * decision_probe_apply_at() - decision_probe_apply() knowing where p->se is
+ * @s:      a snapshot the model filled; the fields the probe carries replace
+ *          the model's (idle type, running, since-ran, NUMA state, runqueue
+ *          counts, buddies, nr_balance_failed and cache_nice_tries, domain level)
+ * @pr:     the entry's fields
  * @se_off: offsetof(struct task_struct, se) from the recording's cmt
  *          schedreplay_probe line, or -1: a buddy pointer is then taken
  *          as p's own when it points within 4 KiB after p
  */
-void decision_probe_apply_at(struct sr_snapshot *s, const struct sr_ev_probe *pr,
-			     int64_t se_off);
+void decision_probe_apply(struct sr_snapshot *s, const struct sr_ev_probe *pr, int64_t se_off);
 
 /**
  * decision_probe_marker() - a schedreplay_probe line: the cmt line's

@@ -1372,7 +1372,7 @@ static int on_candidate(struct decision_ctx *d, const struct model *m, const str
 	/* only CFS tasks are candidates: prio 120 stands for "fair" */
 	fill_snapshot(d, m, &p->d, pid, NULL, 120, src, dst, e->ts_ns);
 	p->task_cpu = task_cpu_of(m, pid);
-	decision_probe_apply_at(&p->d.snap, pr, d->pairs.se_off);
+	decision_probe_apply(&p->d.snap, pr, d->pairs.se_off);
 	if (decision_probe_is_active(pr))
 		set_class(&p->d, SR_DECISION_CLASS_LB_ACTIVE, DECISION_WHY_CANDIDATE);
 	else

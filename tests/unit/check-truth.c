@@ -345,7 +345,7 @@ START_TEST(test_probe_group_faults)
 		set(&pr, SR_PF_GF0 + i, 100 + i);	/* node n: 201 + 4n */
 	}
 	/* no NUMA_CPU counters: the active nodes stay unknown */
-	decision_probe_apply(&s, &pr);
+	decision_probe_apply(&s, &pr, -1);
 	ck_assert(s.known & SR_SNAP_NUMA_GROUP);
 	ck_assert(s.known & SR_SNAP_GROUP_FAULTS);
 	ck_assert(!(s.known & SR_SNAP_GROUP_ACTIVE));
@@ -359,7 +359,7 @@ START_TEST(test_probe_group_faults)
 	set(&pr, SR_PF_GF0 + 14, 5);
 	set(&pr, SR_PF_GF0 + 15, 6);
 	set(&pr, SR_PF_NG_MAXCPU, 30);
-	decision_probe_apply(&s, &pr);
+	decision_probe_apply(&s, &pr, -1);
 	ck_assert(s.known & SR_SNAP_GROUP_ACTIVE);
 	ck_assert_uint_eq(s.group_active, 0x9);	/* nodes 0 and 3; node 1's 3 x 10 is not > 30 */
 	ck_assert(s.known & SR_SNAP_TASK_FAULTS);
@@ -374,19 +374,19 @@ START_TEST(test_probe_group_faults)
 	s.nr_nodes = 4;
 	s.known = SR_SNAP_NR_NODES;
 	pr.have[SR_PF_GF0 / 64] &= ~(1ull << ((SR_PF_GF0 + 7) % 64));
-	decision_probe_apply(&s, &pr);
+	decision_probe_apply(&s, &pr, -1);
 	ck_assert(!(s.known & (SR_SNAP_NUMA_GROUP | SR_SNAP_GROUP_FAULTS)));
 	ck_assert(s.known & SR_SNAP_TASK_FAULTS);
 
 	/* the node count unknown: nothing per node is taken */
 	memset(&s, 0, sizeof(s));
-	decision_probe_apply(&s, &pr);
+	decision_probe_apply(&s, &pr, -1);
 	ck_assert(!(s.known & (SR_SNAP_TASK_FAULTS | SR_SNAP_GROUP_FAULTS)));
 	ck_assert(s.known & SR_SNAP_HAS_FAULTS);
 
 	/* no group at all: known, id 0 */
 	set(&pr, SR_PF_NGRP, 0);
-	decision_probe_apply(&s, &pr);
+	decision_probe_apply(&s, &pr, -1);
 	ck_assert(s.known & SR_SNAP_NUMA_GROUP);
 	ck_assert_int_eq(s.numa_group, 0);
 }
@@ -413,19 +413,19 @@ START_TEST(test_probe_buddy_se_off)
 	ck_assert_int_eq(pp.se_off, 128);
 
 	set(&pr, SR_PF_NEXT, (int64_t)(task + 128));
-	decision_probe_apply_at(&s, &pr, pp.se_off);
+	decision_probe_apply(&s, &pr, pp.se_off);
 	ck_assert(s.known & SR_SNAP_BUDDY);
 	ck_assert(s.buddy);
 	/* a pointer into p, but not at se: another field, not the buddy */
 	set(&pr, SR_PF_NEXT, (int64_t)(task + 200));
-	decision_probe_apply_at(&s, &pr, pp.se_off);
+	decision_probe_apply(&s, &pr, pp.se_off);
 	ck_assert(!s.buddy);
-	decision_probe_apply_at(&s, &pr, -1);
+	decision_probe_apply(&s, &pr, -1);
 	ck_assert(s.buddy);
 	/* the last buddy counts as well */
 	set(&pr, SR_PF_NEXT, 0);
 	set(&pr, SR_PF_LAST, (int64_t)(task + 128));
-	decision_probe_apply_at(&s, &pr, pp.se_off);
+	decision_probe_apply(&s, &pr, pp.se_off);
 	ck_assert(s.buddy);
 }
 END_TEST
