@@ -14,6 +14,7 @@
 #include <tracefs.h>
 
 #include "record-local.h"
+#include "util/lists.h"
 
 /* one decision probe created (registered, not armed); false with p->why set */
 static bool create_probe(struct record *r, int i)
@@ -72,11 +73,10 @@ void record_probes_text(struct record *r)
  */
 static int possible_node_ids(void)
 {
+	uint64_t nodes[1024 / 64];
 	char buf[256];
-	const char *p;
 	FILE *f;
-	long last = -1;
-	char *end;
+	int i;
 
 	f = fopen("/sys/devices/system/node/possible", "re");
 	if (!f)
@@ -84,12 +84,12 @@ static int possible_node_ids(void)
 	if (!fgets(buf, sizeof(buf), f))
 		buf[0] = '\0';
 	fclose(f);
-	for (p = buf; *p >= '0' && *p <= '9'; p = end + (*end == ',' || *end == '-')) {
-		last = strtol(p, &end, 10);
-		if (end == p || last > 4096)
-			return 0;
-	}
-	return last < 0 ? 0 : (int)last + 1;
+	if (util_parse_cpulist(buf, strcspn(buf, "\n"), nodes, 1024) <= 0)
+		return 0;
+	for (i = 1023; i >= 0; i--)
+		if (nodes[i / 64] >> (i % 64) & 1)
+			return i + 1;
+	return 0;
 }
 
 /* the decision probes (record-probe.c) where kprobe events and BTF exist */
