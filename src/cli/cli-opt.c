@@ -46,13 +46,15 @@ static const struct cli_opt opts[] = {
 	  "wakeup-v4.15,fork-v5.10)" },
 	{ "new", CLI_OPT_NEW, required_argument, "P[,P...]", POL,
 	  "new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
-	  "exec-round-robin,wakeup-v4.16,fork-v6.1); the first policy of a side that decides a\n"
-	  "class decides it ('schedreplay policies' lists them)" },
+	  "exec-round-robin,wakeup-v4.16,fork-v6.1); the first policy\n"
+	  "of a side that decides a class decides it ('schedreplay\n"
+	  "policies' lists them)" },
 	{ "param", CLI_OPT_PARAM, required_argument, "[P:]K=V", POL,
 	  "set parameter K (of policy P, or of every chosen policy\n"
 	  "that has K); repeatable" },
 	{ "plugin", CLI_OPT_PLUGIN, required_argument, "FILE.so", POL | CLI_POLICIES,
-	  "load a policy plugin from its path (with a '/', never searched for; docs/plugin-abi.md); repeatable" },
+	  "load a policy plugin from its path (with a '/', never\n"
+	  "searched for; docs/plugin-abi.md); repeatable" },
 	{ "kernel-policy", CLI_OPT_KERNEL_POLICY, required_argument, "P[,P...]", POL,
 	  "model of the recording kernel for fidelity (default:\n"
 	  "from the kernel release; 'none' for no fidelity)" },
