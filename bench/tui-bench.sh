@@ -48,6 +48,15 @@ wait_for() {
 	exit 1
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : int((a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+# timed FIG SESSION KEYS WANT: send KEYS, wait for WANT on the screen, add the ms to fig[FIG]
+timed() {
+	local t0 t1
+	t0=$(now)
+	tm send-keys -t "$2" $3
+	wait_for "$2" "$4"
+	t1=$(now)
+	fig[$1]+="$(ms "$t0" "$t1") "
+}
 hwm() { awk '/VmHWM/ { printf "%d", $2 / 1024 }' "/proc/$1/status"; }
 
 mkdir -p "$work"
@@ -74,28 +83,12 @@ for r in $(seq "$runs"); do
 	wait_for t "indexing" absent
 	t1=$(now)
 	fig[tui_index]+="$(ms "$t0" "$t1") "
-	t0=$(now)
-	tm send-keys -t t d
-	wait_for t "filter none"
-	t1=$(now)
-	fig[tui_filter]+="$(ms "$t0" "$t1") "
-	t0=$(now)
-	tm send-keys -t t s
-	wait_for t "sort cost"
-	t1=$(now)
-	fig[tui_sort]+="$(ms "$t0" "$t1") "
-	t0=$(now)
-	tm send-keys -t t o
-	wait_for t "filter cpu-unseen"
-	t1=$(now)
-	fig[tui_filter2]+="$(ms "$t0" "$t1") "
+	timed tui_filter t d "filter none"
+	timed tui_sort t s "sort cost"
+	timed tui_filter2 t o "filter cpu-unseen"
 	tm send-keys -t t o s s
 	wait_for t "sort time"
-	t0=$(now)
-	tm send-keys -t t End
-	wait_for t "list | $n/$n |"
-	t1=$(now)
-	fig[tui_end]+="$(ms "$t0" "$t1") "
+	timed tui_end t End "list | $n/$n |"
 	fig[tui_rss]+="$(hwm "$(cat "$work/pid")") "
 	tm send-keys -t t q
 	sleep 0.2
@@ -107,11 +100,7 @@ for r in $(seq "$runs"); do
 	wait_for l '{"assumptions"'
 	t1=$(now)
 	fig[less_first]+="$(ms "$t0" "$t1") "
-	t0=$(now)
-	tm send-keys -t l G
-	wait_for l '"trace":'
-	t1=$(now)
-	fig[less_end]+="$(ms "$t0" "$t1") "
+	timed less_end l G '"trace":'
 	fig[less_rss]+="$(hwm "$(cat "$work/pid")") "
 	tm send-keys -t l q
 	sleep 0.2
