@@ -90,6 +90,15 @@ struct decision_ctx {
 	size_t			head;
 	size_t			tail;
 	size_t			cap;
+	/*
+	 * The queue's places still waiting for evidence, in queue order (some
+	 * may have been settled since: each scan drops those), so an event
+	 * looks only at these and not at the settled decisions queued behind
+	 * an older one that waits (every wake-up is a decision: thousands).
+	 */
+	size_t			*open;
+	size_t			nr_open;
+	size_t			open_cap;
 
 	uint64_t		*lost_ts;	/* per CPU: last lost-event marker + 1 (0 = none) */
 	uint64_t		*seen_ts;	/* per CPU: its last event + 1 (0 = none yet) */
@@ -171,6 +180,7 @@ void decision_free(struct decision_ctx *d)
 	decision_pass_put(d->pass_cur);
 	free(d->numa);
 	free(d->queue);
+	free(d->open);
 	free(d->lost_ts);
 	free(d->seen_ts);
 	free(d->swake);
@@ -519,7 +529,13 @@ static struct pending *queue_push(struct decision_ctx *d)
 	struct pending *p;
 
 	if (d->head > 0 && d->tail == d->cap) {
+		size_t i, n = 0;
+
 		memmove(d->queue, d->queue + d->head, (d->tail - d->head) * sizeof(*d->queue));
+		for (i = 0; i < d->nr_open; i++)	/* those emitted are gone */
+			if (d->open[i] >= d->head)
+				d->open[n++] = d->open[i] - d->head;
+		d->nr_open = n;
 		d->tail -= d->head;
 		d->head = 0;
 	}
@@ -532,6 +548,16 @@ static struct pending *queue_push(struct decision_ctx *d)
 		d->queue = p;
 		d->cap = cap;
 	}
+	if (d->nr_open == d->open_cap) {
+		size_t cap = d->open_cap ? d->open_cap * 2 : 32;
+		size_t *o = realloc(d->open, cap * sizeof(*o));
+
+		if (!o)
+			return NULL;
+		d->open = o;
+		d->open_cap = cap;
+	}
+	d->open[d->nr_open++] = d->tail;
 	p = &d->queue[d->tail++];
 	memset(p, 0, sizeof(*p));
 	return p;
@@ -672,22 +698,25 @@ static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
 		if (ret < 0)
 			return ret;
 	}
-	if (d->head == d->tail)
+	if (d->head == d->tail) {
 		d->head = d->tail = 0;
+		d->nr_open = 0;
+	}
 	return 0;
 }
 
 /* The event may settle waiting decisions about its task or its CPU. */
 static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = d->head; i < d->tail; i++) {
-		struct pending *p = &d->queue[i];
+	for (i = 0; i < d->nr_open; i++) {
+		struct pending *p = &d->queue[d->open[i]];
 		int tid = p->d.snap.tid;
 
-		if (p->resolved)
-			continue;
+		if (d->open[i] < d->head || p->resolved)
+			continue;	/* emitted, or settled elsewhere: dropped */
+		d->open[n++] = d->open[i];
 		switch (ev->kind) {
 		case SR_EV_WAKEUP_NEW:
 			if (ev->u.wake.pid == tid && ev->u.wake.target_cpu == p->d.snap.dst_cpu) {
@@ -732,6 +761,7 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 			break;
 		}
 	}
+	d->nr_open = n;
 }
 
 /* ---- events ------------------------------------------------------------ */
