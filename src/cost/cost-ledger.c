@@ -603,9 +603,15 @@ static void add_totals(struct cost_ledger *l, struct ltask *t, const double *con
 			continue;
 		tot->side_known[s]++;
 		cost_add(&tot->side[s], &it->v[s]);
-		/* a task's old and new: over the decisions both priced */
-		if (s == COST_TRACE || (it->v[COST_OLD].known && it->v[COST_NEW].known))
-			cost_add(&t->sum.v[s], &it->v[s]);
+		/* a task's old and new: over the decisions both priced; each part to its own task */
+		for (p = 0; (s == COST_TRACE || (it->v[COST_OLD].known && it->v[COST_NEW].known)) &&
+			    p < (acc ? it->nr_parts : 1); p++) {
+			struct ltask *pt = p ? task_find(l, it->part[p].tid) : t;
+
+			if (pt)
+				cost_add(&pt->sum.v[s], acc && it->nr_parts > 1 ? &it->part[p].v[s] :
+					 &it->v[s]);
+		}
 		if (ct) {
 			ct->known[s]++;
 			cost_add(&ct->v[s], &it->v[s]);

@@ -246,7 +246,9 @@ struct cost_totals {
 
 /**
  * struct cost_task - one task's decision costs (for the top-N list): old and
- * new over its decisions both sides priced, trace over all it priced
+ * new over the decisions both sides priced, trace over all it priced; the
+ * part of a decision that priced this task (its own, or as the task a side
+ * pulled instead, cost_part) counts for it
  */
 struct cost_task {
 	int			tid;
