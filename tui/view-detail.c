@@ -268,6 +268,42 @@ static void verdicts(struct dw *d, const struct tui_row *r)
 	}
 }
 
+/* a node of a part's side, or "?" */
+static const char *part_node(char *buf, size_t len, const json_t *v)
+{
+	const json_t *n = json_object_get(v, "node");
+
+	if (!json_is_integer(n))
+		return "?";
+	snprintf(buf, len, "%" PRId64, (int64_t)json_integer_value(n));
+	return buf;
+}
+
+/* cost.parts: each task a side's choice priced, where each side leaves it */
+static void saved_parts(struct dw *d, const json_t *parts)
+{
+	static const char *const sides[] = { "old", "new", "trace" };
+	char nb[3][16];
+	const json_t *p, *v[3];
+	size_t i, k;
+
+	if (json_array_size(parts) < 2)
+		return;
+	dw_text(d, 3, TUI_ST_TITLE, "priced for each side's own choice (task: node, weighted):");
+	json_array_foreach((json_t *)parts, i, p) {
+		for (k = 0; k < 3; k++)
+			v[k] = json_object_get(p, sides[k]);
+		dw_text(d, 5, TUI_ST_NORMAL, "%-7" PRId64 " old %s %.3f  new %s %.3f  trace %s %.3f  "
+			"until %.20s",
+			(int64_t)json_integer_value(json_object_get(p, "tid")),
+			part_node(nb[0], sizeof(nb[0]), v[0]), json_number_value(json_object_get(v[0], "weighted")),
+			part_node(nb[1], sizeof(nb[1]), v[1]), json_number_value(json_object_get(v[1], "weighted")),
+			part_node(nb[2], sizeof(nb[2]), v[2]), json_number_value(json_object_get(v[2], "weighted")),
+			json_string_value(json_object_get(p, "interval_end")) ?
+			json_string_value(json_object_get(p, "interval_end")) : "?");
+	}
+}
+
 /* From a report: the decision's cost object, decoded from the file now that it is shown. */
 static void saved_cost(struct dw *d, const struct tui_row *r)
 {
@@ -293,6 +329,7 @@ static void saved_cost(struct dw *d, const struct tui_row *r)
 		dw_text(d, 3, TUI_ST_DIM, "interval %" PRId64 " ns, ended by %.40s%s%.40s",
 			(int64_t)json_integer_value(json_object_get(cost, "interval_ns")),
 			end ? end : "?", unk ? "; unknown: " : "", unk ? unk : "");
+	saved_parts(d, json_object_get(cost, "parts"));
 	json_decref(o);
 }
 

@@ -19,6 +19,37 @@
 #include "cost-ledger.h"
 #include "ingest/marker.h"
 
+/*
+ * A decision comes to the ledger up to DECISION_NUMA_WINDOW_NS after its
+ * event, and a task another side pulls instead is priced from the
+ * decision's time: per task, its last RING_MARKS faults and decision
+ * boundaries, replayed when such a part starts.
+ */
+#define RING_MARKS	32
+
+enum mark_kind { MARK_PRICED, MARK_UNPRICED, MARK_NEXT, MARK_EXIT };
+
+struct mark {
+	uint64_t		ts;
+	int			kind;
+};
+
+/* a task a side pulled instead (a cost_part but part[0]) while its interval is open */
+struct rider {
+	bool			used;
+	bool			closed;
+	int			tid;
+	int			owner_tid;
+	uint64_t		owner_seq;
+	uint64_t		start_ns;
+	uint64_t		end_ns;
+	int			end;
+	double			priced;
+	double			unpriced;
+	bool			short_history;
+	double			*acc;		/* nr_nodes */
+};
+
 struct interval {
 	uint64_t		start_ns;
 	uint64_t		end_ns;
@@ -29,6 +60,8 @@ struct interval {
 	double			priced;
 	double			unpriced;
 	struct cost_item	item;
+	int			rider[COST_MAX_PARTS];	/* part k's rider index (k >= 1) */
+	int			waiting;	/* riders still open */
 	double			*acc;		/* nr_nodes */
 };
 
@@ -39,6 +72,12 @@ struct ltask {
 	int			nr;
 	int			cap;
 	struct cost_task	sum;
+	int			riders;		/* its open riders */
+	struct mark		*ring;		/* RING_MARKS, oldest at ring_head */
+	double			*ring_sh;	/* RING_MARKS x nr_nodes: a priced fault's shares */
+	int			ring_nr;
+	int			ring_head;
+	bool			ring_lost;	/* a mark was overwritten */
 };
 
 struct cost_ledger {
@@ -54,6 +93,9 @@ struct cost_ledger {
 	size_t			tasks_used;
 	bool			in_window;	/* between vmstat start and end (or no lines) */
 	double			*shares;	/* scratch */
+	struct rider		*riders;
+	int			nr_riders;
+	int			riders_cap;
 };
 
 static const char *const unknown_names[COST_UNKNOWN__COUNT] = {
@@ -212,6 +254,10 @@ static void task_clear(struct cost_ledger *l, struct ltask *t)
 	free(t->iv);
 	t->iv = NULL;
 	t->nr = t->cap = 0;
+	free(t->ring);
+	free(t->ring_sh);
+	t->ring = NULL;
+	t->ring_sh = NULL;
 }
 
 void cost_ledger_free(struct cost_ledger *l)
@@ -225,6 +271,9 @@ void cost_ledger_free(struct cost_ledger *l)
 		if (l->tasks[i].used)
 			task_clear(l, &l->tasks[i]);
 	free(l->tasks);
+	for (i = 0; i < (size_t)l->nr_riders; i++)
+		free(l->riders[i].acc);
+	free(l->riders);
 	free(l->ratio);
 	free(l->shares);
 	free(l->tot.actual);
@@ -294,6 +343,22 @@ static struct ltask *task_get(struct cost_ledger *l, int tid)
 	return &l->tasks[i];
 }
 
+/* @tid's entry when it has one; never grows the table (pointers into it stay valid) */
+static struct ltask *task_find(struct cost_ledger *l, int tid)
+{
+	size_t i;
+
+	if (!l->tasks_cap)
+		return NULL;
+	i = (hash_tid(tid) >> 20) & (l->tasks_cap - 1);
+	while (l->tasks[i].used) {
+		if (l->tasks[i].tid == tid)
+			return &l->tasks[i];
+		i = (i + 1) & (l->tasks_cap - 1);
+	}
+	return NULL;
+}
+
 static struct interval *open_iv(struct ltask *t)
 {
 	return t->nr && !t->iv[t->nr - 1].closed ? &t->iv[t->nr - 1] : NULL;
@@ -329,6 +394,174 @@ static void iv_remove(struct ltask *t, int i)
 	t->nr--;
 }
 
+/* ---- the tasks a side pulled instead ------------------------------------- */
+
+/* remember a fault (@sh: its shares, NULL unpriced) or a boundary of @t */
+static int ring_push(struct cost_ledger *l, struct ltask *t, uint64_t ts, int kind,
+		     const double *sh)
+{
+	int i;
+
+	if (!t->ring) {
+		t->ring = calloc(RING_MARKS, sizeof(*t->ring));
+		t->ring_sh = calloc((size_t)RING_MARKS * l->nr_nodes, sizeof(double));
+		if (!t->ring || !t->ring_sh)
+			return -ENOMEM;
+	}
+	if (t->ring_nr == RING_MARKS) {
+		t->ring_head = (t->ring_head + 1) % RING_MARKS;
+		t->ring_nr--;
+		t->ring_lost = true;
+	}
+	i = (t->ring_head + t->ring_nr++) % RING_MARKS;
+	t->ring[i].ts = ts;
+	t->ring[i].kind = kind;
+	if (sh)
+		memcpy(&t->ring_sh[(size_t)i * l->nr_nodes], sh, (size_t)l->nr_nodes * sizeof(double));
+	return 0;
+}
+
+static void rider_close(struct rider *r, uint64_t ts, int end)
+{
+	r->closed = true;
+	r->end_ns = ts >= r->start_ns ? ts : r->start_ns;
+	r->end = end;
+}
+
+/* the fault's shares (@sh, NULL unpriced) to every open rider of @tid */
+static void riders_fault(struct cost_ledger *l, int tid, const double *sh)
+{
+	int i;
+
+	for (i = 0; i < l->nr_riders; i++) {
+		struct rider *r = &l->riders[i];
+
+		if (!r->used || r->closed || r->tid != tid)
+			continue;
+		if (sh) {
+			cost_accumulate(r->acc, sh, l->nr_nodes, 1.0);
+			r->priced += 1;
+		} else {
+			r->unpriced += 1;
+		}
+	}
+}
+
+static int settle(struct cost_ledger *l, struct ltask *t, bool final);
+
+/* @tid's next decision (or exit, or the end): its riders close, their owners may settle */
+static int riders_close(struct cost_ledger *l, struct ltask *t, uint64_t ts, int end)
+{
+	int i, j, ret;
+
+	for (i = 0; i < l->nr_riders && t->riders; i++) {
+		struct rider *r = &l->riders[i];
+		struct ltask *o;
+
+		if (!r->used || r->closed || r->tid != t->tid)
+			continue;
+		rider_close(r, ts, end);
+		t->riders--;
+		o = task_find(l, r->owner_tid);
+		if (!o)
+			continue;
+		for (j = 0; j < o->nr; j++)
+			if (o->iv[j].decided && o->iv[j].item.seq == r->owner_seq)
+				break;
+		if (j == o->nr)
+			continue;
+		o->iv[j].waiting--;
+		if (o->iv[j].waiting == 0 && o->iv[j].closed) {
+			ret = settle(l, o, end == COST_END_TRACE);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+static int rider_new(struct cost_ledger *l)
+{
+	int i;
+
+	for (i = 0; i < l->nr_riders; i++)
+		if (!l->riders[i].used)
+			break;
+	if (i == l->nr_riders) {
+		if (l->nr_riders == l->riders_cap) {
+			int cap = l->riders_cap ? 2 * l->riders_cap : 16;
+			struct rider *n = realloc(l->riders, (size_t)cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			memset(n + l->riders_cap, 0, (size_t)(cap - l->riders_cap) * sizeof(*n));
+			l->riders = n;
+			l->riders_cap = cap;
+		}
+		l->nr_riders++;
+	}
+	if (!l->riders[i].acc) {
+		l->riders[i].acc = calloc((size_t)l->nr_nodes, sizeof(double));
+		if (!l->riders[i].acc)
+			return -ENOMEM;
+	}
+	return i;
+}
+
+/*
+ * Start pricing @tid from @start_ns for the decision (@owner_tid, @seq):
+ * what its ring holds since then, up to its first boundary after @start_ns.
+ * Return: the rider's index, or -ENOMEM.
+ */
+static int rider_start(struct cost_ledger *l, int tid, int owner_tid, uint64_t seq,
+		       uint64_t start_ns)
+{
+	struct ltask *t = task_find(l, tid);	/* cost_ledger_decide_parts() made it */
+	struct rider *r;
+	double *acc;
+	int i, k, ix;
+
+	if (!t)
+		return -EINVAL;
+	ix = rider_new(l);
+	if (ix < 0)
+		return ix;
+	r = &l->riders[ix];
+	acc = r->acc;
+	memset(r, 0, sizeof(*r));
+	memset(acc, 0, (size_t)l->nr_nodes * sizeof(double));
+	r->acc = acc;
+	r->used = true;
+	r->tid = tid;
+	r->owner_tid = owner_tid;
+	r->owner_seq = seq;
+	r->start_ns = start_ns;
+	/* the ring lost marks and its oldest is after the start: some may be missing */
+	r->short_history = t->ring_lost && t->ring_nr && t->ring[t->ring_head].ts > start_ns;
+	for (k = 0; k < t->ring_nr && !r->closed; k++) {
+		i = (t->ring_head + k) % RING_MARKS;
+		if (t->ring[i].ts < start_ns)
+			continue;
+		switch (t->ring[i].kind) {
+		case MARK_PRICED:
+			cost_accumulate(r->acc, &t->ring_sh[(size_t)i * l->nr_nodes], l->nr_nodes, 1.0);
+			r->priced += 1;
+			break;
+		case MARK_UNPRICED:
+			r->unpriced += 1;
+			break;
+		default:
+			if (t->ring[i].ts > start_ns)
+				rider_close(r, t->ring[i].ts, t->ring[i].kind == MARK_EXIT ?
+					    COST_END_EXIT : COST_END_NEXT);
+			break;
+		}
+	}
+	if (!r->closed)
+		t->riders++;
+	return ix;
+}
+
 /* ---- pricing ------------------------------------------------------------- */
 
 /* old and new go into the pair only together, so that new - old compares like with like */
@@ -347,12 +580,13 @@ static void pair_add(struct cost_pair *p, const struct cost_item *it)
 	}
 }
 
-static void add_totals(struct cost_ledger *l, struct ltask *t, const struct interval *iv,
+/* @acc: per part, its accesses (NULL: the decision's costs are unknown) */
+static void add_totals(struct cost_ledger *l, struct ltask *t, const double *const *acc,
 		       const struct cost_item *it)
 {
 	struct cost_totals *tot = &l->tot;
 	struct cost_class_totals *ct = NULL;
-	int s, k, n = l->nr_nodes;
+	int s, k, p, n = l->nr_nodes;
 
 	tot->decisions++;
 	tot->unknown[it->unknown]++;
@@ -369,40 +603,81 @@ static void add_totals(struct cost_ledger *l, struct ltask *t, const struct inte
 			continue;
 		tot->side_known[s]++;
 		cost_add(&tot->side[s], &it->v[s]);
-		/* a task's old and new: over the decisions both priced */
-		if (s == COST_TRACE || (it->v[COST_OLD].known && it->v[COST_NEW].known))
-			cost_add(&t->sum.v[s], &it->v[s]);
+		/* a task's old and new: over the decisions both priced; each part to its own task */
+		for (p = 0; (s == COST_TRACE || (it->v[COST_OLD].known && it->v[COST_NEW].known)) &&
+			    p < (acc ? it->nr_parts : 1); p++) {
+			struct ltask *pt = p ? task_find(l, it->part[p].tid) : t;
+
+			if (pt)
+				cost_add(&pt->sum.v[s], acc && it->nr_parts > 1 ? &it->part[p].v[s] :
+					 &it->v[s]);
+		}
 		if (ct) {
 			ct->known[s]++;
 			cost_add(&ct->v[s], &it->v[s]);
 		}
-		if (iv)
+		for (p = 0; acc && p < it->nr_parts; p++)
 			for (k = 0; k < n; k++)
-				tot->matrix[s][it->node[s] * n + k] += iv->acc[k];
+				tot->matrix[s][it->part[p].node[s] * n + k] += acc[p][k];
 	}
 }
 
+/* the decision of interval @i, its riders all closed: price every part, hand it back */
 static int finalize(struct cost_ledger *l, struct ltask *t, int i)
 {
 	struct interval *iv = &t->iv[i];
 	struct cost_item it = iv->item;
-	int s, ret;
+	const double *acc[COST_MAX_PARTS];
+	int s, p, ret;
 
 	it.start_ns = iv->start_ns;
 	it.end_ns = iv->end_ns;
 	it.end = iv->end;
 	it.unpriced = iv->unpriced;
+	if (it.nr_parts < 1)
+		it.nr_parts = 1;
+	it.part[0].start_ns = iv->start_ns;
+	it.part[0].end_ns = iv->end_ns;
+	it.part[0].end = iv->end;
+	it.part[0].unpriced = iv->unpriced;
+	acc[0] = iv->acc;
 	if (!l->tot.fault_events)
 		it.unknown = COST_UNKNOWN_NO_FAULTS;
 	else if (iv->priced == 0 && iv->unpriced > 0)
 		it.unknown = COST_UNKNOWN_PLACEMENT;
-	for (s = 0; s < COST__SIDES; s++) {
-		if (it.unknown)
-			memset(&it.v[s], 0, sizeof(it.v[s]));
-		else
-			cost_of(iv->acc, l->nr_nodes, l->ratio, it.node[s], &it.v[s]);
+	for (p = 1; p < it.nr_parts; p++) {
+		const struct rider *r = &l->riders[iv->rider[p]];
+
+		it.part[p].start_ns = r->start_ns;
+		it.part[p].end_ns = r->end_ns;
+		it.part[p].end = r->end;
+		it.part[p].unpriced = r->unpriced;
+		it.part[p].short_history = r->short_history;
+		l->tot.parts++;
+		l->tot.parts_short += r->short_history;
+		acc[p] = r->acc;
+		if (!it.unknown && r->priced == 0 && r->unpriced > 0)
+			it.unknown = COST_UNKNOWN_PLACEMENT;
 	}
-	add_totals(l, t, it.unknown ? NULL : iv, &it);
+	for (s = 0; s < COST__SIDES; s++) {
+		memset(&it.v[s], 0, sizeof(it.v[s]));
+		for (p = 0; p < it.nr_parts; p++)
+			memset(&it.part[p].v[s], 0, sizeof(it.part[p].v[s]));
+		if (it.unknown)
+			continue;
+		it.v[s].known = true;
+		for (p = 0; p < it.nr_parts; p++) {
+			cost_of(acc[p], l->nr_nodes, l->ratio, it.part[p].node[s], &it.part[p].v[s]);
+			if (!it.part[p].v[s].known) {
+				memset(&it.v[s], 0, sizeof(it.v[s]));
+				break;
+			}
+			cost_add(&it.v[s], &it.part[p].v[s]);
+		}
+	}
+	add_totals(l, t, it.unknown ? NULL : acc, &it);
+	for (p = 1; p < it.nr_parts; p++)
+		l->riders[iv->rider[p]].used = false;
 	iv_remove(t, i);
 	ret = l->done(&it, l->arg);
 	return ret < 0 ? ret : 0;
@@ -424,11 +699,11 @@ static int settle(struct cost_ledger *l, struct ltask *t, bool final)
 	int i = 0, ret;
 
 	while (i < t->nr) {
-		if (t->iv[i].closed && t->iv[i].decided) {
+		if (t->iv[i].closed && t->iv[i].decided && !t->iv[i].waiting) {
 			ret = finalize(l, t, i);
 			if (ret)
 				return ret;
-		} else if (t->iv[i].closed && final) {
+		} else if (t->iv[i].closed && !t->iv[i].decided && final) {
 			l->tot.dropped_intervals++;
 			iv_remove(t, i);
 		} else {
@@ -442,8 +717,18 @@ static int task_close(struct cost_ledger *l, struct ltask *t, uint64_t ts, int e
 {
 	struct interval *iv = open_iv(t);
 
+	int ret;
+
 	if (iv)
 		iv_close(iv, ts, end);
+	if (end != COST_END_TRACE) {
+		ret = ring_push(l, t, ts, end == COST_END_EXIT ? MARK_EXIT : MARK_NEXT, NULL);
+		if (ret)
+			return ret;
+	}
+	ret = t->riders ? riders_close(l, t, ts, end) : 0;
+	if (ret)
+		return ret;
 	return settle(l, t, end == COST_END_TRACE);
 }
 
@@ -494,6 +779,11 @@ static int feed_fault(struct cost_ledger *l, const struct model *m, const struct
 		iv->unpriced += 1;
 		l->tot.unpriced_faults++;
 	}
+	if (ring_push(l, t, ev->ts_ns, priced ? MARK_PRICED : MARK_UNPRICED,
+		      priced ? l->shares : NULL))
+		return -ENOMEM;
+	if (t->riders)
+		riders_fault(l, ev->pid, priced ? l->shares : NULL);
 	if (!l->in_window)
 		return 0;
 	c->faults++;
@@ -582,15 +872,21 @@ int cost_ledger_feed(struct cost_ledger *l, const struct model *m, const struct 
 	}
 }
 
-int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
-		       const int node[COST__SIDES], void *user)
+int cost_ledger_decide_parts(struct cost_ledger *l, const struct decision *d,
+			     const struct cost_part_in *parts, int nr, void *user)
 {
 	const struct sr_snapshot *s = &d->snap;
-	struct ltask *t = task_get(l, s->tid);
+	struct ltask *t = NULL;
 	struct interval *iv;
 	struct cost_item it = { 0 };
-	int i, side, ret;
+	int i, side, ret, p;
 
+	/* every part's task first: the table grows here, not once @t is held */
+	for (p = 1; p < nr && p < COST_MAX_PARTS; p++)
+		if (!task_get(l, parts[p].tid))
+			break;
+	if (p >= nr || p >= COST_MAX_PARTS)
+		t = task_get(l, s->tid);
 	if (!t) {
 		if (user && l->release)
 			l->release(user);
@@ -602,8 +898,20 @@ int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
 	it.tid = s->tid;
 	it.cls = s->decision_class;
 	it.user = user;
+	if (nr > COST_MAX_PARTS)
+		nr = COST_MAX_PARTS;
+	it.nr_parts = nr > 0 ? nr : 1;
+	for (p = 0; p < nr; p++) {
+		it.part[p].tid = p ? parts[p].tid : s->tid;
+		it.part[p].from_node = parts[p].from_node >= 0 && parts[p].from_node < l->nr_nodes ?
+				       parts[p].from_node : -1;
+		for (side = 0; side < COST__SIDES; side++)
+			it.part[p].node[side] = parts[p].node[side] >= 0 &&
+						parts[p].node[side] < l->nr_nodes ?
+						parts[p].node[side] : -1;
+	}
 	for (side = 0; side < COST__SIDES; side++)
-		it.node[side] = node[side] >= 0 && node[side] < l->nr_nodes ? node[side] : -1;
+		it.node[side] = it.part[0].node[side];
 
 	for (i = 0; i < t->nr; i++)
 		if (!t->iv[i].decided && t->iv[i].start_ns == s->ts_ns)
@@ -614,6 +922,8 @@ int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
 			/* its interval is gone (or never was): no cost */
 			it.unknown = COST_UNKNOWN_INTERVAL;
 			it.start_ns = it.end_ns = s->ts_ns;
+			for (p = 0; p < it.nr_parts; p++)
+				it.part[p].start_ns = it.part[p].end_ns = s->ts_ns;
 			add_totals(l, t, NULL, &it);
 			ret = l->done(&it, l->arg);
 			return ret < 0 ? ret : 0;
@@ -638,8 +948,35 @@ int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
 	iv = &t->iv[i];
 	iv->decided = true;
 	iv->item = it;
-	return iv->closed ? settle(l, t, false) : 0;
+	iv->waiting = 0;
+	/* the other tasks, from the decision on (riders_close() may settle @t: not yet decided) */
+	for (p = 1; p < it.nr_parts; p++) {
+		int ix = rider_start(l, it.part[p].tid, s->tid, d->seq, s->ts_ns);
+
+		if (ix < 0)
+			return ix;
+		/* t->iv may have moved (task_get() grows the table, not the intervals) */
+		t->iv[i].rider[p] = ix;
+		if (!l->riders[ix].closed)
+			t->iv[i].waiting++;
+	}
+	iv = &t->iv[i];
+	return iv->closed && !iv->waiting ? settle(l, t, false) : 0;
 }
+
+int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
+		       const int node[COST__SIDES], void *user)
+{
+	struct cost_part_in p = { .tid = d->snap.tid, .from_node = -1 };
+	int side;
+
+	if (d->snap.known & SR_SNAP_SRC_NODE)
+		p.from_node = d->snap.src_node;
+	for (side = 0; side < COST__SIDES; side++)
+		p.node[side] = node[side];
+	return cost_ledger_decide_parts(l, d, &p, 1, user);
+}
+
 
 int cost_ledger_finish(struct cost_ledger *l, uint64_t end_ns)
 {

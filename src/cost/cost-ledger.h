@@ -70,14 +70,58 @@ enum cost_end {
 	COST_END_TRACE,		/* the end of the trace */
 };
 
+/*
+ * The tasks a decision prices: its own, plus each task a side pulls in
+ * its place (at most one per side, and the two sides may agree).
+ */
+#define COST_MAX_PARTS	3
+
+/**
+ * struct cost_part - one task a decision prices, from the decision until
+ * that task's own next decision (or exit, or the end of the trace)
+ * @tid:       the task
+ * @from_node: where it was at the decision (-1 unknown)
+ * @node:      per side, where that side's choice leaves it (-1 unknown)
+ * @v:         per side, its cost there
+ * @start_ns, @end_ns, @end: its interval (enum cost_end)
+ * @unpriced:  its faults in the interval whose placement was unknown
+ * @short_history: faults between the decision and the ledger being told
+ *             of it may be missing (the task's recent-fault ring overflowed)
+ */
+struct cost_part {
+	int			tid;
+	int			from_node;
+	int			node[COST__SIDES];
+	struct cost_value	v[COST__SIDES];
+	uint64_t		start_ns;
+	uint64_t		end_ns;
+	int			end;
+	double			unpriced;
+	bool			short_history;
+};
+
+/**
+ * struct cost_part_in - what cost_ledger_decide_parts() prices: a task and
+ * the node each side leaves it on
+ */
+struct cost_part_in {
+	int	tid;
+	int	from_node;
+	int	node[COST__SIDES];
+};
+
 /**
  * struct cost_item - one decision with its costs
  * @seq, @tid, @cls: the decision's
  * @start_ns, @end_ns: the interval priced
  * @end:      enum cost_end
- * @node:     per side, the node the task is priced on (-1 unknown)
- * @v:        per side, the cost (v[s].known false: unknown)
- * @unpriced: faults of the task in the interval whose placement was unknown
+ * @node:     per side, the node the decision's task is priced on (-1 unknown)
+ * @v:        per side, the cost: the sum of @part's (v[s].known false: unknown)
+ * @unpriced: faults of the decision's task in the interval whose placement
+ *            was unknown
+ * @nr_parts: tasks priced; part[0] is the decision's own (its interval is
+ *            @start_ns..@end_ns), the others a side pulled instead
+ * @part:     per task, where each side leaves it and what that costs
  * @unknown:  enum cost_unknown
  * @user:     cost_ledger_decide()'s @user
  */
@@ -93,6 +137,8 @@ struct cost_item {
 	double			unpriced;
 	int			unknown;
 	void			*user;
+	int			nr_parts;
+	struct cost_part	part[COST_MAX_PARTS];
 };
 
 /**
@@ -189,6 +235,8 @@ struct cost_totals {
 	uint64_t			fault_events;
 	uint64_t			unpriced_faults;
 	uint64_t			dropped_intervals;	/* closed, no decision came */
+	uint64_t			parts;		/* other tasks priced (cost_part, not part[0]) */
+	uint64_t			parts_short;	/* of them, with short_history */
 	struct cost_calibration		cal;
 	int				latency;
 	int				latency_missing;
@@ -198,7 +246,9 @@ struct cost_totals {
 
 /**
  * struct cost_task - one task's decision costs (for the top-N list): old and
- * new over its decisions both sides priced, trace over all it priced
+ * new over the decisions both sides priced, trace over all it priced; the
+ * part of a decision that priced this task (its own, or as the task a side
+ * pulled instead, cost_part) counts for it
  */
 struct cost_task {
 	int			tid;
@@ -245,6 +295,19 @@ int cost_ledger_feed(struct cost_ledger *l, const struct model *m, const struct 
  */
 int cost_ledger_decide(struct cost_ledger *l, const struct decision *d,
 		       const int node[COST__SIDES], void *user);
+
+/**
+ * cost_ledger_decide_parts() - a decision that prices other tasks besides
+ * its own: a load-balance pass where a side pulls another task than the
+ * kernel did.  Each other task is priced from the decision's time until its
+ * own next decision (its exit, the end of the trace), on the node each side
+ * leaves it; the decision comes back once every part's interval closed.
+ * @parts: @nr of them (1..COST_MAX_PARTS, more are ignored); parts[0] is the
+ *         decision's own task (its tid), the node[] cost_ledger_decide() takes
+ * Return: as cost_ledger_decide().
+ */
+int cost_ledger_decide_parts(struct cost_ledger *l, const struct decision *d,
+			     const struct cost_part_in *parts, int nr, void *user);
 
 /**
  * cost_ledger_finish() - the trace ended at @end_ns: close every interval,

@@ -58,10 +58,32 @@ static json_t *delta_json(const struct cost_value *old, const struct cost_value 
 	return o;
 }
 
-json_t *report_cost_item_json(const struct cost_item *it)
+/* a task a decision prices: where each side leaves it, what that costs, its interval */
+static json_t *part_json(const struct cost_part *p, bool unknown)
 {
 	json_t *o = json_object();
 	int s;
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "tid", jint(p->tid));
+	json_object_set_new(o, "from_node", p->from_node >= 0 ? jint(p->from_node) : json_null());
+	for (s = 0; s < COST__SIDES; s++)
+		json_object_set_new(o, side_names[s], unknown ? json_null() :
+				    value_json(&p->v[s], p->node[s], true));
+	json_object_set_new(o, "interval_ns", jint((int64_t)(p->end_ns - p->start_ns)));
+	json_object_set_new(o, "interval_end", json_string(cost_end_name(p->end)));
+	json_object_set_new(o, "unpriced_faults", jreal(p->unpriced));
+	if (p->short_history)
+		json_object_set_new(o, "short_history", json_true());
+	return o;
+}
+
+json_t *report_cost_item_json(const struct cost_item *it)
+{
+	json_t *o = json_object();
+	json_t *parts;
+	int s, p;
 
 	if (!o)
 		return NULL;
@@ -73,6 +95,13 @@ json_t *report_cost_item_json(const struct cost_item *it)
 	json_object_set_new(o, "unpriced_faults", jreal(it->unpriced));
 	json_object_set_new(o, "unknown", it->unknown ? json_string(cost_unknown_name(it->unknown)) :
 				json_null());
+	if (it->nr_parts > 1) {
+		/* a side pulled another task: every task priced, the sides' totals their sums */
+		parts = json_array();
+		for (p = 0; parts && p < it->nr_parts; p++)
+			json_array_append_new(parts, part_json(&it->part[p], it->unknown != 0));
+		json_object_set_new(o, "parts", parts);
+	}
 	return o;
 }
 
@@ -195,6 +224,8 @@ static json_t *fault_model_json(const struct report_cost_in *in)
 			    jint((int64_t)f->misplaced_unattributed));
 	json_object_set_new(o, "unpriced_faults", jint((int64_t)t->unpriced_faults));
 	json_object_set_new(o, "dropped_intervals", jint((int64_t)t->dropped_intervals));
+	json_object_set_new(o, "other_tasks_priced", jint((int64_t)t->parts));
+	json_object_set_new(o, "other_tasks_short_history", jint((int64_t)t->parts_short));
 	return o;
 }
 

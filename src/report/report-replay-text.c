@@ -313,6 +313,11 @@ static void answer_cost(FILE *out, const json_t *cost)
 		     json_number_value(json_object_get(json_object_get(pr, "old"), "weighted")),
 		     json_number_value(json_object_get(json_object_get(pr, "new"), "weighted")),
 		     gi(lo, "old_only"), gi(lo, "new_only"), gi(lo, "neither"));
+	if (gi(json_object_get(cost, "fault_model"), "other_tasks_priced"))
+		report_wrapf(out, HEAD_INDENT, "%-*seach side priced for its own choice: %" PRId64
+			     " tasks a side pulled instead of the kernel's are priced with it, from "
+			     "the pass to their own next decision (cost.parts)\n", HEAD_INDENT, "",
+			     gi(json_object_get(cost, "fault_model"), "other_tasks_priced"));
 	answer_latency(out, cost);
 }
 

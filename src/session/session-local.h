@@ -82,4 +82,12 @@ void session_read_uname(struct session *s);
 int session_read_numactl(struct session *s, struct topo **out, struct err *e);
 void session_read_capture_counters(struct session *s);
 
+/**
+ * session_cost_parts() - the tasks decision @d prices and where each side
+ * leaves them (session.c), from the engine's result @r
+ * Return: how many of @parts were filled (1..COST_MAX_PARTS).
+ */
+int session_cost_parts(const struct decision *d, const struct engine_result *r,
+		       struct cost_part_in parts[COST_MAX_PARTS]);
+
 #endif

@@ -196,14 +196,71 @@ static void pending_put(void *user)
 	p->owner->free_list = p;
 }
 
+/*
+ * What a decision prices (docs/cost-model.md, "Each side's own choice"):
+ * its task where each side's choice leaves it; and in a load-balance pass,
+ * each task a side pulls instead, on the balancing CPU's node for that
+ * side and on the source's for the others (the kernel left it there).  A
+ * placement prices the task on the chosen CPU's node.
+ */
+int session_cost_parts(const struct decision *d, const struct engine_result *r,
+		       struct cost_part_in parts[COST_MAX_PARTS])
+{
+	const struct sr_snapshot *sn = &d->snap;
+	int src = (sn->known & SR_SNAP_SRC_NODE) ? sn->src_node : -1;
+	int dst = (sn->known & SR_SNAP_DST_NODE) ? sn->dst_node : -1;
+	bool lb = decision_is_lb(sn->decision_class);
+	int nr = 1, side, k, j;
+
+	memset(parts, 0, sizeof(*parts));
+	parts[0].tid = sn->tid;
+	parts[0].from_node = src;
+	for (side = 0; side < 2; side++) {
+		const struct decision_choice *c = &r->choice[side];
+
+		if (!r->pol[side])
+			parts[0].node[side] = -1;
+		else if (lb)
+			parts[0].node[side] = cost_choice_node(sn, c);
+		else if (c->kind == DECISION_CHOICE_PLACE && c->node >= 0)
+			parts[0].node[side] = c->node;
+		else
+			parts[0].node[side] = cost_verdict_node(sn, &r->v[side]);
+	}
+	parts[0].node[COST_TRACE] = cost_trace_node(sn);
+	if (!lb || src < 0 || dst < 0)
+		return nr;
+	for (side = 0; side < 2; side++) {
+		const struct decision_choice *c = &r->choice[side];
+
+		if (!r->pol[side] || c->kind != DECISION_CHOICE_TASK || c->tid <= 0 ||
+		    c->tid == sn->tid)
+			continue;
+		for (k = 1; k < nr && parts[k].tid != c->tid; k++)
+			;
+		if (k == nr) {
+			if (nr == COST_MAX_PARTS)
+				continue;
+			memset(&parts[k], 0, sizeof(parts[k]));
+			parts[k].tid = c->tid;
+			parts[k].from_node = src;
+			for (j = 0; j < COST__SIDES; j++)
+				parts[k].node[j] = j < 2 && !r->pol[j] ? -1 : src;
+			nr++;
+		}
+		parts[k].node[side] = dst;
+	}
+	return nr;
+}
+
 /* A decision from the classifier: through the engine, into the ledger. */
 static int on_decision(const struct decision *d, void *arg)
 {
 	struct session *s = arg;
 	struct session_pending *p = NULL;
 	struct engine_result r;
-	int node[COST__SIDES];
-	int ret, side;
+	struct cost_part_in parts[COST_MAX_PARTS];
+	int ret, nr;
 
 	ret = engine_evaluate(s->engine, d, &r, &s->err);
 	if (ret < 0)
@@ -217,13 +274,8 @@ static int on_decision(const struct decision *d, void *arg)
 		p->r = r;
 		p->r.d = &p->d;
 	}
-	for (side = 0; side < 2; side++)
-		node[side] = !r.pol[side] ? -1 :
-			     decision_is_lb(d->snap.decision_class) ?
-			     cost_choice_node(&d->snap, &r.choice[side]) :
-			     cost_verdict_node(&d->snap, &r.v[side]);
-	node[COST_TRACE] = cost_trace_node(&d->snap);
-	ret = cost_ledger_decide(s->ledger, d, node, p);
+	nr = session_cost_parts(d, &r, parts);
+	ret = cost_ledger_decide_parts(s->ledger, d, parts, nr, p);
 	if (ret < 0 && !s->err.code)
 		err_set(&s->err, ret, "%s", sr_strerror(ret));
 	return ret;

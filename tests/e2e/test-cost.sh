@@ -136,5 +136,29 @@ for d in "$FIX"/numa01-4n "$FIX"/numa02-2n "$FIX"/host-baseline-1n "$FIX"/numa01
 	paired "fixture $(basename "$d")" "$d"
 done
 
+# each side priced for its own choice (docs/cost-model.md): seed 002's lb pair on mixed-2n, where
+# the kernel (and old) pulled nb-w0 and new would have pulled numabench instead
+M2=$FIX/mixed-2n
+expect_exit 0 "replay mixed-2n --json" "$SR_BIN" replay --quiet --json "$T/m2.json" "$M2"
+check "mixed-2n: the JSON with cost.parts validates" python3 "$VALIDATE" "$SCHEMA" "$T/m2.json"
+check "mixed-2n: some lb decision prices another task" \
+	jq -e '[.decisions[] | select(.cost.parts)] | length > 0 and all(.class == "lb-pull" or
+		.class == "lb-active")' "$T/m2.json"
+check "mixed-2n: nb-w0 pulled by the kernel and old, numabench by new: both priced on each side" \
+	jq -e '[.decisions[] | select(.class == "lb-pull" and .comm == "nb-w0"
+		and .old.choice.tid == .tid and .new.choice.comm == "numabench")
+		| .src_node as $s | .dst_node as $d | .tid as $x | .new.choice.tid as $y | .cost.parts
+		| .[0].tid == $x and .[0].old.node == $d and .[0].new.node == $s and .[0].trace.node == $d
+		and .[1].tid == $y and .[1].old.node == $s and .[1].new.node == $d and .[1].trace.node == $s
+		and .[1].from_node == $s] | length > 0 and all' "$T/m2.json"
+check "mixed-2n: each side's cost is the sum of its parts, the node its own task's" \
+	jq -e '[.decisions[] | select(.cost.parts and .cost.unknown == null) | .cost as $c
+		| ["old", "new", "trace"][] as $k | select($c[$k] != null)
+		| (($c.parts | map(.[$k].weighted) | add) - $c[$k].weighted | fabs) <= 0.0005 * ($c.parts | length)
+		and $c[$k].node == $c.parts[0][$k].node] | all' "$T/m2.json"
+check "mixed-2n: the summary counts the other tasks priced" \
+	jq -e '.summary.cost.fault_model.other_tasks_priced ==
+		([.decisions[] | .cost.parts // [] | .[1:][]] | length)' "$T/m2.json"
+
 expect_exit 2 "a bad --scan-period-ms" "$SR_BIN" replay --scan-period-ms 0 "$N1"
 finish

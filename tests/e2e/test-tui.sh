@@ -247,6 +247,19 @@ head -c $((size / 2)) "$T/n4.json" >"$T/cut.json"
 expect_exit 0 "a report cut short opens headless" "$SR_BIN" tui "$T/cut.json" --headless \
 	--dump "$T/cut.txt"
 check "a report cut short: the status says where it ends" grep -q "the report ends early, at byte" "$T/cut.txt"
+# The detail of a report's decision where a side pulled another task: every task priced (cost.parts)
+k=$(jq -r '[.decisions[] | select(.disagree)] | to_entries | map(select(.value.cost.parts))[0].key // empty' "$T/n4.json")
+check "cost.parts: numa01-4n has a disagreement that prices another task" test -n "$k"
+if [ -n "$k" ]; then
+	ptid=$(jq -r "[.decisions[] | select(.disagree)][$k].cost.parts[1].tid" "$T/n4.json")
+	pw=$(jq -r "[.decisions[] | select(.disagree)][$k].cost.parts[1].old.weighted * 1000 | round / 1000" "$T/n4.json")
+	"$SR_BIN" tui "$T/n4.json" --headless --size 120x40 --keys "$(printf 'j %.0s' $(seq 1 "$k"))Enter" \
+		--dump "$T/parts.txt"
+	check "cost.parts: the detail lists each task priced" grep -q "priced for each side's own choice" "$T/parts.txt"
+	check "cost.parts: the other task $ptid with old's weighted cost $pw" \
+		grep -qE "^ +$ptid +old [0-9?]+ $(printf '%.3f' "$pw") " "$T/parts.txt"
+fi
+
 # NDJSON: the stream of `replay --ndjson`
 (cd "$FIX" && "$SR_BIN" replay --quiet numa01-4n --ndjson "$T/n4.ndjson" >/dev/null)
 expect_exit 0 "an NDJSON stream opens" "$SR_BIN" tui "$T/n4.ndjson" --headless --dump "$T/nd.txt"

@@ -291,6 +291,154 @@ START_TEST(ledger_prices_interval)
 }
 END_TEST
 
+static void fault_of(struct cost_ledger *l, struct model *m, int pid, uint64_t ts, int cpu,
+		     int node)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = pid, .kind = SR_EV_NUMA_FAULT };
+
+	ev.u.fault.mem_node = node;
+	ev.u.fault.pages = 1;
+	ev.u.fault.last_cpupid = -1;
+	step(l, m, &ev);
+}
+
+static void migrate_of(struct cost_ledger *l, struct model *m, int pid, uint64_t ts, int from,
+		       int to)
+{
+	struct sr_event ev = { .ts_ns = ts, .cpu = to, .pid = 0, .kind = SR_EV_MIGRATE };
+
+	ev.u.mig.pid = pid;
+	ev.u.mig.orig_cpu = from;
+	ev.u.mig.dest_cpu = to;
+	strcpy(ev.u.mig.comm, "t");
+	step(l, m, &ev);
+}
+
+/*
+ * A pull the sides choose differently: the kernel (and old) pull X = 100
+ * from node 1 to node 0, new pulls Y = 200 instead.  Each side prices both
+ * tasks: X until its next decision, Y from the pass until its own, its
+ * faults between the pass and the (late) decision included.
+ */
+START_TEST(ledger_prices_other_task)
+{
+	struct topo *t = check_topo2();
+	struct model *m = model_new(t);
+	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
+	const struct cost_totals *tot;
+	struct decision d = { 0 };
+	struct cost_part_in parts[2] = {
+		{ .tid = 100, .from_node = 1, .node = { 0, 1, 0 } },	/* old pulls X, new leaves it */
+		{ .tid = 200, .from_node = 1, .node = { 1, 0, 1 } },	/* new pulls Y */
+	};
+	const struct cost_item *it;
+
+	nr_items = 0;
+	sample(l, m, 1000, "numa_sample t=1 seq=0 pid=100 tid=100 comm=x cpu=2 pref=0 node=1 "
+		"grp=0 tf=400 mig=0 scan=1 f=0:300/0/0/0,1:100/0/0/0");
+	sample(l, m, 1500, "numa_sample t=1 seq=1 pid=200 tid=200 comm=y cpu=2 pref=0 node=1 "
+		"grp=0 tf=400 mig=0 scan=1 f=0:400/0/0/0,1:0/0/0/0");
+	fault_of(l, m, 200, 5000, 2, 0);		/* before the pass: not Y's part */
+	migrate_of(l, m, 100, 10000, 2, 0);		/* the kernel pulls X */
+	fault_of(l, m, 200, 11000, 2, 0);		/* after it, before the decision comes */
+	fault_of(l, m, 100, 11000, 0, 0);
+	d.seq = 7;
+	d.snap.ts_ns = 10000;
+	d.snap.tid = 100;
+	d.snap.decision_class = SR_DECISION_CLASS_LB_PULL;
+	d.snap.src_node = 1;
+	d.snap.dst_node = 0;
+	d.snap.known = SR_SNAP_SRC_NODE | SR_SNAP_DST_NODE | SR_SNAP_CLASS;
+	ck_assert_int_eq(cost_ledger_decide_parts(l, &d, parts, 2, NULL), 0);
+	fault_of(l, m, 200, 13000, 2, 0);
+	fault_of(l, m, 200, 14000, 2, 0);
+	fault_of(l, m, 100, 15000, 0, 0);
+	migrate_of(l, m, 200, 20000, 2, 3);		/* Y's next decision: its part closes */
+	fault_of(l, m, 200, 21000, 3, 0);		/* after it: not priced */
+	ck_assert_int_eq(nr_items, 0);			/* X's interval is still open */
+	migrate_of(l, m, 100, 25000, 0, 1);		/* X's next decision */
+	ck_assert_int_eq(nr_items, 1);
+	it = &items[0];
+	ck_assert_uint_eq(it->seq, 7);
+	ck_assert_int_eq(it->unknown, COST_UNKNOWN_NONE);
+	ck_assert_int_eq(it->nr_parts, 2);
+	ck_assert_int_eq(it->part[0].tid, 100);
+	ck_assert_int_eq(it->part[1].tid, 200);
+	ck_assert_uint_eq(it->part[0].end_ns - it->part[0].start_ns, 15000);
+	ck_assert_uint_eq(it->part[1].start_ns, 10000);
+	ck_assert_uint_eq(it->part[1].end_ns, 20000);
+	ck_assert_int_eq(it->part[1].end, COST_END_NEXT);
+	ck_assert(!it->part[1].short_history);
+	/* X: 2 faults, 3/4 on node 0: on node 0 weighted 1.5 + 0.5 x 2, on node 1 0.5 + 1.5 x 2 */
+	ck_assert_double_eq_tol(it->part[0].v[COST_OLD].weighted, 2.5, EPS);
+	ck_assert_double_eq_tol(it->part[0].v[COST_NEW].weighted, 3.5, EPS);
+	/* Y: 3 faults, all node 0: left on node 1 (old, the kernel) 6, pulled to node 0 (new) 3 */
+	ck_assert_double_eq_tol(it->part[1].v[COST_OLD].accesses, 3, EPS);
+	ck_assert_double_eq_tol(it->part[1].v[COST_OLD].weighted, 6, EPS);
+	ck_assert_double_eq_tol(it->part[1].v[COST_NEW].weighted, 3, EPS);
+	ck_assert_double_eq_tol(it->part[1].v[COST_TRACE].remote, 3, EPS);
+	/* each side: the sum of its parts */
+	ck_assert_double_eq_tol(it->v[COST_OLD].weighted, 8.5, EPS);
+	ck_assert_double_eq_tol(it->v[COST_NEW].weighted, 6.5, EPS);
+	ck_assert_double_eq_tol(it->v[COST_TRACE].weighted, 8.5, EPS);
+	ck_assert_double_eq_tol(it->v[COST_NEW].remote - it->v[COST_OLD].remote, 1.5 - 3.5, EPS);
+	ck_assert_int_eq(cost_ledger_finish(l, 30000), 0);
+	tot = cost_ledger_totals(l);
+	ck_assert_uint_eq(tot->parts, 1);
+	ck_assert_double_eq_tol(tot->pair.v[COST_NEW].weighted - tot->pair.v[COST_OLD].weighted, -2,
+				EPS);
+	/* new's matrix: Y's 3 accesses on row node 0, X's 1.5 + 0.5 on row node 1 */
+	ck_assert_double_eq_tol(tot->matrix[COST_NEW][0 * 2 + 0], 3, EPS);
+	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * 2 + 0], 1.5, EPS);
+	cost_ledger_free(l);
+	model_free(m);
+	topo_free(t);
+}
+END_TEST
+
+/* the other task's next decision came before the ledger was told: its part ends there */
+START_TEST(ledger_other_task_closed_early)
+{
+	struct topo *t = check_topo2();
+	struct model *m = model_new(t);
+	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
+	struct decision d = { 0 };
+	struct cost_part_in parts[2] = {
+		{ .tid = 100, .from_node = 1, .node = { 0, 1, 0 } },
+		{ .tid = 200, .from_node = 1, .node = { 1, 0, 1 } },
+	};
+
+	nr_items = 0;
+	sample(l, m, 1000, "numa_sample t=1 seq=0 pid=100 tid=100 comm=x cpu=2 pref=0 node=1 "
+		"grp=0 tf=400 mig=0 scan=1 f=0:300/0/0/0,1:100/0/0/0");
+	sample(l, m, 1500, "numa_sample t=1 seq=1 pid=200 tid=200 comm=y cpu=2 pref=0 node=1 "
+		"grp=0 tf=400 mig=0 scan=1 f=0:400/0/0/0,1:0/0/0/0");
+	migrate_of(l, m, 100, 10000, 2, 0);
+	fault_of(l, m, 200, 11000, 2, 0);
+	migrate_of(l, m, 200, 12000, 2, 3);		/* Y's next decision, before ours came */
+	fault_of(l, m, 200, 13000, 3, 0);
+	d.seq = 3;
+	d.snap.ts_ns = 10000;
+	d.snap.tid = 100;
+	d.snap.decision_class = SR_DECISION_CLASS_LB_PULL;
+	d.snap.src_node = 1;
+	d.snap.dst_node = 0;
+	d.snap.known = SR_SNAP_SRC_NODE | SR_SNAP_DST_NODE | SR_SNAP_CLASS;
+	ck_assert_int_eq(cost_ledger_decide_parts(l, &d, parts, 2, NULL), 0);
+	ck_assert_int_eq(nr_items, 0);
+	ck_assert_int_eq(cost_ledger_finish(l, 30000), 0);	/* X's interval: to the end */
+	ck_assert_int_eq(nr_items, 1);
+	ck_assert_int_eq(items[0].part[1].end, COST_END_NEXT);
+	ck_assert_uint_eq(items[0].part[1].end_ns, 12000);
+	ck_assert_double_eq_tol(items[0].part[1].v[COST_OLD].accesses, 1, EPS);
+	ck_assert_double_eq_tol(items[0].part[1].v[COST_NEW].weighted, 1, EPS);
+	ck_assert_int_eq(items[0].part[0].end, COST_END_TRACE);
+	cost_ledger_free(l);
+	model_free(m);
+	topo_free(t);
+}
+END_TEST
+
 /* the same interval as ledger_prices_interval, priced with a profile */
 START_TEST(ledger_measured_profile)
 {
@@ -397,6 +545,8 @@ static Suite *cost_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ledger");
 	tcase_add_test(tc, ledger_prices_interval);
+	tcase_add_test(tc, ledger_prices_other_task);
+	tcase_add_test(tc, ledger_other_task_closed_early);
 	tcase_add_test(tc, ledger_measured_profile);
 	tcase_add_test(tc, ledger_without_faults);
 	suite_add_tcase(s, tc);
