@@ -23,6 +23,10 @@
  * lowest estimated util (ties: the first after it); with none idle, the
  * least loaded CPU if it beats the parent's by the imbalance_pct margins.
  *
+ * First select_task_rq()'s own test: a child whose (inherited) mask is one
+ * CPU gets that CPU (place-one-cpu); where the trace cannot say whether the
+ * mask is one CPU, missing-allowed-cpus.
+ *
  * Verdict: allow when the CPU picked is the child's (sched_wakeup_new's
  * target_cpu), resist otherwise; target_cpu / target_node say which.
  */
@@ -140,6 +144,25 @@ static int fork_evaluate(const void *priv, const struct sr_snapshot *snap,
 	if (ret)
 		return ret < 0 ? ret : 0;
 	ev.mode = REPLAY_MODE_FORK | mode;
+	/*
+	 * select_task_rq(): with nr_cpus_allowed 1 the class is not asked;
+	 * the child takes its one CPU.  Its mask is the parent's; where the
+	 * trace cannot say whether that is one CPU, the answer is unknown.
+	 */
+	if (!replay_need(&ev, SR_SNAP_BIT_ALLOWED_CPU)) {
+		replay_verdict_unknown(out, &ev);
+		return 0;
+	}
+	if (snap->allowed_cpu >= 0) {
+		cpu = snap->allowed_cpu;
+		out->target_cpu = cpu;
+		out->target_node = SR_SNAP_HAS(snap, cpu_node) && cpu < snap->nr_cpus &&
+				   cpu < SR_PLACE_MAX_CPUS ? snap->cpu_node[cpu] : -1;
+		replay_verdict_set(out, &ev, cpu == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
+				   SR_REASON_PLACE_ONE_CPU, 0,
+				   cpu == snap->dst_cpu ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+		return 0;
+	}
 	node = replay_idlest_node(&ev, &est);
 	if (node == REPLAY_NODE_UNKNOWN) {
 		replay_verdict_unknown(out, &ev);

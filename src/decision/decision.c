@@ -1276,6 +1276,17 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	return ret;
 }
 
+/* the child's cpus_mask as far as the trace tells (model_task.aff) */
+static void fill_allowed(const struct model *m, struct sr_snapshot *s, int tid)
+{
+	const struct model_task *t = model_task_lookup(m, tid);
+
+	if (!t || t->aff == MODEL_AFF_UNKNOWN)
+		return;
+	s->allowed_cpu = t->aff == MODEL_AFF_ONE ? t->aff_cpu : -1;
+	s->known |= SR_SNAP_ALLOWED_CPU;
+}
+
 /* sched_wakeup_new: the child's CPU is the fork decision (no migration since ~v4.8) */
 static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
@@ -1291,9 +1302,12 @@ static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const st
 	for (q = d->tail; q > d->head; q--) {
 		p = &d->queue[q - 1];
 		if (p->d.snap.tid == w->pid && p->d.why == DECISION_WHY_WAKEUP_NEW &&
-		    !(p->d.snap.known & SR_SNAP_WAKER_CPU))
-			return dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
-					   comm_of(m, ev->pid), false);
+		    !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
+			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
+					  comm_of(m, ev->pid), false);
+			fill_allowed(m, &p->d.snap, w->pid);
+			return ret;
+		}
 	}
 	p = queue_push(d);
 	if (!p)
@@ -1304,6 +1318,7 @@ static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const st
 			  false);
 	if (ret < 0)
 		return ret;
+	fill_allowed(m, &p->d.snap, w->pid);
 	p->task_cpu = ev->cpu;
 	p->state = MODEL_TASK_RUNNABLE;
 	set_class(&p->d, SR_DECISION_CLASS_FORK, DECISION_WHY_WAKEUP_NEW);

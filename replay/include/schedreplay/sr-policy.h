@@ -123,7 +123,8 @@ enum sr_verdict_kind {
 	X(PLACE_SAME_CPU,	"place-same-cpu",	"the policy picks the CPU the kernel picked") \
 	X(PLACE_OTHER_CPU,	"place-other-cpu",	"the policy picks another CPU than the kernel did") \
 	X(WAKER_CPU_ANY,	"waker-cpu-any",	"the waker's CPU is not known (the wake-up was logged on its target), and every CPU it could have been gives this answer") \
-	X(WAKE_SYNC_ASSUMED_OFF, "wake-sync-assumed-off", "WF_SYNC is not traced (only a select_task_rq_fair probe shows it) and was taken as off where it mattered")
+	X(WAKE_SYNC_ASSUMED_OFF, "wake-sync-assumed-off", "WF_SYNC is not traced (only a select_task_rq_fair probe shows it) and was taken as off where it mattered") \
+	X(PLACE_ONE_CPU,	"place-one-cpu",	"the task may run on one CPU only (nr_cpus_allowed 1): select_task_rq() takes it without asking the class")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**
