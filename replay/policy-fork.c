@@ -27,6 +27,9 @@
  * CPU gets that CPU (place-one-cpu); where the trace cannot say whether the
  * mask is one CPU, missing-allowed-cpus.
  *
+ * Reasons: the find_idlest_group() branch that chose the node (node-*,
+ * on NUMA machines), then place-idlest-cpu and its qualifiers.
+ *
  * Verdict: allow when the CPU picked is the child's (sched_wakeup_new's
  * target_cpu), resist otherwise; target_cpu / target_node say which.
  */
@@ -189,6 +192,21 @@ static int fork_evaluate(const void *priv, const struct sr_snapshot *snap,
 	replay_verdict_set(out, &ev, cpu == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
 			   SR_REASON_PLACE_IDLEST_CPU, est ? SR_REASON_PLACE_LOAD_ESTIMATE : 0,
 			   cpu == snap->dst_cpu ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+	if (ev.node_why) {
+		/*
+		 * The NUMA branch that chose the node goes first, so that two
+		 * versions' reasons name where they part (5.10's idle-CPU rule
+		 * against 6.1's imb_numa_nr, say), not the CPU step they share.
+		 */
+		int i;
+
+		if (out->nr_reasons == SR_MAX_REASONS)
+			out->nr_reasons--;
+		for (i = out->nr_reasons; i > 0; i--)
+			out->reasons[i] = out->reasons[i - 1];
+		out->reasons[0] = (uint16_t)ev.node_why;
+		out->nr_reasons++;
+	}
 	return 0;
 }
 

@@ -288,39 +288,40 @@ struct fork_row {
 	int		cpu;
 	const char	*reason2;	/* second reason, "" none */
 	int		mask;		/* 0 many CPUs, 1 + c only CPU c, -1 not known */
+	const char	*node_why;	/* find_idlest_group()'s branch, first reason */
 };
 
 static const struct fork_row fork_rows[] = {
 	{ "v6.1/find_idlest_group/spare capacity: the node with more idle CPUs", "fork-v6.1", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle" },
 	{ "v6.1/find_idlest_group/imb_numa_nr keeps a small imbalance", "fork-v6.1", 0, false, -1,
-	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0 },
+	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-imb-numa" },
 	{ "v5.10/find_idlest_group/the local node has an idle CPU: stays", "fork-v5.10", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-idle" },
 	{ "v5.11/find_idlest_group/below a quarter of the domain: stays", "fork-v5.11", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-quarter" },
 	{ "v5.11/find_idlest_group/a quarter reached: the idler node", "fork-v5.11", 1, false, -1,
-	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0 },
+	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle" },
 	{ "v5.10/find_idlest_group/an idle CPU left: stays on the node", "fork-v5.10", 2, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0, "node-spill-idle" },
 	{ "all/find_idlest_group/local fully busy: the node with spare capacity", "fork-*", 3,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-group-type-go" },
 	{ "all/find_idlest_group/the local node is preferred: stays", "fork-*", 1, false, 0, 0, 0,
-	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0 },
+	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-preferred" },
 	{ "all/find_idlest_group/the idler node is preferred: goes", "fork-*", 0, false, 1, 0, 0,
-	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0 },
+	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-preferred" },
 	{ "all/find_idlest_group_cpu/a CPU of the node not seen: unknown", "fork-*", 3, false, -1, 0,
-	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0 },
+	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0, NULL },
 	{ "all/find_idlest_group/both busy: the lighter CPU of the local node", "fork-*", 3, true,
-	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0 },
+	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0, "node-avg-load" },
 	{ "all/find_idlest_group/both busy, equal loads: the parent's CPU", "fork-*", 3, true, -1,
-	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0 },
+	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load" },
 	{ "all/select_task_rq/a one-CPU mask: that CPU, the class not asked", "fork-*", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6, NULL },
 	{ "all/select_task_rq/a one-CPU mask of the parent's CPU, though others idle", "fork-*", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0, NULL },
 	{ "all/select_task_rq/the mask not known: unknown", "fork-*", 0, false, -1, 0, 0, 0,
-	  SR_VERDICT_UNKNOWN, -1, "", -1 },
+	  SR_VERDICT_UNKNOWN, -1, "", -1, NULL },
 };
 
 #define NR_FORK_ROWS ((int)(sizeof(fork_rows) / sizeof(fork_rows[0])))
@@ -365,12 +366,21 @@ static void run_fork_row(const struct fork_row *r, const struct sr_policy_ops *o
 		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]),
 				 r->mask < 0 ? "missing-allowed-cpus" : "missing-place-cpus");
 	} else {
-		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]),
+		int k = 0;
+
+		if (r->node_why) {
+			ck_assert_msg(!strcmp(replay_reason_name(ops, v.reasons[0]), r->node_why),
+				      "%s (%s): node reason %s", r->name, ops->name,
+				      replay_reason_name(ops, v.reasons[0]));
+			k = 1;
+		}
+		ck_assert_str_eq(replay_reason_name(ops, v.reasons[k]),
 				 r->mask > 0 ? "place-one-cpu" : "place-idlest-cpu");
-		ck_assert_msg(v.nr_reasons > 1 && !strcmp(replay_reason_name(ops, v.reasons[1]),
-							 r->reason2),
+		ck_assert_msg(v.nr_reasons > (uint32_t)k + 1 &&
+			      !strcmp(replay_reason_name(ops, v.reasons[k + 1]), r->reason2),
 			      "%s (%s): second reason %s", r->name, ops->name,
-			      v.nr_reasons > 1 ? replay_reason_name(ops, v.reasons[1]) : "(none)");
+			      v.nr_reasons > (uint32_t)k + 1 ?
+			      replay_reason_name(ops, v.reasons[k + 1]) : "(none)");
 		ck_assert_int_eq(v.target_node, v.target_cpu / 4);
 	}
 	replay_policy_free(pol);
