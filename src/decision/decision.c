@@ -68,8 +68,11 @@ struct pend_wake {
 	struct decision	d;		/* built at the sched_waking */
 };
 
-/* select_task_rq_fair pairs of forks, until their sched_wakeup_new */
-#define FORK_STRF_SLOTS	16
+/*
+ * select_task_rq_fair pairs of forks and execs, until their
+ * sched_wakeup_new, or their sched_process_exec
+ */
+#define FORK_STRF_SLOTS	32
 struct strf_seen {
 	int		pid;
 	int		ret;
@@ -677,6 +680,28 @@ static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
 	return 0;
 }
 
+/*
+ * sched_exec()'s select_task_rq_fair(WF_EXEC) return, seen before the
+ * stopper's move, as the truth of the exec decision of @tid
+ */
+static void exec_truth(struct decision_ctx *d, struct decision *dec, int tid)
+{
+	int k;
+
+	/* newest first: an earlier exec of the task that did not move left its own */
+	for (k = 1; k <= FORK_STRF_SLOTS; k++) {
+		struct strf_seen *sl = &d->fork_strf[(unsigned int)(d->fork_strf_next - k) %
+						     FORK_STRF_SLOTS];
+
+		if (sl->pid == tid && (sl->flags & DPLACE_WF_EXEC)) {
+			dec->has_place_truth = true;
+			dec->place_truth_cpu = sl->ret;
+			sl->pid = 0;
+			return;
+		}
+	}
+}
+
 /* The event may settle waiting decisions about its task or its CPU. */
 static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 {
@@ -709,6 +734,7 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 			if (p->by_stopper && p->self_woken &&
 			    (ev->u.exec.pid == tid || ev->u.exec.old_pid == tid)) {
 				set_class(&p->d, SR_DECISION_CLASS_EXEC, DECISION_WHY_EXEC);
+				exec_truth(d, &p->d, tid);
 				p->resolved = true;
 			}
 			break;
@@ -1136,7 +1162,7 @@ static void on_strf(struct decision_ctx *d, const struct decision_probe_entry *e
 			dplace_claim(d->dp, cpu, 1);
 			d->wakes[i].claim_cpu = cpu;
 		}
-	} else if (flags & DPLACE_WF_FORK) {
+	} else if (flags & (DPLACE_WF_FORK | DPLACE_WF_EXEC)) {
 		struct strf_seen *sl = &d->fork_strf[d->fork_strf_next++ % FORK_STRF_SLOTS];
 
 		sl->pid = pid;
