@@ -136,6 +136,8 @@ static const char *const why_names[DECISION_WHY__COUNT] = {
 	[DECISION_WHY_CANDIDATE]	= "can_migrate_task-probe",
 	[DECISION_WHY_WAKING]		= "waking-preceded",
 	[DECISION_WHY_WAKING_STAYED]	= "waking-stayed-on-prev",
+	[DECISION_WHY_RUNNING_ON_DST]	= "running-moved-from-dst",
+	[DECISION_WHY_SLEEPING_ON_DST]	= "asleep-moved-from-dst",
 };
 
 const char *decision_why_name(int why)
@@ -547,10 +549,17 @@ static void classify_fallback(struct pending *p)
 		set_class(&p->d, SR_DECISION_CLASS_LB_ACTIVE, DECISION_WHY_STOPPER);
 	else if (p->state == MODEL_TASK_RUNNABLE)
 		set_class(&p->d, SR_DECISION_CLASS_LB_PULL, DECISION_WHY_QUEUED);
+	/*
+	 * Logged on the destination: what detach_task() of a pull, or the
+	 * waker's set_task_cpu() of an affine wake-up, looks like; so the
+	 * model's state is stale (a wake-up or switch the trace lacks)
+	 */
 	else if (p->state == MODEL_TASK_RUNNING)
-		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_RUNNING);
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, p->ev_cpu == p->d.snap.dst_cpu ?
+			  DECISION_WHY_RUNNING_ON_DST : DECISION_WHY_RUNNING);
 	else if (p->state == MODEL_TASK_SLEEPING)
-		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_SLEEPING);
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, p->ev_cpu == p->d.snap.dst_cpu ?
+			  DECISION_WHY_SLEEPING_ON_DST : DECISION_WHY_SLEEPING);
 	else
 		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_STATE_UNKNOWN);
 
