@@ -21,7 +21,9 @@
  * loaded by the estimated loads.  Staying on the node: find_idlest_group()
  * from the parent's CPU: stay while it is idle; else the idle CPU of
  * lowest estimated util (ties: the first after it); with none idle, the
- * least loaded CPU if it beats the parent's by the imbalance_pct margins.
+ * group types (cpu_type()) decide, then, both fully busy or overloaded,
+ * the least loaded CPU if it beats the parent's by the imbalance_pct
+ * margins.
  *
  * First select_task_rq()'s own test: a child whose (inherited) mask is one
  * CPU gets that CPU (place-one-cpu); where the trace cannot say whether the
@@ -52,6 +54,26 @@ static int nr_without(const struct replay_eval *ev, int c)
 	if (!(ev->mode & REPLAY_MODE_FORK) && c == s->src_cpu)
 		n -= 2;
 	return n > 0 ? n : 0;
+}
+
+/* group_classify() of a one-CPU group, from the estimates (capacity 1024) */
+enum { GT_HAS_SPARE, GT_FULLY_BUSY, GT_OVERLOADED };
+
+static int cpu_type(const struct replay_eval *ev, int c)
+{
+	const struct sr_snapshot *s = ev->snap;
+	int64_t pct = ev->param[1], nr = nr_without(ev, c);
+	int64_t util = s->cpu_util[c], runnable = s->cpu_load[c];
+
+	if (nr > 1 && (1024 * 100 < util * pct || 1024 * pct < runnable * 100))
+		return GT_OVERLOADED;
+	if (nr < 1)
+		return GT_HAS_SPARE;
+	if (1024 * pct < runnable * 100)
+		return GT_FULLY_BUSY;
+	if (1024 * 100 > util * pct)
+		return GT_HAS_SPARE;
+	return GT_FULLY_BUSY;
 }
 
 int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
@@ -113,16 +135,33 @@ int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
 	}
 	if (!pelt_all)
 		return -1;
+	/*
+	 * No idle CPU: update_pick_idlest() takes the least busy group type
+	 * (from the util/runnable estimates), then the lowest group_util
+	 * among groups with spare capacity, else the lowest avg_load.
+	 */
 	for (c = 1; c < s->nr_cpus; c++) {
 		int i = (from + c) % s->nr_cpus;
 
-		if (s->cpu_node[i] == node && (best < 0 || s->cpu_load[i] < s->cpu_load[best]))
+		if (s->cpu_node[i] != node)
+			continue;
+		if (best < 0 || cpu_type(ev, i) < cpu_type(ev, best) ||
+		    (cpu_type(ev, i) == cpu_type(ev, best) &&
+		     (cpu_type(ev, i) == GT_HAS_SPARE ? s->cpu_util[i] < s->cpu_util[best] :
+							 s->cpu_load[i] < s->cpu_load[best])))
 			best = i;
 	}
 	if (est)
 		*est = true;
 	if (best < 0)
 		return from;
+	/* find_idlest_group(): the local group's type against the idlest's */
+	if (cpu_type(ev, from) < cpu_type(ev, best))
+		return from;
+	if (cpu_type(ev, from) > cpu_type(ev, best))
+		return best;
+	if (cpu_type(ev, from) == GT_HAS_SPARE)
+		return from;	/* idle_cpus 0 >= 0: stay */
 	{
 		int64_t local = s->cpu_load[from], idlest = s->cpu_load[best];
 		int64_t pct = ev->param[1], imb = 1024 * (pct - 100) / 100;
