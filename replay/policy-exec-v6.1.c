@@ -211,6 +211,13 @@ static int imb_numa_nr(const struct sr_snapshot *s, const int *levels, int lvl, 
 	return imb < local ? imb : local;
 }
 
+/* note @reason as the branch that decided (the last level's) and return @ret */
+static int why(struct replay_eval *ev, unsigned int reason, int ret)
+{
+	ev->node_why = reason;
+	return ret;
+}
+
 /*
  * find_idlest_group() at the level spanning @dist: the node to go to, or
  * -1 to stay (go down a level); -2 when an input it needs is unknown.
@@ -243,43 +250,43 @@ static int idlest_group(struct replay_eval *ev, int dist, int imb_nr, int span, 
 		return -1;
 	*est |= local.est;
 	if (local.type < idlest.type)
-		return -1;
+		return why(ev, SR_REASON_NODE_GROUP_TYPE_STAY, -1);
 	if (local.type > idlest.type)
-		return best;
+		return why(ev, SR_REASON_NODE_GROUP_TYPE_GO, best);
 	if (local.type != GROUP_HAS_SPARE) {
 		*est = true;
 		imbalance = 1024 * (ev->param[P_IMBALANCE_PCT] - 100) / 100;
 		/* SD_NUMA: the remote node gets the imbalance added */
 		if (idlest.avg_load + imbalance >= local.avg_load)
-			return -1;
+			return why(ev, SR_REASON_NODE_AVG_LOAD, -1);
 		if (100 * local.avg_load <= ev->param[P_IMBALANCE_PCT] * idlest.avg_load)
-			return -1;
-		return best;
+			return why(ev, SR_REASON_NODE_AVG_LOAD, -1);
+		return why(ev, SR_REASON_NODE_AVG_LOAD, best);
 	}
 	if (ev->param[P_NUMA_BALANCING]) {
 		if (!replay_need(ev, SR_SNAP_BIT_PREF_NODE))
 			return -2;
 		if (s->src_node == s->pref_node)
-			return -1;
+			return why(ev, SR_REASON_NODE_PREFERRED, -1);
 		if (best == s->pref_node)
-			return best;
+			return why(ev, SR_REASON_NODE_PREFERRED, best);
 	}
 	if (ev->mode & REPLAY_MODE_SPILL_IDLE) {
 		/* 5.5 - 5.10: stay while the local node has an idle CPU */
 		if (local.idle_cpus)
-			return -1;
+			return why(ev, SR_REASON_NODE_SPILL_IDLE, -1);
 	} else if (ev->mode & REPLAY_MODE_SPILL_QUARTER) {
 		/* 5.11 allow_numa_imbalance(): stay below a quarter of the domain */
 		if (local.sum_nr_running < span / 4)
-			return -1;
+			return why(ev, SR_REASON_NODE_SPILL_QUARTER, -1);
 	} else if (abs(local.idle_cpus - idlest.idle_cpus) <= 2 &&
 		   local.sum_nr_running + 1 <= imb_nr) {
 		/* 6.0 adjust_numa_imbalance(): a small imbalance stays while lightly loaded */
-		return -1;
+		return why(ev, SR_REASON_NODE_SPILL_IMB_NUMA, -1);
 	}
 	if (local.idle_cpus >= idlest.idle_cpus)
-		return -1;
-	return best;
+		return why(ev, SR_REASON_NODE_IDLE_STAY, -1);
+	return why(ev, SR_REASON_NODE_MORE_IDLE, best);
 }
 
 int replay_idlest_node(struct replay_eval *evp, bool *estp)

@@ -21,7 +21,16 @@
  * loaded by the estimated loads.  Staying on the node: find_idlest_group()
  * from the parent's CPU: stay while it is idle; else the idle CPU of
  * lowest estimated util (ties: the first after it); with none idle, the
- * least loaded CPU if it beats the parent's by the imbalance_pct margins.
+ * group types (cpu_type()) decide, then, both fully busy or overloaded,
+ * the least loaded CPU if it beats the parent's by the imbalance_pct
+ * margins.
+ *
+ * First select_task_rq()'s own test: a child whose (inherited) mask is one
+ * CPU gets that CPU (place-one-cpu); where the trace cannot say whether the
+ * mask is one CPU, missing-allowed-cpus.
+ *
+ * Reasons: the find_idlest_group() branch that chose the node (node-*,
+ * on NUMA machines), then place-idlest-cpu and its qualifiers.
  *
  * Verdict: allow when the CPU picked is the child's (sched_wakeup_new's
  * target_cpu), resist otherwise; target_cpu / target_node say which.
@@ -45,6 +54,26 @@ static int nr_without(const struct replay_eval *ev, int c)
 	if (!(ev->mode & REPLAY_MODE_FORK) && c == s->src_cpu)
 		n -= 2;
 	return n > 0 ? n : 0;
+}
+
+/* group_classify() of a one-CPU group, from the estimates (capacity 1024) */
+enum { GT_HAS_SPARE, GT_FULLY_BUSY, GT_OVERLOADED };
+
+static int cpu_type(const struct replay_eval *ev, int c)
+{
+	const struct sr_snapshot *s = ev->snap;
+	int64_t pct = ev->param[1], nr = nr_without(ev, c);
+	int64_t util = s->cpu_util[c], runnable = s->cpu_load[c];
+
+	if (nr > 1 && (1024 * 100 < util * pct || 1024 * pct < runnable * 100))
+		return GT_OVERLOADED;
+	if (nr < 1)
+		return GT_HAS_SPARE;
+	if (1024 * pct < runnable * 100)
+		return GT_FULLY_BUSY;
+	if (1024 * 100 > util * pct)
+		return GT_HAS_SPARE;
+	return GT_FULLY_BUSY;
 }
 
 int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
@@ -106,16 +135,33 @@ int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
 	}
 	if (!pelt_all)
 		return -1;
+	/*
+	 * No idle CPU: update_pick_idlest() takes the least busy group type
+	 * (from the util/runnable estimates), then the lowest group_util
+	 * among groups with spare capacity, else the lowest avg_load.
+	 */
 	for (c = 1; c < s->nr_cpus; c++) {
 		int i = (from + c) % s->nr_cpus;
 
-		if (s->cpu_node[i] == node && (best < 0 || s->cpu_load[i] < s->cpu_load[best]))
+		if (s->cpu_node[i] != node)
+			continue;
+		if (best < 0 || cpu_type(ev, i) < cpu_type(ev, best) ||
+		    (cpu_type(ev, i) == cpu_type(ev, best) &&
+		     (cpu_type(ev, i) == GT_HAS_SPARE ? s->cpu_util[i] < s->cpu_util[best] :
+							 s->cpu_load[i] < s->cpu_load[best])))
 			best = i;
 	}
 	if (est)
 		*est = true;
 	if (best < 0)
 		return from;
+	/* find_idlest_group(): the local group's type against the idlest's */
+	if (cpu_type(ev, from) < cpu_type(ev, best))
+		return from;
+	if (cpu_type(ev, from) > cpu_type(ev, best))
+		return best;
+	if (cpu_type(ev, from) == GT_HAS_SPARE)
+		return from;	/* idle_cpus 0 >= 0: stay */
 	{
 		int64_t local = s->cpu_load[from], idlest = s->cpu_load[best];
 		int64_t pct = ev->param[1], imb = 1024 * (pct - 100) / 100;
@@ -140,6 +186,25 @@ static int fork_evaluate(const void *priv, const struct sr_snapshot *snap,
 	if (ret)
 		return ret < 0 ? ret : 0;
 	ev.mode = REPLAY_MODE_FORK | mode;
+	/*
+	 * select_task_rq(): with nr_cpus_allowed 1 the class is not asked;
+	 * the child takes its one CPU.  Its mask is the parent's; where the
+	 * trace cannot say whether that is one CPU, the answer is unknown.
+	 */
+	if (!replay_need(&ev, SR_SNAP_BIT_ALLOWED_CPU)) {
+		replay_verdict_unknown(out, &ev);
+		return 0;
+	}
+	if (snap->allowed_cpu >= 0) {
+		cpu = snap->allowed_cpu;
+		out->target_cpu = cpu;
+		out->target_node = SR_SNAP_HAS(snap, cpu_node) && cpu < snap->nr_cpus &&
+				   cpu < SR_PLACE_MAX_CPUS ? snap->cpu_node[cpu] : -1;
+		replay_verdict_set(out, &ev, cpu == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
+				   SR_REASON_PLACE_ONE_CPU, 0,
+				   cpu == snap->dst_cpu ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+		return 0;
+	}
 	node = replay_idlest_node(&ev, &est);
 	if (node == REPLAY_NODE_UNKNOWN) {
 		replay_verdict_unknown(out, &ev);
@@ -166,6 +231,21 @@ static int fork_evaluate(const void *priv, const struct sr_snapshot *snap,
 	replay_verdict_set(out, &ev, cpu == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
 			   SR_REASON_PLACE_IDLEST_CPU, est ? SR_REASON_PLACE_LOAD_ESTIMATE : 0,
 			   cpu == snap->dst_cpu ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+	if (ev.node_why) {
+		/*
+		 * The NUMA branch that chose the node goes first, so that two
+		 * versions' reasons name where they part (5.10's idle-CPU rule
+		 * against 6.1's imb_numa_nr, say), not the CPU step they share.
+		 */
+		int i;
+
+		if (out->nr_reasons == SR_MAX_REASONS)
+			out->nr_reasons--;
+		for (i = out->nr_reasons; i > 0; i--)
+			out->reasons[i] = out->reasons[i - 1];
+		out->reasons[0] = (uint16_t)ev.node_why;
+		out->nr_reasons++;
+	}
 	return 0;
 }
 

@@ -127,6 +127,7 @@ struct replay_eval {
 	uint64_t			missing;
 	uint32_t			flags;
 	uint32_t			mode;	/* REPLAY_MODE_* of the placement policies */
+	unsigned int			node_why; /* find_idlest_group()'s deciding branch, 0 none */
 };
 
 /* struct replay_eval.mode: how find_idlest_group() runs (policy-exec-v6.1.c) */

@@ -68,8 +68,11 @@ struct pend_wake {
 	struct decision	d;		/* built at the sched_waking */
 };
 
-/* select_task_rq_fair pairs of forks, until their sched_wakeup_new */
-#define FORK_STRF_SLOTS	16
+/*
+ * select_task_rq_fair pairs of forks and execs, until their
+ * sched_wakeup_new, or their sched_process_exec
+ */
+#define FORK_STRF_SLOTS	32
 struct strf_seen {
 	int		pid;
 	int		ret;
@@ -142,6 +145,8 @@ static const char *const why_names[DECISION_WHY__COUNT] = {
 	[DECISION_WHY_CANDIDATE]	= "can_migrate_task-probe",
 	[DECISION_WHY_WAKING]		= "waking-preceded",
 	[DECISION_WHY_WAKING_STAYED]	= "waking-stayed-on-prev",
+	[DECISION_WHY_RUNNING_ON_DST]	= "running-moved-from-dst",
+	[DECISION_WHY_SLEEPING_ON_DST]	= "asleep-moved-from-dst",
 };
 
 const char *decision_why_name(int why)
@@ -570,10 +575,17 @@ static void classify_fallback(struct pending *p)
 		set_class(&p->d, SR_DECISION_CLASS_LB_ACTIVE, DECISION_WHY_STOPPER);
 	else if (p->state == MODEL_TASK_RUNNABLE)
 		set_class(&p->d, SR_DECISION_CLASS_LB_PULL, DECISION_WHY_QUEUED);
+	/*
+	 * Logged on the destination: what detach_task() of a pull, or the
+	 * waker's set_task_cpu() of an affine wake-up, looks like; so the
+	 * model's state is stale (a wake-up or switch the trace lacks)
+	 */
 	else if (p->state == MODEL_TASK_RUNNING)
-		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_RUNNING);
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, p->ev_cpu == p->d.snap.dst_cpu ?
+			  DECISION_WHY_RUNNING_ON_DST : DECISION_WHY_RUNNING);
 	else if (p->state == MODEL_TASK_SLEEPING)
-		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_SLEEPING);
+		set_class(&p->d, SR_DECISION_CLASS_OTHER, p->ev_cpu == p->d.snap.dst_cpu ?
+			  DECISION_WHY_SLEEPING_ON_DST : DECISION_WHY_SLEEPING);
 	else
 		set_class(&p->d, SR_DECISION_CLASS_OTHER, DECISION_WHY_STATE_UNKNOWN);
 
@@ -705,6 +717,28 @@ static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
 	return 0;
 }
 
+/*
+ * sched_exec()'s select_task_rq_fair(WF_EXEC) return, seen before the
+ * stopper's move, as the truth of the exec decision of @tid
+ */
+static void exec_truth(struct decision_ctx *d, struct decision *dec, int tid)
+{
+	int k;
+
+	/* newest first: an earlier exec of the task that did not move left its own */
+	for (k = 1; k <= FORK_STRF_SLOTS; k++) {
+		struct strf_seen *sl = &d->fork_strf[(unsigned int)(d->fork_strf_next - k) %
+						     FORK_STRF_SLOTS];
+
+		if (sl->pid == tid && (sl->flags & DPLACE_WF_EXEC)) {
+			dec->has_place_truth = true;
+			dec->place_truth_cpu = sl->ret;
+			sl->pid = 0;
+			return;
+		}
+	}
+}
+
 /* The event may settle waiting decisions about its task or its CPU. */
 static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 {
@@ -738,6 +772,7 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 			if (p->by_stopper && p->self_woken &&
 			    (ev->u.exec.pid == tid || ev->u.exec.old_pid == tid)) {
 				set_class(&p->d, SR_DECISION_CLASS_EXEC, DECISION_WHY_EXEC);
+				exec_truth(d, &p->d, tid);
 				p->resolved = true;
 			}
 			break;
@@ -1166,7 +1201,7 @@ static void on_strf(struct decision_ctx *d, const struct decision_probe_entry *e
 			dplace_claim(d->dp, cpu, 1);
 			d->wakes[i].claim_cpu = cpu;
 		}
-	} else if (flags & DPLACE_WF_FORK) {
+	} else if (flags & (DPLACE_WF_FORK | DPLACE_WF_EXEC)) {
 		struct strf_seen *sl = &d->fork_strf[d->fork_strf_next++ % FORK_STRF_SLOTS];
 
 		sl->pid = pid;
@@ -1306,6 +1341,17 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	return ret;
 }
 
+/* the child's cpus_mask as far as the trace tells (model_task.aff) */
+static void fill_allowed(const struct model *m, struct sr_snapshot *s, int tid)
+{
+	const struct model_task *t = model_task_lookup(m, tid);
+
+	if (!t || t->aff == MODEL_AFF_UNKNOWN)
+		return;
+	s->allowed_cpu = t->aff == MODEL_AFF_ONE ? t->aff_cpu : -1;
+	s->known |= SR_SNAP_ALLOWED_CPU;
+}
+
 /* sched_wakeup_new: the child's CPU is the fork decision (no migration since ~v4.8) */
 static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
@@ -1321,9 +1367,12 @@ static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const st
 	for (q = d->tail; q > d->head; q--) {
 		p = &d->queue[q - 1];
 		if (p->d.snap.tid == w->pid && p->d.why == DECISION_WHY_WAKEUP_NEW &&
-		    !(p->d.snap.known & SR_SNAP_WAKER_CPU))
-			return dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
-					   comm_of(m, ev->pid), false);
+		    !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
+			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
+					  comm_of(m, ev->pid), false);
+			fill_allowed(m, &p->d.snap, w->pid);
+			return ret;
+		}
 	}
 	p = queue_push(d);
 	if (!p)
@@ -1334,6 +1383,7 @@ static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const st
 			  false);
 	if (ret < 0)
 		return ret;
+	fill_allowed(m, &p->d.snap, w->pid);
 	p->task_cpu = ev->cpu;
 	p->state = MODEL_TASK_RUNNABLE;
 	set_class(&p->d, SR_DECISION_CLASS_FORK, DECISION_WHY_WAKEUP_NEW);

@@ -85,6 +85,8 @@ enum decision_why {
 	DECISION_WHY_CANDIDATE,		/* a can_migrate_task() probe judged it */
 	DECISION_WHY_WAKING,		/* sched_waking on the same CPU preceded, orig = its target */
 	DECISION_WHY_WAKING_STAYED,	/* a wake-up that left the task on prev (no migration) */
+	DECISION_WHY_RUNNING_ON_DST,	/* other: running, the move logged on dst (not a stopper) */
+	DECISION_WHY_SLEEPING_ON_DST,	/* other: asleep, the move logged on dst, no wake-up */
 	DECISION_WHY__COUNT
 };
 

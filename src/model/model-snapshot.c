@@ -77,6 +77,22 @@ int model_feed_snapshot_task(struct model *m, const struct sr_event *ev)
 		t->snap_kthread = tl->kthread;
 		m->stats.snapshot_kthreads += tl->kthread == 1;
 	}
+	if (tl->status[MK_TASK_CPUS] == MARKER_OK) {
+		int n = 0, one = -1;
+		size_t w;
+
+		for (w = 0; w < MARKER_MAX_CPUS / 64; w++)
+			if (tl->cpus[w]) {
+				n += __builtin_popcountll(tl->cpus[w]);
+				one = (int)(w * 64) + __builtin_ctzll(tl->cpus[w]);
+			}
+		if (n == 1) {
+			t->aff = MODEL_AFF_ONE;
+			t->aff_cpu = one;
+		} else if (n > 1) {
+			t->aff = MODEL_AFF_MANY;
+		}
+	}
 	if (!(t->known & MODEL_KNOWN_CPU) && tl->s.cpu >= 0 && tl->s.cpu < m->nr_cpus)
 		model_place(m, s, tl->s.cpu, t->state);
 	if (tl->status[MK_TASK_EXEC_START] == MARKER_OK) {

@@ -169,6 +169,9 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->born = false;
 	t->moved_since_ran = false;
 	t->kthread_child = false;
+	t->aff = MODEL_AFF_UNKNOWN;
+	t->aff_cpu = -1;
+	t->ran_cpu = -1;
 	t->snap_kthread = -1;
 	t->exec_start_ns = -1;
 	t->rq_head_ns = 0;

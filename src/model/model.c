@@ -166,6 +166,10 @@ static int feed_switch(struct model *m, const struct sr_event *ev)
 	next->pub.known |= MODEL_KNOWN_MOVED;
 	next->pub.rq_head_ns = ev->ts_ns;
 	next->pub.rq_head_known = true;
+	if (next->pub.ran_cpu < 0)
+		next->pub.ran_cpu = ev->cpu;
+	else if (next->pub.ran_cpu != ev->cpu)
+		next->pub.aff = MODEL_AFF_MANY;	/* ran on two CPUs: nr_cpus_allowed > 1 */
 	model_place(m, next, ev->cpu, MODEL_TASK_RUNNING);
 	return 0;
 }
@@ -185,6 +189,20 @@ static int feed_wakeup(struct model *m, const struct sr_event *ev)
 	model_set_comm(&s->pub, w->comm, sizeof(w->comm));
 	if (ev->kind == SR_EV_WAKING)
 		return 0;	/* the CPU is chosen after this; sched_wakeup says */
+	if (ev->kind == SR_EV_WAKEUP_NEW && ev->pid > 0 && ev->pid != w->pid &&
+	    w->target_cpu >= 0 && w->target_cpu != ev->cpu) {
+		/*
+		 * The parent runs on ev->cpu, so that CPU is in its mask, and
+		 * the child, with a copy of the mask, went to another: the
+		 * parent may run on two CPUs (for its later forks; this
+		 * child's own decision was read before).
+		 */
+		struct model_slot *par = model_task_get(m, ev->pid, ev->ts_ns);
+
+		if (!par)
+			return -ENOMEM;
+		par->pub.aff = MODEL_AFF_MANY;
+	}
 	if (s->pub.state == MODEL_TASK_RUNNING)
 		return 0;	/* ttwu of a task still on its CPU: nothing moves */
 	c = cpu_of(m, w->target_cpu, &ret);
@@ -231,12 +249,15 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 {
 	const struct sr_ev_fork *f = &ev->u.fork;
 	struct model_slot *s;
+	int aff = MODEL_AFF_UNKNOWN, aff_cpu = -1;
 
 	if (f->parent_pid > 0) {
 		s = model_task_get(m, f->parent_pid, ev->ts_ns);
 		if (!s)
 			return -ENOMEM;
 		model_set_comm(&s->pub, f->parent_comm, sizeof(f->parent_comm));
+		aff = s->pub.aff;
+		aff_cpu = s->pub.aff_cpu;
 	}
 	if (f->child_pid <= 0)
 		return 0;
@@ -262,6 +283,8 @@ static int feed_fork(struct model *m, const struct sr_event *ev)
 	model_set_pref(m, &s->pub, -1, true);
 	s->pub.known |= MODEL_KNOWN_MOVED;
 	s->pub.kthread_child = f->parent_pid == 2;
+	s->pub.aff = aff;	/* dup_task_struct(): the parent's cpus_mask */
+	s->pub.aff_cpu = aff_cpu;
 	return 0;
 }
 
@@ -355,6 +378,12 @@ static int feed_exec(struct model *m, const struct sr_event *ev)
 	s->pub.moved_since_ran = false;	/* it is running */
 	s->pub.known |= MODEL_KNOWN_MOVED;
 	exec_comm(&s->pub, ev->str, ev->str_len);
+	/*
+	 * taskset, numactl and the like set the mask (sched_setaffinity(),
+	 * not traced) and then exec: what was known of it is not any more.
+	 */
+	s->pub.aff = MODEL_AFF_UNKNOWN;
+	s->pub.ran_cpu = ev->cpu;
 	model_place(m, s, c ? ev->cpu : -1, MODEL_TASK_RUNNING);
 	return 0;
 }

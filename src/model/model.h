@@ -110,6 +110,8 @@ enum model_task_state {
  *                (all 0 when the task is in no group, as the kernel's
  *                group_faults() reads)
  */
+enum { MODEL_AFF_UNKNOWN, MODEL_AFF_ONE, MODEL_AFF_MANY };
+
 struct model_task {
 	int			tid;
 	int			tgid;
@@ -135,6 +137,17 @@ struct model_task {
 	 */
 	bool			moved_since_ran;
 	bool			kthread_child;	/* forked by kthreadd (pid 2) in the trace */
+	/*
+	 * What the trace says of p->cpus_mask: MODEL_AFF_UNKNOWN, MODEL_AFF_ONE
+	 * (nr_cpus_allowed 1, that CPU in aff_cpu) or MODEL_AFF_MANY.  Set from
+	 * the start snapshot's Cpus_allowed_list, inherited at fork
+	 * (dup_task_struct() copies the mask), and MANY once the task is seen
+	 * running on two CPUs (ran_cpu: the first CPU it ran on, -1 before).
+	 * A sched_setaffinity() is not traced: a later change is not seen.
+	 */
+	int			aff;
+	int			aff_cpu;
+	int			ran_cpu;
 	/*
 	 * The start snapshot (schedreplay_task): snap_kthread is 1 when it
 	 * said PF_KTHREAD, 0 when it said a user task, -1 when it said

@@ -228,8 +228,9 @@ static void fork_base(struct sr_snapshot *s)
 		   SR_SNAP_DST_NODE | SR_SNAP_WAKER_CPU | SR_SNAP_PLACE_CPUS | SR_SNAP_CPU_UTIL |
 		   SR_SNAP_NR_NODES | SR_SNAP_DISTANCE | SR_SNAP_NODE_NR_CPUS |
 		   SR_SNAP_NODE_NR_RUNNING | SR_SNAP_NODE_NR_IDLE | SR_SNAP_NODE_KNOWN |
-		   SR_SNAP_PREF_NODE;
+		   SR_SNAP_PREF_NODE | SR_SNAP_ALLOWED_CPU;
 	s->decision_class = SR_DECISION_CLASS_FORK;
+	s->allowed_cpu = -1;
 	s->nr_nodes = 2;
 	s->distance[0][0] = s->distance[1][1] = 10;
 	s->distance[0][1] = s->distance[1][0] = 20;
@@ -286,33 +287,46 @@ struct fork_row {
 	int		verdict;	/* against dst_cpu 0 */
 	int		cpu;
 	const char	*reason2;	/* second reason, "" none */
+	int		mask;		/* 0 many CPUs, 1 + c only CPU c, -1 not known */
+	const char	*node_why;	/* find_idlest_group()'s branch, first reason */
+	int		spare;		/* 1 + a busy CPU whose util is 200 (spare capacity), 0 none */
 };
 
 static const struct fork_row fork_rows[] = {
 	{ "v6.1/find_idlest_group/spare capacity: the node with more idle CPUs", "fork-v6.1", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0 },
 	{ "v6.1/find_idlest_group/imb_numa_nr keeps a small imbalance", "fork-v6.1", 0, false, -1,
-	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-imb-numa", 0 },
 	{ "v5.10/find_idlest_group/the local node has an idle CPU: stays", "fork-v5.10", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-idle", 0 },
 	{ "v5.11/find_idlest_group/below a quarter of the domain: stays", "fork-v5.11", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-quarter", 0 },
 	{ "v5.11/find_idlest_group/a quarter reached: the idler node", "fork-v5.11", 1, false, -1,
-	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0 },
 	{ "v5.10/find_idlest_group/an idle CPU left: stays on the node", "fork-v5.10", 2, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate" },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0, "node-spill-idle", 0 },
 	{ "all/find_idlest_group/local fully busy: the node with spare capacity", "fork-*", 3,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-group-type-go", 0 },
 	{ "all/find_idlest_group/the local node is preferred: stays", "fork-*", 1, false, 0, 0, 0,
-	  0, SR_VERDICT_RESIST, 2, "place-load-estimate" },
+	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-preferred", 0 },
 	{ "all/find_idlest_group/the idler node is preferred: goes", "fork-*", 0, false, 1, 0, 0,
-	  0, SR_VERDICT_RESIST, 5, "place-other-cpu" },
+	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-preferred", 0 },
 	{ "all/find_idlest_group_cpu/a CPU of the node not seen: unknown", "fork-*", 3, false, -1, 0,
-	  7, 0, SR_VERDICT_UNKNOWN, -1, "" },
+	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0, NULL, 0 },
 	{ "all/find_idlest_group/both busy: the lighter CPU of the local node", "fork-*", 3, true,
-	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate" },
+	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0, "node-avg-load", 0 },
 	{ "all/find_idlest_group/both busy, equal loads: the parent's CPU", "fork-*", 3, true, -1,
-	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate" },
+	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 0 },
+	{ "all/find_idlest_group/no CPU idle, the parent's has spare capacity: stays", "fork-*", 3,
+	  true, -1, 0, 0, 2, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 1 + 0 },
+	{ "all/find_idlest_group/no CPU idle, another has spare capacity: goes", "fork-*", 3, true,
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-avg-load", 1 + 2 },
+	{ "all/select_task_rq/a one-CPU mask: that CPU, the class not asked", "fork-*", 0, false,
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6, NULL, 0 },
+	{ "all/select_task_rq/a one-CPU mask of the parent's CPU, though others idle", "fork-*", 0,
+	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0, NULL, 0 },
+	{ "all/select_task_rq/the mask not known: unknown", "fork-*", 0, false, -1, 0, 0, 0,
+	  SR_VERDICT_UNKNOWN, -1, "", -1, NULL, 0 },
 };
 
 #define NR_FORK_ROWS ((int)(sizeof(fork_rows) / sizeof(fork_rows[0])))
@@ -337,6 +351,12 @@ static void run_fork_row(const struct fork_row *r, const struct sr_policy_ops *o
 		s.cpu_flags[r->unseen - 1] = 0;
 	if (r->light > 0)
 		s.cpu_load[r->light - 1] = 512;
+	if (r->spare > 0)
+		s.cpu_util[r->spare - 1] = 200;
+	if (r->mask > 0)
+		s.allowed_cpu = r->mask - 1;
+	else if (r->mask < 0)
+		s.known &= ~SR_SNAP_ALLOWED_CPU;
 	pol = replay_policy_new(ops);
 	ck_assert_ptr_nonnull(pol);
 	if (r->llcs) {
@@ -350,13 +370,24 @@ static void run_fork_row(const struct fork_row *r, const struct sr_policy_ops *o
 		      replay_verdict_name(v.verdict));
 	ck_assert_msg(v.target_cpu == r->cpu, "%s (%s): cpu %d", r->name, ops->name, v.target_cpu);
 	if (r->verdict == SR_VERDICT_UNKNOWN) {
-		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]), "missing-place-cpus");
+		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]),
+				 r->mask < 0 ? "missing-allowed-cpus" : "missing-place-cpus");
 	} else {
-		ck_assert_str_eq(replay_reason_name(ops, v.reasons[0]), "place-idlest-cpu");
-		ck_assert_msg(v.nr_reasons > 1 && !strcmp(replay_reason_name(ops, v.reasons[1]),
-							 r->reason2),
+		int k = 0;
+
+		if (r->node_why) {
+			ck_assert_msg(!strcmp(replay_reason_name(ops, v.reasons[0]), r->node_why),
+				      "%s (%s): node reason %s", r->name, ops->name,
+				      replay_reason_name(ops, v.reasons[0]));
+			k = 1;
+		}
+		ck_assert_str_eq(replay_reason_name(ops, v.reasons[k]),
+				 r->mask > 0 ? "place-one-cpu" : "place-idlest-cpu");
+		ck_assert_msg(v.nr_reasons > (uint32_t)k + 1 &&
+			      !strcmp(replay_reason_name(ops, v.reasons[k + 1]), r->reason2),
 			      "%s (%s): second reason %s", r->name, ops->name,
-			      v.nr_reasons > 1 ? replay_reason_name(ops, v.reasons[1]) : "(none)");
+			      v.nr_reasons > (uint32_t)k + 1 ?
+			      replay_reason_name(ops, v.reasons[k + 1]) : "(none)");
 		ck_assert_int_eq(v.target_node, v.target_cpu / 4);
 	}
 	replay_policy_free(pol);

@@ -123,7 +123,17 @@ enum sr_verdict_kind {
 	X(PLACE_SAME_CPU,	"place-same-cpu",	"the policy picks the CPU the kernel picked") \
 	X(PLACE_OTHER_CPU,	"place-other-cpu",	"the policy picks another CPU than the kernel did") \
 	X(WAKER_CPU_ANY,	"waker-cpu-any",	"the waker's CPU is not known (the wake-up was logged on its target), and every CPU it could have been gives this answer") \
-	X(WAKE_SYNC_ASSUMED_OFF, "wake-sync-assumed-off", "WF_SYNC is not traced (only a select_task_rq_fair probe shows it) and was taken as off where it mattered")
+	X(WAKE_SYNC_ASSUMED_OFF, "wake-sync-assumed-off", "WF_SYNC is not traced (only a select_task_rq_fair probe shows it) and was taken as off where it mattered") \
+	X(NODE_GROUP_TYPE_STAY,	"node-group-type-stay",	"find_idlest_group(): the parent's node is of a less busy group type than any other node: the child stays on it") \
+	X(NODE_GROUP_TYPE_GO,	"node-group-type-go",	"find_idlest_group(): another node is of a less busy group type (it has spare capacity, the parent's not): the child goes there") \
+	X(NODE_AVG_LOAD,	"node-avg-load",	"find_idlest_group(): both nodes fully busy, their avg_load with imbalance_pct decided") \
+	X(NODE_PREFERRED,	"node-preferred",	"find_idlest_group() with NUMA balancing: the task's preferred node decided") \
+	X(NODE_SPILL_IDLE,	"node-spill-idle",	"5.5-5.10 find_idlest_group(): the parent's node still has an idle CPU, so the child stays") \
+	X(NODE_SPILL_QUARTER,	"node-spill-quarter",	"5.11 allow_numa_imbalance(): the parent's node runs fewer tasks than a quarter of the domain's CPUs, so the child stays") \
+	X(NODE_SPILL_IMB_NUMA,	"node-spill-imb-numa",	"6.0 adjust_numa_imbalance(): idle counts within 2 and the parent's node below imb_numa_nr tasks, so the child stays") \
+	X(NODE_MORE_IDLE,	"node-more-idle",	"find_idlest_group(): past the NUMA imbalance allowance, the node with more idle CPUs takes the child") \
+	X(NODE_IDLE_STAY,	"node-idle-stay",	"find_idlest_group(): past the NUMA imbalance allowance, the parent's node has as many idle CPUs as any: the child stays") \
+	X(PLACE_ONE_CPU,	"place-one-cpu",	"the task may run on one CPU only (nr_cpus_allowed 1): select_task_rq() takes it without asking the class")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

@@ -172,7 +172,8 @@ enum sr_sd_level {
 	X(WAKE_SYNC,	40, "wake-sync",	"whether the wake-up was WF_SYNC (only a select_task_rq_fair probe says)") \
 	X(RECENT_USED,	41, "recent-used-cpu",	"the wakee's recent_used_cpu") \
 	X(WAKEE_FLIPS,	42, "wakee-flips",	"wakee_flips of the waker and the wakee (wake_wide())") \
-	X(CPU_UTIL,	43, "cpu-util",		"per CPU: estimates of util_avg and runnable load (PELT, not traced)")
+	X(CPU_UTIL,	43, "cpu-util",		"per CPU: estimates of util_avg and runnable load (PELT, not traced)") \
+	X(ALLOWED_CPU,	44, "allowed-cpus",	"whether the task may run on one CPU only (nr_cpus_allowed 1), and which")
 
 #define SR_SNAP_BIT_ENUM_(id, bit, name, desc)	SR_SNAP_BIT_##id = (bit),
 /* Bit numbers of sr_snapshot.known (SR_SNAP_BIT_CLASS ...). */
@@ -227,6 +228,7 @@ enum sr_snap_bit {
 #define SR_SNAP_RECENT_USED	(1ull << SR_SNAP_BIT_RECENT_USED)
 #define SR_SNAP_WAKEE_FLIPS	(1ull << SR_SNAP_BIT_WAKEE_FLIPS)
 #define SR_SNAP_CPU_UTIL	(1ull << SR_SNAP_BIT_CPU_UTIL)
+#define SR_SNAP_ALLOWED_CPU	(1ull << SR_SNAP_BIT_ALLOWED_CPU)
 
 /* Placement decisions describe this many CPUs at most; beyond, PLACE_CPUS is unknown. */
 #define SR_PLACE_MAX_CPUS	256
@@ -369,6 +371,16 @@ enum sr_snap_bit {
  *                   always runnable) [CPU_UTIL]
  * @cpu_nr_running:  per CPU, rq->nr_running as the model has it (capped at
  *                   32767) [PLACE_CPUS, per CPU with SR_PCPU_KNOWN]
+ *
+ * In what was reserved5 (same size and offset, so no ABI bump: a policy
+ * reads it only when known has ALLOWED_CPU, which older engines never set):
+ * @allowed_cpu:     the one CPU the task may run on when nr_cpus_allowed is
+ *                   1 (taskset to one CPU), -1 when it may run on more than
+ *                   one; known (fork decisions) when the recorder's start
+ *                   snapshot gave the Cpus_allowed_list of the task or of an
+ *                   ancestor it forked from in the trace, or when the task
+ *                   (or that ancestor) was seen running on two CPUs
+ *                   [ALLOWED_CPU]
  */
 struct sr_snapshot {
 	uint32_t	size;
@@ -436,7 +448,7 @@ struct sr_snapshot {
 	int32_t		waker_flips;
 	int32_t		wakee_flips;
 	int32_t		waker_kthread;
-	int32_t		reserved5;
+	int32_t		allowed_cpu;	/* was reserved5: valid only with ALLOWED_CPU */
 	int32_t		nr_cpus;
 	int16_t		cpu_node[SR_PLACE_MAX_CPUS];
 	uint8_t		cpu_flags[SR_PLACE_MAX_CPUS];
