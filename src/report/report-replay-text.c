@@ -287,6 +287,7 @@ static void answer_cost(FILE *out, const json_t *cost)
 {
 	const json_t *tot = json_object_get(cost, "totals"), *pr = json_object_get(tot, "paired");
 	const json_t *lo = json_object_get(pr, "left_out"), *d = json_object_get(tot, "delta");
+	int64_t other;
 	char *unk;
 
 	if (!cost) {
@@ -313,11 +314,13 @@ static void answer_cost(FILE *out, const json_t *cost)
 		     json_number_value(json_object_get(json_object_get(pr, "old"), "weighted")),
 		     json_number_value(json_object_get(json_object_get(pr, "new"), "weighted")),
 		     gi(lo, "old_only"), gi(lo, "new_only"), gi(lo, "neither"));
-	if (gi(json_object_get(cost, "fault_model"), "other_tasks_priced"))
+	other = gi(json_object_get(cost, "fault_model"), "other_tasks_priced");
+	if (other)
 		report_wrapf(out, HEAD_INDENT, "%-*seach side priced for its own choice: %" PRId64
-			     " tasks a side pulled instead of the kernel's are priced with it, from "
-			     "the pass to their own next decision (cost.parts)\n", HEAD_INDENT, "",
-			     gi(json_object_get(cost, "fault_model"), "other_tasks_priced"));
+			     " %s a side pulled instead of the kernel's %s priced with it, from "
+			     "the pass to %s own next decision (cost.parts)\n", HEAD_INDENT, "",
+			     other, other == 1 ? "task" : "tasks", other == 1 ? "is" : "are",
+			     other == 1 ? "its" : "their");
 	answer_latency(out, cost);
 }
 

@@ -115,7 +115,10 @@ def main():
         m = re.match(r"^new - old ([-+]\d+\.\d) weighted hinting faults \(x distance / 10\), "
                      r"([-+]\d+\.\d) remote, paired over the (\d+) of (\d+) decisions both sides priced "
                      r"\(old (\d+\.\d), new (\d+\.\d) weighted\); left out: (\d+) priced by old only, "
-                     r"(\d+) by new only, (\d+) by neither$", c)
+                     r"(\d+) by new only, (\d+) by neither"
+                     r"(?: each side priced for its own choice: (\d+) tasks? a side pulled instead of "
+                     r"the kernel's (?:is|are) priced with it, from the pass to (?:its|their) own next "
+                     r"decision \(cost\.parts\))?$", c)
         check("cost line parses", m is not None, c)
         if m:
             check("delta weighted = totals.delta.weighted", m.group(1) == one(tot["delta"]["weighted"]))
@@ -128,6 +131,9 @@ def main():
             lo = p["left_out"]
             check("left out = totals.paired.left_out",
                   [int(m.group(i)) for i in (7, 8, 9)] == [lo["old_only"], lo["new_only"], lo["neither"]])
+            other = (cost.get("fault_model") or {}).get("other_tasks_priced", 0)
+            check("tasks a side pulled instead = fault_model.other_tasks_priced",
+                  int(m.group(10) or 0) == other, "%r != %r" % (m.group(10), other))
     elif tot:
         m = re.match(r"^unknown: no decision priced by both sides \(of (\d+) decisions: (.*)\)$", c)
         check("cost line says unknown", m is not None, c)
