@@ -14,6 +14,7 @@
  *            trace time long; emitted from the head, in trace order.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ struct stopper_wake {
 };
 
 struct pending {
-	struct decision	d;
+	struct decision	d;		/* first, its snapshot first: see queue_push() */
 	uint64_t	deadline_ns;
 	int		state;		/* enum model_task_state at the migration */
 	bool		by_stopper;	/* logged by migration/N on CPU N = orig_cpu */
@@ -57,6 +58,9 @@ struct pending {
 };
 
 /* a sched_waking waiting for its placement and its sched_wakeup */
+_Static_assert(offsetof(struct pending, d) == 0 && offsetof(struct decision, snap) == 0,
+	       "queue_push() clears all of a pending decision but its snapshot");
+
 struct pend_wake {
 	int		tid;
 	int		waker_cpu;
@@ -564,7 +568,8 @@ static struct pending *queue_push(struct decision_ctx *d)
 	}
 	d->open[d->nr_open++] = d->tail;
 	p = &d->queue[d->tail++];
-	memset(p, 0, sizeof(*p));
+	/* every caller fills the snapshot (fill_snapshot() clears it): 12 KB */
+	memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
 	return p;
 }
 
@@ -1161,7 +1166,9 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 		d->wakes_cap = cap;
 	}
 	pw = &d->wakes[d->nr_wakes++];
-	memset(pw, 0, sizeof(*pw));
+	/* all but the snapshot, which fill_snapshot() clears below */
+	memset(pw, 0, offsetof(struct pend_wake, d));
+	memset((char *)&pw->d + sizeof(pw->d.snap), 0, sizeof(pw->d) - sizeof(pw->d.snap));
 	pw->tid = w->pid;
 	pw->waker_cpu = ev->cpu;
 	pw->prev = w->target_cpu;

@@ -299,13 +299,30 @@ static uint64_t rd_u64(struct dat_rec *r, const struct dat_field *f)
 	return (uint64_t)rd_int(r, f);
 }
 
+static const char *rd_str(struct dat_rec *r, const struct dat_field *f, uint32_t *len);
+
+/*
+ * A task name: char[16], or (sched_migrate_task since Linux 6.12 or so,
+ * "__data_loc char[] comm") a dynamic string, cut to SR_COMM_LEN - 1.
+ */
 static void rd_comm(struct dat_rec *r, const struct dat_field *f, char *out)
 {
+	const char *s;
+	uint32_t len;
 	unsigned int n;
 
 	out[0] = '\0';
 	if (!f->present)
 		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		s = rd_str(r, f, &len);
+		if (!s)
+			return;
+		n = len < SR_COMM_LEN - 1 ? len : SR_COMM_LEN - 1;
+		memcpy(out, s, n);
+		out[n] = '\0';
+		return;
+	}
 	if (f->offset + f->size > r->size) {
 		r->bad = true;
 		return;

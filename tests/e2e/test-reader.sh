@@ -86,4 +86,22 @@ for r in fast libtracecmd; do
 	check "$r reader names the page" grep -q 'corrupted page (commit size 8192 larger than the page)' "$T/err"
 done
 check "both readers give the same error line" cmp -s "$T/err-fast" "$T/err-libtracecmd"
+# Linux 6.18's sched_migrate_task carries its comm as "__data_loc char[]"
+# (a dynamic string, not char[16]): every pulled task's name in the replay is
+# the one trace-cmd prints for its sched_migrate_task, from both readers
+f=$FIX/host-2cpu-mixed.dat
+trace-cmd dump --events "$f" 2>/dev/null | grep -A9 'name: sched_migrate_task' >"$T/mig-fmt"
+check "host-2cpu-mixed.dat's sched_migrate_task has a dynamic comm" \
+	grep -qF '__data_loc char[] comm' "$T/mig-fmt"
+trace-cmd report "$f" 2>/dev/null |
+	sed -n 's/.* sched_migrate_task: *comm=\(.*\) pid=\([0-9]*\) prio=.*/\2 \1/p' | sort -u >"$T/mig-tc"
+for r in fast libtracecmd; do
+	"$SR_BIN" replay --quiet --reader=$r --json "$T/mig-$r.json" "$f" 2>/dev/null
+	jq -r '.decisions[] | select(.class == "lb-pull") | "\(.tid) \(.comm)"' "$T/mig-$r.json" |
+		sort -u >"$T/mig-$r"
+	check "$r reader: lb-pull decisions on host-2cpu-mixed.dat ($(wc -l <"$T/mig-$r") tasks)" \
+		test -s "$T/mig-$r"
+	check "$r reader: each pulled task's name as trace-cmd reports it" \
+		sh -c "comm -23 '$T/mig-$r' '$T/mig-tc' | grep -q . && exit 1 || exit 0"
+done
 finish
