@@ -309,6 +309,16 @@ static uint64_t hash_tid(int tid)
 	return (uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ull;
 }
 
+/* @tid's slot in the table, or the free one where it would go */
+static size_t task_slot(const struct cost_ledger *l, int tid)
+{
+	size_t i = (hash_tid(tid) >> 20) & (l->tasks_cap - 1);
+
+	while (l->tasks[i].used && l->tasks[i].tid != tid)
+		i = (i + 1) & (l->tasks_cap - 1);
+	return i;
+}
+
 static struct ltask *task_get(struct cost_ledger *l, int tid)
 {
 	size_t i;
@@ -331,9 +341,7 @@ static struct ltask *task_get(struct cost_ledger *l, int tid)
 		l->tasks = n;
 		l->tasks_cap = cap;
 	}
-	i = (hash_tid(tid) >> 20) & (l->tasks_cap - 1);
-	while (l->tasks[i].used && l->tasks[i].tid != tid)
-		i = (i + 1) & (l->tasks_cap - 1);
+	i = task_slot(l, tid);
 	if (!l->tasks[i].used) {
 		l->tasks[i].used = true;
 		l->tasks[i].tid = tid;
@@ -350,13 +358,8 @@ static struct ltask *task_find(struct cost_ledger *l, int tid)
 
 	if (!l->tasks_cap)
 		return NULL;
-	i = (hash_tid(tid) >> 20) & (l->tasks_cap - 1);
-	while (l->tasks[i].used) {
-		if (l->tasks[i].tid == tid)
-			return &l->tasks[i];
-		i = (i + 1) & (l->tasks_cap - 1);
-	}
-	return NULL;
+	i = task_slot(l, tid);
+	return l->tasks[i].used ? &l->tasks[i] : NULL;
 }
 
 static struct interval *open_iv(struct ltask *t)

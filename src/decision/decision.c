@@ -57,10 +57,10 @@ struct pending {
 	int		ev_cpu;		/* the CPU that logged the migration */
 };
 
-/* a sched_waking waiting for its placement and its sched_wakeup */
 _Static_assert(offsetof(struct pending, d) == 0 && offsetof(struct decision, snap) == 0,
 	       "queue_push() clears all of a pending decision but its snapshot");
 
+/* a sched_waking waiting for its placement and its sched_wakeup */
 struct pend_wake {
 	int		tid;
 	int		waker_cpu;
