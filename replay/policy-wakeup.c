@@ -85,6 +85,8 @@ struct wk_eval {
 	unsigned int		est[3];	/* estimates used */
 	int			nr_est;
 	bool			unknown;	/* an unseen CPU was asked about */
+	bool			flips_split;	/* wake_wide()'s two answers differ */
+	bool			either;		/* flips unknown, both answers agree */
 };
 
 static void wk_est(struct wk_eval *w, unsigned int r)
@@ -324,22 +326,20 @@ static int sis(struct wk_eval *w, int prev, int target)
 	return found;
 }
 
-/* the CPU one version picks for waker CPU @cpu; WK_UNKNOWN when an input it read is unknown */
-static int wk_choose(struct wk_eval *w, int cpu, int prev, unsigned int *path)
+/*
+ * the CPU one version picks for waker CPU @cpu with wake_wide() answering
+ * @wide; WK_UNKNOWN when an input it read is unknown
+ */
+static int wk_choose_wide(struct wk_eval *w, int cpu, int prev, bool wide, unsigned int *path)
 {
 	const struct sr_snapshot *snap = w->ev.snap;
-	bool want_affine = true;
 	int target = prev, choice, d;
 
 	w->why = 0;
 	w->unknown = false;
-	*path = 0;
-	if (wake_wide(snap, llc_size(snap, cpu))) {
-		want_affine = false;
-		*path = SR_REASON_WAKE_WIDE;
-	}
+	*path = wide ? SR_REASON_WAKE_WIDE : 0;
 	d = snap->distance[snap->cpu_node[cpu]][snap->cpu_node[prev]];
-	if (want_affine) {
+	if (!wide) {
 		if (cpu == prev) {
 			*path = SR_REASON_WAKE_SAME_CPU;
 		} else if (d > w->ev.param[P_RECLAIM_DISTANCE]) {
@@ -359,6 +359,35 @@ static int wk_choose(struct wk_eval *w, int cpu, int prev, unsigned int *path)
 	return choice;
 }
 
+/*
+ * the CPU one version picks for waker CPU @cpu.  Before the flip counts
+ * are known (the first second of a trace: record_wakee()'s decay has not
+ * run once), both of wake_wide()'s answers are tried, and the choice is
+ * known when they agree (wake-wide-either); w->why and @path are then the
+ * affine branch's.
+ */
+static int wk_choose(struct wk_eval *w, int cpu, int prev, unsigned int *path)
+{
+	const struct sr_snapshot *snap = w->ev.snap;
+	unsigned int p;
+	int a, b;
+
+	if (snap->known & SR_SNAP_WAKEE_FLIPS)
+		return wk_choose_wide(w, cpu, prev, wake_wide(snap, llc_size(snap, cpu)), path);
+	b = wk_choose_wide(w, cpu, prev, true, &p);
+	if (b == WK_UNKNOWN)
+		return WK_UNKNOWN;
+	a = wk_choose_wide(w, cpu, prev, false, path);
+	if (a == WK_UNKNOWN)
+		return WK_UNKNOWN;
+	if (a != b) {
+		w->flips_split = true;
+		return WK_UNKNOWN;
+	}
+	w->either = true;
+	return a;
+}
+
 static bool node_ok(const struct sr_snapshot *s, int c)
 {
 	return cpu_ok(s, c) && s->cpu_node[c] >= 0 && s->cpu_node[c] < s->nr_nodes &&
@@ -371,14 +400,14 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 	struct wk_eval w = { .ver = ver };
 	int prev, choice = -1, c, ret, i;
 	unsigned int path = 0, why = 0, any = 0;
+	bool narrowed = false;
 
 	ret = replay_eval_begin(&w.ev, priv, snap, out, P__COUNT,
 				SR_CLASS_BIT(SR_DECISION_CLASS_WAKEUP));
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (!SR_SNAP_HAS(snap, cpu_load) || !replay_need(&w.ev, SR_SNAP_BIT_SRC_CPU) ||
-	    !replay_need(&w.ev, SR_SNAP_BIT_PLACE_CPUS) ||
-	    !replay_need(&w.ev, SR_SNAP_BIT_WAKEE_FLIPS)) {
+	    !replay_need(&w.ev, SR_SNAP_BIT_PLACE_CPUS)) {
 		replay_verdict_unknown(out, &w.ev);
 		return 0;
 	}
@@ -395,13 +424,20 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 		choice = wk_choose(&w, snap->waker_cpu, prev, &path);
 		why = w.why;
 	} else {
-		/* logged on the target: the waker could be any CPU; known if all agree */
+		/*
+		 * logged on the target: the waker could be any CPU the trace
+		 * does not rule out (SR_PCPU_NOT_WAKER); known if all agree
+		 */
 		for (c = 0; c < snap->nr_cpus; c++) {
 			int r;
 			unsigned int p;
 
 			if (!node_ok(snap, c))
 				continue;
+			if (snap->cpu_flags[c] & SR_PCPU_NOT_WAKER) {
+				narrowed = true;
+				continue;
+			}
 			r = wk_choose(&w, c, prev, &p);
 			if (r == WK_UNKNOWN || (choice >= 0 && r != choice)) {
 				choice = WK_UNKNOWN;
@@ -413,12 +449,22 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 			}
 			choice = r;
 		}
+		if (choice == WK_UNKNOWN && w.flips_split) {
+			replay_need(&w.ev, SR_SNAP_BIT_WAKEE_FLIPS);
+			replay_verdict_unknown(out, &w.ev);
+			return 0;
+		}
 		if (choice == WK_UNKNOWN || choice < 0) {
 			replay_need(&w.ev, SR_SNAP_BIT_WAKER_CPU);
 			replay_verdict_unknown(out, &w.ev);
 			return 0;
 		}
-		any = SR_REASON_WAKER_CPU_ANY;
+		any = narrowed ? SR_REASON_WAKER_CPU_WAKELIST : SR_REASON_WAKER_CPU_ANY;
+	}
+	if (choice == WK_UNKNOWN && w.flips_split) {
+		replay_need(&w.ev, SR_SNAP_BIT_WAKEE_FLIPS);
+		replay_verdict_unknown(out, &w.ev);
+		return 0;
 	}
 	if (choice == WK_UNKNOWN) {
 		/* an unseen CPU was asked about, unless another input was missing */
@@ -433,6 +479,8 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 	out->target_node = snap->cpu_node[choice];
 	replay_verdict_set(out, &w.ev, choice == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
 			   why, path != why ? path : 0, any);
+	if (w.either)
+		sr_verdict_push(out, SR_REASON_WAKE_WIDE_EITHER);
 	for (i = 0; i < w.nr_est; i++)
 		sr_verdict_push(out, w.est[i]);
 	return 0;

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,7 @@ struct decision_ctx {
 	struct strf_seen	fork_strf[FORK_STRF_SLOTS];
 	int			fork_strf_next;
 	bool			have_strf;	/* the trace has select_task_rq_fair probes */
+	bool			wakelist_idle;	/* 6.0+: same-LLC wakelist only to an empty rq */
 };
 
 static const char *const why_names[DECISION_WHY__COUNT] = {
@@ -1249,6 +1251,40 @@ static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct
 }
 
 /*
+ * The waker of a wake-up logged on its target @cpu, with no sched_waking to
+ * say where it ran: ttwu_queue() runs the wake-up on the waker's CPU, which
+ * logs it, unless ttwu_queue_cond() sends it to @cpu's wakelist.  From 6.0
+ * (f3dd3f674555) that happens for a waker sharing @cpu's cache only when
+ * @cpu's runqueue is empty (the wakee is not on it).  So when the model has
+ * @cpu running or queueing a task, the waker ran on @cpu itself or outside
+ * its LLC (a node, as the policies take it): the CPUs of the node but @cpu
+ * are ruled out (SR_PCPU_NOT_WAKER).  Earlier kernels, or an unknown
+ * release, rule nothing out.
+ */
+static void narrow_waker(const struct decision_ctx *d, const struct model *m,
+			 struct sr_snapshot *s, int cpu)
+{
+	const struct model_cpu *mc = model_cpu_get(m, cpu);
+	int c, node = topo_cpu_node(d->topo, cpu);
+
+	s->known &= ~SR_SNAP_WAKER_CPU;
+	if (!d->wakelist_idle || !(s->known & SR_SNAP_PLACE_CPUS) || node < 0 || !mc ||
+	    !mc->known || mc->curr < 0 || (mc->curr == 0 && mc->nr_runnable <= 0))
+		return;
+	for (c = 0; c < s->nr_cpus; c++)
+		if (c != cpu && s->cpu_node[c] == node)
+			s->cpu_flags[c] |= SR_PCPU_NOT_WAKER;
+}
+
+void decision_set_kernel(struct decision_ctx *d, const char *release)
+{
+	int major = 0, minor = 0;
+
+	d->wakelist_idle = release && sscanf(release, "%d.%d", &major, &minor) == 2 &&
+			   major * 1000 + minor >= 6000;
+}
+
+/*
  * A sched_wakeup no sched_waking announced (traces without sched_waking):
  * the migration it settled gets its placement block, from the CPU that
  * logged it (the waker's); a wake-up that kept prev is a decision of its
@@ -1295,7 +1331,7 @@ static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
 	if (ret < 0)
 		return ret;
 	if (ev->cpu == w->target_cpu)
-		p->d.snap.known &= ~SR_SNAP_WAKER_CPU;
+		narrow_waker(d, m, &p->d.snap, w->target_cpu);
 	p->task_cpu = prev;
 	p->state = MODEL_TASK_SLEEPING;
 	set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING_STAYED);

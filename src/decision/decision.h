@@ -231,6 +231,14 @@ struct decision_ctx;
  */
 struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit, void *arg);
 
+/**
+ * decision_set_kernel() - the recording kernel's release ("6.1.0-57-amd64";
+ * NULL or "" when not known), for the rules that say which CPU logged an
+ * event: from 6.0 a wake-up logged on its busy target was not sent there by
+ * a waker sharing its cache (ttwu_queue_cond(), f3dd3f674555)
+ */
+void decision_set_kernel(struct decision_ctx *d, const char *release);
+
 /** decision_free() - free (NULL is fine); pending decisions are dropped. */
 void decision_free(struct decision_ctx *d);
 

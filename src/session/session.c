@@ -362,6 +362,7 @@ static int run_replay(struct session *s)
 		return err_set(&s->err, -ENOMEM, "out of memory");
 	if (s->opts.scan_period_ns)
 		model_set_scan_period(s->model, s->opts.scan_period_ns);
+	decision_set_kernel(s->dec, s->tr.kernel_release);
 	while ((r = next_event(s, &ev)) > 0) {
 		dmg = probe_damage(decision_stats(s->dec));
 		r = decision_feed(s->dec, s->model, ev);

@@ -143,6 +143,54 @@ START_TEST(test_wakeup_stayed)
 }
 END_TEST
 
+/*
+ * no sched_waking, sched_wakeup logged on the target (cpu 0): the waker is
+ * unknown; from 6.0 a busy target rules out the other CPU of its LLC
+ */
+static void wakelist_case(const char *release, bool busy)
+{
+	decision_set_kernel(d, release);
+	base();
+	if (busy)
+		sw(2 * MS + 50, 0, 0, 0, 11, "t11");
+	wake(3 * MS, 0, busy ? 11 : 0, SR_EV_WAKEUP, 10, 0);
+	finish();
+	ck_assert_int_eq(nr_stays, 1);
+	ck_assert(!(stays[0].snap.known & SR_SNAP_WAKER_CPU));
+	ck_assert(stays[0].snap.known & SR_SNAP_PLACE_CPUS);
+	ck_assert(!(stays[0].snap.cpu_flags[0] & SR_PCPU_NOT_WAKER));
+	ck_assert(!(stays[0].snap.cpu_flags[2] & SR_PCPU_NOT_WAKER));
+	ck_assert(!(stays[0].snap.cpu_flags[3] & SR_PCPU_NOT_WAKER));
+}
+
+START_TEST(test_wakeup_wakelist_busy_61)
+{
+	wakelist_case("6.1.0-57-amd64", true);
+	ck_assert(stays[0].snap.cpu_flags[1] & SR_PCPU_NOT_WAKER);
+}
+END_TEST
+
+START_TEST(test_wakeup_wakelist_idle_61)
+{
+	wakelist_case("6.1.0-57-amd64", false);
+	ck_assert(!(stays[0].snap.cpu_flags[1] & SR_PCPU_NOT_WAKER));
+}
+END_TEST
+
+START_TEST(test_wakeup_wakelist_busy_519)
+{
+	wakelist_case("5.19.0", true);
+	ck_assert(!(stays[0].snap.cpu_flags[1] & SR_PCPU_NOT_WAKER));
+}
+END_TEST
+
+START_TEST(test_wakeup_wakelist_busy_unknown_release)
+{
+	wakelist_case(NULL, true);
+	ck_assert(!(stays[0].snap.cpu_flags[1] & SR_PCPU_NOT_WAKER));
+}
+END_TEST
+
 /* forks log no migration since ~v4.8: sched_wakeup_new is the decision */
 START_TEST(test_fork_no_migration)
 {
@@ -550,6 +598,10 @@ static Suite *decision_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wakeup);
 	tcase_add_test(tc, test_wakeup_stayed);
+	tcase_add_test(tc, test_wakeup_wakelist_busy_61);
+	tcase_add_test(tc, test_wakeup_wakelist_idle_61);
+	tcase_add_test(tc, test_wakeup_wakelist_busy_519);
+	tcase_add_test(tc, test_wakeup_wakelist_busy_unknown_release);
 	tcase_add_test(tc, test_fork_no_migration);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_exec);

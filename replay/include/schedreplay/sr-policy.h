@@ -133,7 +133,9 @@ enum sr_verdict_kind {
 	X(NODE_SPILL_IMB_NUMA,	"node-spill-imb-numa",	"6.0 adjust_numa_imbalance(): idle counts within 2 and the parent's node below imb_numa_nr tasks, so the child stays") \
 	X(NODE_MORE_IDLE,	"node-more-idle",	"find_idlest_group(): past the NUMA imbalance allowance, the node with more idle CPUs takes the child") \
 	X(NODE_IDLE_STAY,	"node-idle-stay",	"find_idlest_group(): past the NUMA imbalance allowance, the parent's node has as many idle CPUs as any: the child stays") \
-	X(PLACE_ONE_CPU,	"place-one-cpu",	"the task may run on one CPU only (nr_cpus_allowed 1): select_task_rq() takes it without asking the class")
+	X(PLACE_ONE_CPU,	"place-one-cpu",	"the task may run on one CPU only (nr_cpus_allowed 1): select_task_rq() takes it without asking the class") \
+	X(WAKE_WIDE_EITHER,	"wake-wide-either",	"wake_wide()'s flip counts are not known yet (the trace's first second), and both of its answers give this CPU") \
+	X(WAKER_CPU_WAKELIST,	"waker-cpu-wakelist", "the waker's CPU is not known: the wake-up was logged on its target, whose runqueue was not empty, so (6.0+ ttwu_queue_cond()) the waker ran there or on a CPU not sharing its cache; each of those gives this answer")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

@@ -237,6 +237,7 @@ enum sr_snap_bit {
 #define SR_PCPU_KNOWN		(1u << 1)	/* the model knows this CPU's state */
 #define SR_PCPU_SINGLE		(1u << 2)	/* exactly one task runnable there (nr_running 1) */
 #define SR_PCPU_PELT		(1u << 3)	/* cpu_util / cpu_load hold its estimates */
+#define SR_PCPU_NOT_WAKER	(1u << 4)	/* without WAKER_CPU: the trace rules this CPU out as the waker's */
 
 /**
  * struct sr_snapshot - the state one decision was made in
