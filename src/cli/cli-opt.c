@@ -43,10 +43,10 @@ static const struct cli_opt opts[] = {
 	/* the policies of a replay (replay-setup.c) */
 	{ "old", CLI_OPT_OLD, required_argument, "P[,P...]", POL,
 	  "old policies (default lb-v4.1,numa-v4.18,exec-least-loaded,\n"
-	  "wakeup-v4.15,fork-v5.10)" },
+	  "wakeup-v5.19,fork-v5.10)" },
 	{ "new", CLI_OPT_NEW, required_argument, "P[,P...]", POL,
 	  "new policies (default lb-v4.1-numa-hotness,numa-v4.19,\n"
-	  "exec-round-robin,wakeup-v4.16,fork-v6.1); the first policy\n"
+	  "exec-round-robin,wakeup-v6.1,fork-v6.1); the first policy\n"
 	  "of a side that decides a class decides it ('schedreplay\n"
 	  "policies' lists them)" },
 	{ "param", CLI_OPT_PARAM, required_argument, "[P:]K=V", POL,

@@ -26,8 +26,8 @@ void session_opts_init(struct session_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->mode = SESSION_REPLAY;
-	o->old_list = "lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v4.15,fork-v5.10";
-	o->new_list = "lb-v4.1-numa-hotness,numa-v4.19,exec-round-robin,wakeup-v4.16,fork-v6.1";
+	o->old_list = "lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v5.19,fork-v5.10";
+	o->new_list = "lb-v4.1-numa-hotness,numa-v4.19,exec-round-robin,wakeup-v6.1,fork-v6.1";
 }
 
 enum session_fail session_fail(int code)

@@ -15,7 +15,7 @@ CLIMD=$SR_SOURCE_DIR/docs/cli.md
 expect_exit 0 "replay --json - (separate value)" "$SR_BIN" replay -q --json - "$TR"
 cp "$T/out" "$T/sep.json"
 expect_exit 0 "replay --json=- --old=lb-v4.1 (attached values)" \
-	"$SR_BIN" replay -q --json=- --old=lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v4.15,fork-v5.10 "$TR"
+	"$SR_BIN" replay -q --json=- --old=lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v5.19,fork-v5.10 "$TR"
 check "--json=- and --json - write the same report" cmp -s "$T/out" "$T/sep.json"
 expect_exit 0 "replay -j1 -- TRACE" "$SR_BIN" replay -q -j1 -- "$TR"
 cp "$T/out" "$T/j1.txt"

@@ -32,6 +32,16 @@ while IFS= read -r f; do
 done < <(fixture_traces; extra_traces)
 check "every capture fixture read ($n)" test "$n" -ge 6
 
+# docs/replay.md's example, run as written from the source folder, is what it prints
+(cd "$SR_SOURCE_DIR" && "$SR_BIN" replay fixtures/numa01-4n) >"$T/doc" 2>/dev/null
+while IFS= read -r line; do
+	case $line in
+	ok*) ok "${line#ok - }" ;;
+	*) fail "${line#not ok - }" ;;
+	esac
+done < <(/usr/bin/python3 "$SR_SOURCE_DIR/tests/e2e/doc-example.py" "$SR_SOURCE_DIR/docs/replay.md" \
+	"schedreplay replay fixtures/numa01-4n" "$T/doc")
+
 # --verbose is -v
 "$SR_BIN" replay --quiet --verbose "$FIX/numa02-2n" >"$T/long" 2>/dev/null
 "$SR_BIN" replay --quiet -v "$FIX/numa02-2n" >"$T/short" 2>/dev/null

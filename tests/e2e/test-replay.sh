@@ -61,7 +61,7 @@ check "numa01: numa-swap decisions come in pairs from sched_swap_numa" \
 check "numa01: kernel counters from schedstat-delta.txt" \
 	test "$(jq '.summary.kernel_counters["lb-pull"].kernel' "$T/n1.json")" = 357
 check "numa01: default pairs named in the report" \
-	test "$(jq -r '[.policies.old[].name] | join(",")' "$T/n1.json")" = "lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v4.15,fork-v5.10"
+	test "$(jq -r '[.policies.old[].name] | join(",")' "$T/n1.json")" = "lb-v4.1,numa-v4.18,exec-least-loaded,wakeup-v5.19,fork-v5.10"
 check "numa01: the default wake-up pair disagrees somewhere" \
 	jq -e '.summary.classes.wakeup.disagreements > 0' "$T/n1.json"
 check "numa01: every fork is a decision" \

@@ -277,6 +277,18 @@ while IFS= read -r cmd; do
 	else
 		fail "docs/tui.md: '$cmd' exit $rc"; sed 's/^/#   /' "$T/doc-out"
 	fi
+	# a command the doc shows the screen of draws that screen
+	case $cmd in
+	*"--size 100x12 --dump -")
+		while IFS= read -r line; do
+			case $line in
+			ok*) ok "${line#ok - }" ;;
+			*) fail "${line#not ok - }" ;;
+			esac
+		done < <(/usr/bin/python3 "$SR_SOURCE_DIR/tests/e2e/doc-example.py" \
+			"$SR_SOURCE_DIR/docs/tui.md" "$cmd" "$T/doc-out")
+		;;
+	esac
 done <"$T/doc-cmds"
 
 # Headless runs need no terminal; without one the browser says so.
