@@ -156,6 +156,43 @@ static int set(json_t *row, const char *prefix, const char *name, json_t *v)
 }
 
 /*
+ * cost.parts as parallel arrays, one element per task priced (the
+ * decision's own first), empty without parts: cost_parts_tid and, per side,
+ * cost_parts_<side>_node and cost_parts_<side>_weighted (null elements
+ * where unknown)
+ */
+static int parts_cols(json_t *row, const json_t *cost, const char *const *sides3)
+{
+	const json_t *parts = json_object_get(cost, "parts"), *pt;
+	json_t *tid = json_array(), *node[3], *w[3];
+	size_t i;
+	int s, r = 0;
+
+	for (s = 0; s < 3; s++) {
+		node[s] = json_array();
+		w[s] = json_array();
+	}
+	json_array_foreach(parts, i, pt) {
+		r |= json_array_append_new(tid, take(pt, "tid"));
+		for (s = 0; s < 3; s++) {
+			const json_t *v = json_object_get(pt, sides3[s]);
+
+			r |= json_array_append_new(node[s], take(v, "node"));
+			r |= json_array_append_new(w[s], take(v, "weighted"));
+		}
+	}
+	r |= json_object_set_new(row, "cost_parts_tid", tid);
+	for (s = 0; s < 3; s++) {
+		char p[24];
+
+		snprintf(p, sizeof(p), "cost_parts_%s_", sides3[s]);
+		r |= set(row, p, "node", node[s]);
+		r |= set(row, p, "weighted", w[s]);
+	}
+	return r;
+}
+
+/*
  * A side's choice as columns: <side>_choice is task, place, none or
  * unknown (null without a policy), with its tid, cpu and node
  */
@@ -235,6 +272,7 @@ json_t *report_row_json(const json_t *header, const json_t *d)
 	r |= json_object_set_new(row, "cost_interval_end", take(cost, "interval_end"));
 	r |= json_object_set_new(row, "cost_unpriced_faults", take(cost, "unpriced_faults"));
 	r |= json_object_set_new(row, "cost_unknown", take(cost, "unknown"));
+	r |= parts_cols(row, cost, cost_sides);
 	if (r) {
 		json_decref(row);
 		return NULL;

@@ -48,12 +48,17 @@ jq -n --slurpfile r "$T/n1.rows" --slurpfile j "$T/n1.json" '
 	  $row.cost_new_weighted != $n.cost.new.weighted or
 	  $row.cost_trace_node != $n.cost.trace.node or
 	  $row.cost_delta_weighted != $n.cost.delta.weighted or
-	  $row.cost_interval_ns != $n.cost.interval_ns or $row.cost_unknown != $n.cost.unknown)] |
+	  $row.cost_interval_ns != $n.cost.interval_ns or $row.cost_unknown != $n.cost.unknown or
+	  $row.cost_parts_tid != [($n.cost.parts // [])[] | .tid] or
+	  $row.cost_parts_old_weighted != [($n.cost.parts // [])[] | .old.weighted] or
+	  $row.cost_parts_new_node != [($n.cost.parts // [])[] | .new.node] or
+	  $row.cost_parts_trace_weighted != [($n.cost.parts // [])[] | .trace.weighted])] |
 	length' >"$T/mismatch"
 check "every row says what its nested decision says" test "$(cat "$T/mismatch")" = 0
-check "some rows disagree, some are priced on both sides (the check above is not vacuous)" \
+check "some rows disagree, some are priced on both sides, some have cost parts (the check above is not vacuous)" \
 	test "$(jq -s 'map(select(.disagree == 1)) | length' "$T/n1.rows")" -gt 0 -a \
-	"$(jq -s 'map(select(.cost_delta_weighted != null)) | length' "$T/n1.rows")" -gt 0
+	"$(jq -s 'map(select(.cost_delta_weighted != null)) | length' "$T/n1.rows")" -gt 0 -a \
+	"$(jq -s 'map(select(.cost_parts_tid | length > 1)) | length' "$T/n1.rows")" -gt 0
 check "labels in order" test "$(jq -c -s '.[0] | [.label_keys, .label_values]' "$T/n1.rows")" = \
 	'[["group","dc"],["canary","fra1"]]'
 check "kernel from the trace" test "$(jq -r -s '.[0].kernel' "$T/n1.rows")" = \
