@@ -270,6 +270,32 @@ static int8_t node_of(const struct js_node *v)
 	return n >= 0 && n < TUI_MAX_NODES ? (int8_t)n : -1;
 }
 
+/* a side's "choice" (absent in reports from before choices: not said) */
+static void choice_from_js(const struct js_doc *d, const struct js_node *side, struct tui_row *row,
+			   int i)
+{
+	const struct js_node *c = side && side->type == JS_OBJ ? js_get(d, side, "choice") : NULL;
+	const struct js_node *v;
+
+	if (!c)
+		return;
+	if (c->type == JS_NULL) {
+		row->choice[i] = TUI_CHOICE_NOTHING;
+	} else if (c->type != JS_OBJ) {
+		row->choice[i] = TUI_CHOICE_UNKNOWN;
+	} else if ((v = js_get(d, c, "tid")) && v->type == JS_INT && v->i > INT32_MIN &&
+		   v->i <= INT32_MAX) {
+		row->choice[i] = TUI_CHOICE_TASK;
+		row->choice_tid[i] = (int32_t)v->i;
+	} else if ((v = js_get(d, c, "cpu")) && v->type == JS_INT) {
+		row->choice[i] = TUI_CHOICE_PLACE;
+		row->choice_cpu[i] = v->i >= 0 && v->i <= INT16_MAX ? (int16_t)v->i : -1;
+		row->choice_node[i] = node_of(js_get(d, c, "node"));
+	} else {
+		row->choice[i] = TUI_CHOICE_UNKNOWN;
+	}
+}
+
 static int16_t cpu_of(const struct js_node *v)
 {
 	int64_t n = v && v->type == JS_INT ? v->i : -1;
@@ -364,6 +390,7 @@ static int add_decision(struct tui_store *s, const struct js_doc *d, uint64_t of
 		ret = verdict_from_js(s, d, js_get(d, o, sides[side]), &row->verdict[side], err);
 		if (ret < 0)
 			return ret;
+		choice_from_js(d, js_get(d, o, sides[side]), row, side);
 	}
 	tui_store_commit(s);
 	return 0;

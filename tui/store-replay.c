@@ -54,6 +54,27 @@ static int verdict_id(struct tui_store *s, const struct replay_policy *pol,
 	return *out == UINT32_MAX ? -ENOMEM : 0;
 }
 
+/* a side's choice, as report_choice_json() says it */
+static void set_choice(struct tui_row *row, int side, const struct decision_choice *c)
+{
+	switch (c->kind) {
+	case DECISION_CHOICE_NONE:
+		row->choice[side] = TUI_CHOICE_NOTHING;
+		break;
+	case DECISION_CHOICE_TASK:
+		row->choice[side] = TUI_CHOICE_TASK;
+		row->choice_tid[side] = c->tid;
+		break;
+	case DECISION_CHOICE_PLACE:
+		row->choice[side] = TUI_CHOICE_PLACE;
+		row->choice_cpu[side] = c->cpu >= 0 && c->cpu <= INT16_MAX ? (int16_t)c->cpu : -1;
+		row->choice_node[side] = c->node >= 0 && c->node < TUI_MAX_NODES ? (int8_t)c->node : -1;
+		break;
+	default:
+		row->choice[side] = TUI_CHOICE_UNKNOWN;
+	}
+}
+
 static int copy_snap(struct tui_store *s, struct tui_row *row, const struct sr_snapshot *sp)
 {
 	int n = sp->known & SR_SNAP_NR_NODES ? sp->nr_nodes : 0;
@@ -138,6 +159,8 @@ int tui_store_add_result(struct tui_store *s, const struct engine_result *r)
 		ret = verdict_id(s, r->pol[side], &r->v[side], &row->verdict[side]);
 		if (ret < 0)
 			return ret;
+		if (r->pol[side])
+			set_choice(row, side, &r->choice[side]);
 	}
 	ret = copy_snap(s, row, sp);
 	if (ret < 0)

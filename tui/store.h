@@ -78,6 +78,15 @@ enum tui_side {
  * @flags:       TUI_ROW_* bits
  * @comm:        raw task name bytes (untrusted, NUL-padded)
  */
+/* tui_row.choice: what a side chose (json-schema.md, "Choices") */
+enum tui_choice {
+	TUI_CHOICE_NOT_SAID = 0,	/* no policy, or a report without choices */
+	TUI_CHOICE_NOTHING,		/* pulls nothing / no move (JSON null) */
+	TUI_CHOICE_TASK,		/* pulls choice_tid */
+	TUI_CHOICE_PLACE,		/* puts the task on choice_cpu / choice_node */
+	TUI_CHOICE_UNKNOWN,
+};
+
 struct tui_row {
 	uint64_t	ts_ns;
 	uint64_t	off;
@@ -89,6 +98,10 @@ struct tui_row {
 	int32_t		tgid;
 	int32_t		partner_tid;
 	uint32_t	verdict[TUI__SIDES];
+	int32_t		choice_tid[TUI__SIDES];	/* TUI_CHOICE_TASK */
+	int16_t		choice_cpu[TUI__SIDES];	/* TUI_CHOICE_PLACE, -1 unknown */
+	int8_t		choice_node[TUI__SIDES]; /* TUI_CHOICE_PLACE, -1 unknown */
+	uint8_t		choice[TUI__SIDES];	/* enum tui_choice */
 	uint32_t	snap;
 	int16_t		src_cpu;
 	int16_t		dst_cpu;

@@ -255,8 +255,29 @@ static void verdicts(struct dw *d, const struct tui_row *r)
 		}
 		if (!v)
 			continue;
-		if (v->target_node >= 0)
-			dw_text(d, 11, TUI_ST_NORMAL, "would place it on node %d", v->target_node);
+		switch (r->choice[side]) {
+		case TUI_CHOICE_NOTHING:
+			dw_text(d, 11, TUI_ST_NORMAL, "chooses: %s",
+				r->cls == SR_DECISION_CLASS_LB_PULL ||
+				r->cls == SR_DECISION_CLASS_LB_ACTIVE ? "pulls nothing in this pass" :
+									"no move");
+			break;
+		case TUI_CHOICE_TASK:
+			dw_text(d, 11, TUI_ST_NORMAL, "chooses: pulls tid %d%s", (int)r->choice_tid[side],
+				r->choice_tid[side] == r->tid ? " (the one the kernel pulled)" : " (not the one the kernel pulled)");
+			break;
+		case TUI_CHOICE_PLACE:
+			dw_text(d, 11, TUI_ST_NORMAL, "chooses: cpu %d, node %d%s",
+				(int)r->choice_cpu[side], (int)r->choice_node[side],
+				r->choice_cpu[side] == r->dst_cpu ? " (the kernel's)" : " (not the kernel's)");
+			break;
+		case TUI_CHOICE_UNKNOWN:
+			dw_text(d, 11, TUI_ST_DIM, "chooses: unknown");
+			break;
+		default:
+			if (v->target_node >= 0)
+				dw_text(d, 11, TUI_ST_NORMAL, "would place it on node %d", v->target_node);
+		}
 		for (i = 0; i < v->nr_reasons; i++) {
 			y = dw_next(d);
 			if (y < 0)

@@ -253,8 +253,14 @@ check "cost.parts: numa01-4n has a disagreement that prices another task" test -
 if [ -n "$k" ]; then
 	ptid=$(jq -r "[.decisions[] | select(.disagree)][$k].cost.parts[1].tid" "$T/n4.json")
 	pw=$(jq -r "[.decisions[] | select(.disagree)][$k].cost.parts[1].old.weighted * 1000 | round / 1000" "$T/n4.json")
-	"$SR_BIN" tui "$T/n4.json" --headless --size 120x40 --keys "$(printf 'j %.0s' $(seq 1 "$k"))Enter" \
+	"$SR_BIN" tui "$T/n4.json" --headless --size 120x50 --keys "$(printf 'j %.0s' $(seq 1 "$k"))Enter" \
 		--dump "$T/parts.txt"
+	# each side's choice: the JSON's tid, said whether it is the kernel's
+	otid=$(jq -r "[.decisions[] | select(.disagree)][$k].old.choice.tid // \"none\"" "$T/n4.json")
+	ntid=$(jq -r "[.decisions[] | select(.disagree)][$k].new.choice.tid // \"none\"" "$T/n4.json")
+	check "choices: the detail says old pulls $otid and new $ntid" \
+		test "$(grep -o 'chooses: pulls \(tid [0-9]*\|nothing\)' "$T/parts.txt" | head -2 | tr '\n' ' ')" = \
+		"$(for c in $otid $ntid; do [ "$c" = none ] && printf 'chooses: pulls nothing ' || printf 'chooses: pulls tid %s ' "$c"; done)"
 	check "cost.parts: the detail lists each task priced" grep -q "priced for each side's own choice" "$T/parts.txt"
 	check "cost.parts: the other task $ptid with old's weighted cost $pw" \
 		grep -qE "^ +$ptid +old [0-9?]+ $(printf '%.3f' "$pw") " "$T/parts.txt"
