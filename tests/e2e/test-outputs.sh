@@ -83,7 +83,8 @@ done
 
 expect_exit 0 "compare --json >(jq .): written into the pipe" \
 	bash -c "'$S' compare '$C/numbers-base.txt' --vs '$C/numbers-new.txt' --json >(jq -e .metrics >'$T/jq.out') >/dev/null; r=\$?; wait; exit \$r"
-sleep 0.5
+# jq runs on after the shell's wait (a process substitution is not waited for): give it time
+for i in $(seq 100); do [ -s "$T/jq.out" ] && break; sleep 0.1; done
 check "compare --json >(jq .): jq read the document" test -s "$T/jq.out"
 
 # SIGINT, SIGTERM, SIGHUP during a replay --ndjson: no temporary left, 128+N
