@@ -86,7 +86,8 @@ static const struct cli_opt opts[] = {
 	{ "jobs", CLI_OPT_JOBS, required_argument, "N", CLI_REPLAY,
 	  "traces replayed at once (default: the CPUs available)" },
 	{ "top", CLI_OPT_TOP, required_argument, "N", CLI_REPLAY,
-	  "tasks listed with most disagreements (default 10)" },
+	  "tasks listed with most disagreements, and disagreements\n"
+	  "with the largest cost difference (default 10)" },
 	{ "fail-on-disagree", CLI_OPT_FAIL_ON_DISAGREE, no_argument, NULL, CLI_REPLAY,
 	  "exit 1 when the policies disagree on any decision" },
 	{ "verbose", CLI_OPT_VERBOSE, no_argument, NULL, CLI_REPLAY,

@@ -620,6 +620,101 @@ static void disagreement_text(FILE *out, const json_t *sum, bool verbose)
 	}
 }
 
+/* a side's choice in words: "pulls comm [tid]", "cpu C (node N)", ... */
+static void choice_words(char *buf, size_t len, const json_t *d, const json_t *side)
+{
+	const json_t *c = json_object_get(side, "choice");
+	char esc[4 * 16 + 1];
+	bool lb = !strncmp(gs(d, "class"), "lb-", 3);
+
+	if (!side || json_is_null(side)) {
+		snprintf(buf, len, "no policy");
+	} else if (json_is_null(c)) {
+		snprintf(buf, len, "%s", lb ? "pulls nothing" : "no move");
+	} else if (json_object_get(c, "tid")) {
+		snprintf(buf, len, "pulls %s [%" PRId64 "]%s",
+			 escape_text_value(esc, sizeof(esc), gs(c, "comm"), SIZE_MAX), gi(c, "tid"),
+			 gi(c, "tid") == gi(d, "tid") ? " (the kernel's)" : "");
+	} else if (json_object_get(c, "cpu")) {
+		snprintf(buf, len, "cpu %" PRId64 " (node %" PRId64 ")%s", gi(c, "cpu"), gi(c, "node"),
+			 gi(c, "cpu") == gi(d, "dst_cpu") ? " (the kernel's)" : "");
+	} else {
+		snprintf(buf, len, "unknown");
+	}
+}
+
+/* up to 3 reasons of @r, decisive first, after @sep, into @buf at @o */
+static size_t reason_words(char *buf, size_t len, size_t o, const char *sep, const json_t *r)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(r, i, v) {
+		if (o >= len)
+			break;
+		if (i == 3) {
+			o += snprintf(buf + o, len - o, ", ...");
+			break;
+		}
+		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : sep,
+			      json_string_value(v) ? json_string_value(v) : "?");
+	}
+	return o < len ? o : len - 1;
+}
+
+/*
+ * The disagreements whose two sides' costs differ most (the text sink's
+ * pick): each side's choice with its reasons; a side that pulls another
+ * task than the kernel's also says what it answered on the kernel's task.
+ */
+static void top_disagreements_text(FILE *out, const json_t *doc)
+{
+	const json_t *top = json_object_get(doc, "top_disagreements"), *d, *dl;
+	char esc[4 * 16 + 1], line[512], what[96];
+	size_t i, o;
+	int s;
+
+	if (!json_array_size(top))
+		return;
+	fprintf(out, "\ndisagreements, the largest |new - old| weighted cost first (%zu of %" PRId64
+		"; --json lists every one):\n", json_array_size(top),
+		gi(json_object_get(doc, "summary"), "disagreements"));
+	json_array_foreach(top, i, d) {
+		dl = json_object_get(json_object_get(json_object_get(d, "cost"), "delta"), "weighted");
+		if (json_is_number(dl))
+			snprintf(what, sizeof(what), "%+.1f", json_number_value(dl));
+		else
+			snprintf(what, sizeof(what), "not priced on both sides");
+		report_wrapf(out, 6, "  seq %" PRId64 " at %.6f s, %s of %s [%" PRId64 "], the kernel: "
+			     "cpu %" PRId64 " -> %" PRId64 "; new - old %s\n", gi(d, "seq"),
+			     (double)gi(d, "ts_ns") / 1e9, gs(d, "class"),
+			     escape_text_value(esc, sizeof(esc), gs(d, "comm"), SIZE_MAX), gi(d, "tid"),
+			     gi(d, "src_cpu"), gi(d, "dst_cpu"), what);
+		for (s = 0; s < 2; s++) {
+			const json_t *side = json_object_get(d, s ? "new" : "old");
+			const json_t *c = json_object_get(side, "choice");
+			bool other = json_is_object(c) && json_object_get(c, "tid") &&
+				     gi(c, "tid") != gi(d, "tid");
+
+			choice_words(what, sizeof(what), d, side);
+			o = (size_t)snprintf(line, sizeof(line), "%s %s", s ? "new" : "old", what);
+			if (other) {
+				o = reason_words(line, sizeof(line), o, " (", json_object_get(c, "reasons"));
+				if (o + 1 < sizeof(line) && json_array_size(json_object_get(c, "reasons")))
+					o += (size_t)snprintf(line + o, sizeof(line) - o, ")");
+				if (o < sizeof(line))
+					o += (size_t)snprintf(line + o, sizeof(line) - o,
+							      "; on the kernel's task: %s", gs(side, "verdict"));
+				if (o >= sizeof(line))
+					o = sizeof(line) - 1;
+			}
+			reason_words(line, sizeof(line), o, other ? ", " : ": ",
+				     json_object_get(side, "reasons"));
+			report_wrapf(out, 10, "      %s\n", line);
+		}
+	}
+}
+
 static void fidelity_text(FILE *out, const json_t *doc)
 {
 	const json_t *sum = json_object_get(doc, "summary");
@@ -697,6 +792,7 @@ int report_replay_text(FILE *out, const json_t *doc, bool verbose)
 		left_out_text(out, sum);
 	class_table(out, sum, verbose);
 	disagreement_text(out, sum, verbose);
+	top_disagreements_text(out, doc);
 	fidelity_text(out, doc);
 	if (verbose)
 		truth_text(out, json_object_get(sum, "ground_truth"));

@@ -92,6 +92,11 @@ void report_sink_release(struct report_sink *k)
 	for (i = 0; i < k->nr_by_seq; i++)
 		json_decref(k->by_seq[i]);
 	free(k->by_seq);
+	for (i = 0; i < k->nr_top_dis; i++)
+		json_decref(k->top_dis[i]);
+	free(k->top_dis);
+	k->top_dis = NULL;
+	k->nr_top_dis = 0;
 	k->by_seq = NULL;
 	k->nr_by_seq = 0;
 	json_decref(k->row_header);
@@ -119,6 +124,70 @@ static json_t *decision_obj(const struct engine_result *r, const struct cost_ite
 
 /* ---- text ----------------------------------------------------------------- */
 
+static uint64_t obj_seq(const json_t *o)
+{
+	return (uint64_t)json_integer_value(json_object_get(o, "seq"));
+}
+
+/* |new - old| weighted of a decision object, 0 when not priced on both sides */
+static double obj_key(const json_t *o)
+{
+	double d = json_number_value(json_object_get(json_object_get(json_object_get(o, "cost"),
+								     "delta"), "weighted"));
+
+	return d < 0 ? -d : d;
+}
+
+/* @a ranks before @b: larger |delta|, then the earlier */
+static bool ranks_before(const json_t *a, const json_t *b)
+{
+	double ka = obj_key(a), kb = obj_key(b);
+
+	return ka != kb ? ka > kb : obj_seq(a) < obj_seq(b);
+}
+
+/* keep the @top disagreements that rank first */
+static int text_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			 struct err *err)
+{
+	struct report_sink *k = priv;
+	size_t i, last = 0;
+	json_t *o;
+
+	(void)err;
+	if (!r->disagree || !k->top)
+		return 0;
+	if (!k->top_dis) {
+		k->top_dis = calloc(k->top, sizeof(*k->top_dis));
+		if (!k->top_dis)
+			return -ENOMEM;
+	}
+	o = decision_obj(r, cost);
+	if (!o)
+		return -ENOMEM;
+	if (k->nr_top_dis < k->top) {
+		k->top_dis[k->nr_top_dis++] = o;
+		return 0;
+	}
+	for (i = 1; i < k->nr_top_dis; i++)
+		if (ranks_before(k->top_dis[last], k->top_dis[i]))
+			last = i;
+	if (ranks_before(o, k->top_dis[last])) {
+		json_decref(k->top_dis[last]);
+		k->top_dis[last] = o;
+	} else {
+		json_decref(o);
+	}
+	return 0;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+
+	return ranks_before(x, y) ? -1 : ranks_before(y, x) ? 1 : 0;
+}
+
 static int text_end(void *priv, const struct session *s, struct err *err)
 {
 	struct report_sink *k = priv;
@@ -131,6 +200,15 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 		json_decref(doc);
 		return err_set(err, -ENOMEM, "out of memory");
 	}
+	if (k->nr_top_dis) {
+		json_t *top = json_array();
+		size_t i;
+
+		qsort(k->top_dis, k->nr_top_dis, sizeof(k->top_dis[0]), by_rank);
+		for (i = 0; top && i < k->nr_top_dis; i++)
+			json_array_append(top, k->top_dis[i]);
+		json_object_set_new(doc, "top_disagreements", top);
+	}
 	r = report_replay_text(k->f, doc, k->verbose);
 	json_decref(doc);
 	if (report_json_lost())	/* a piece of the text could not be made */
@@ -141,8 +219,9 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 }
 
 const struct session_sink_ops report_text_sink_ops = {
-	.name	= "text",
-	.end	= text_end,
+	.name		= "text",
+	.decision	= text_decision,
+	.end		= text_end,
 };
 
 /* ---- json ----------------------------------------------------------------- */

@@ -53,7 +53,8 @@ json_t *report_replay_doc(const struct session *s, size_t top);
  * @f:       in: where it writes (text, ndjson, flat, info)
  * @path:    in: json: the file report_write_json() replaces, "-" for stdout;
  *           else the name of @f for messages
- * @top:     in: text, json: tasks listed (--top)
+ * @top:     in: text, json: tasks listed (--top); text: also the
+ *           disagreements listed
  * @json:    in: info: JSON rather than text
  * @verbose: in: text: every section (report_replay_text())
  * @row:     in: flat: the per-trace columns; host, kernel, trace_id,
@@ -67,6 +68,8 @@ json_t *report_replay_doc(const struct session *s, size_t top);
  *           unless every one was made (the caller writes @doc last)
  * @doc:     json, with @defer: the finished document (report_sink_release()
  *           drops it)
+ * @top_dis, @nr_top_dis: text: the disagreements with the largest
+ *           |cost delta| so far (their decision objects), at most @top
  */
 struct report_sink {
 	FILE			*f;
@@ -82,6 +85,8 @@ struct report_sink {
 	json_t			*row_header;
 	bool			defer;
 	json_t			*doc;
+	json_t			**top_dis;
+	size_t			nr_top_dis;
 };
 
 extern const struct session_sink_ops report_text_sink_ops;
