@@ -20,7 +20,7 @@
 # that they read the same in every output.  The traces are fixtures/ and, in
 # write, compare and both, the traces in each folder SR_EXTRA_TRACES names.  Batch rows of different traces interleave
 # in any order (replay-batch.h), so the batch NDJSON is sorted before it is
-# kept.
+# kept; so are the batch's warnings (each worker writes its own to stderr).
 set -u
 mode=${1:?usage: output-diff.sh write|compare|both|sums|check BIN DIR|BIN|FILE}
 bin=${2:?}
@@ -72,6 +72,9 @@ write_all()
 	run_case batch-flat "$b" replay --jobs 2 --quiet --ndjson - --ndjson-format flat \
 		--recorded-at 0 "${traces[@]}"
 	sort "$out/batch-flat.out" -o "$out/batch-flat.out"
+	for e in batch-text batch-flat; do
+		sort "$out/$e.err" -o "$out/$e.err"
+	done
 	run_case batch-fail "$b" replay --jobs 2 --quiet --fail-on-disagree fixtures/numa02-2n \
 		fixtures/numa01-4n
 	run_case stdin-info sh -c "'$b' info /dev/stdin <fixtures/text/tracefs-host.txt"
