@@ -573,9 +573,16 @@ static void pair_add(struct cost_pair *p, const struct cost_item *it)
 	bool o = it->v[COST_OLD].known, n = it->v[COST_NEW].known;
 
 	if (o && n) {
+		double d = it->v[COST_NEW].weighted - it->v[COST_OLD].weighted;
+
 		p->decisions++;
 		cost_add(&p->v[COST_OLD], &it->v[COST_OLD]);
 		cost_add(&p->v[COST_NEW], &it->v[COST_NEW]);
+		if (fabs(d) > fabs(p->max_delta) ||
+		    (fabs(d) == fabs(p->max_delta) && d != 0 && it->seq < p->max_seq)) {
+			p->max_delta = d;
+			p->max_seq = it->seq;
+		}
 	} else if (o) {
 		p->only[COST_OLD]++;
 	} else if (n) {

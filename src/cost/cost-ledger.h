@@ -166,6 +166,9 @@ struct cost_pair {
 	uint64_t		decisions;
 	struct cost_value	v[2];
 	uint64_t		only[2];
+	/* the decision whose new - old weighted is largest in size (the first of equals) */
+	uint64_t		max_seq;
+	double			max_delta;
 };
 
 /** struct cost_class_totals - one decision class */

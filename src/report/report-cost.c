@@ -123,6 +123,13 @@ static json_t *pair_json(const struct cost_pair *p, uint64_t decisions)
 	json_object_set_new(lo, "neither", jint((int64_t)(decisions - p->decisions -
 							   p->only[COST_OLD] - p->only[COST_NEW])));
 	json_object_set_new(o, "left_out", lo);
+	if (p->max_delta != 0) {
+		json_t *big = json_object();
+
+		json_object_set_new(big, "seq", jint((int64_t)p->max_seq));
+		json_object_set_new(big, "weighted", jreal(p->max_delta));
+		json_object_set_new(o, "largest", big);
+	}
 	return o;
 }
 

@@ -287,6 +287,7 @@ static void answer_cost(FILE *out, const json_t *cost)
 {
 	const json_t *tot = json_object_get(cost, "totals"), *pr = json_object_get(tot, "paired");
 	const json_t *lo = json_object_get(pr, "left_out"), *d = json_object_get(tot, "delta");
+	const json_t *big;
 	int64_t other;
 	char *unk;
 
@@ -321,6 +322,13 @@ static void answer_cost(FILE *out, const json_t *cost)
 			     "the pass to %s own next decision (cost.parts)\n", HEAD_INDENT, "",
 			     other, other == 1 ? "task" : "tasks", other == 1 ? "is" : "are",
 			     other == 1 ? "its" : "their");
+	big = json_object_get(pr, "largest");
+	if (big && json_number_value(json_object_get(d, "weighted")) != 0)
+		report_wrapf(out, HEAD_INDENT, "%-*sthe largest single decision, seq %" PRId64
+			     ", makes %+.1f of it (%.0f%%)\n", HEAD_INDENT, "", gi(big, "seq"),
+			     json_number_value(json_object_get(big, "weighted")),
+			     100.0 * json_number_value(json_object_get(big, "weighted")) /
+			     json_number_value(json_object_get(d, "weighted")));
 	answer_latency(out, cost);
 }
 

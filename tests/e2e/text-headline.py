@@ -118,7 +118,9 @@ def main():
                      r"(\d+) by new only, (\d+) by neither"
                      r"(?: each side priced for its own choice: (\d+) tasks? a side pulled instead of "
                      r"the kernel's (?:is|are) priced with it, from the pass to (?:its|their) own next "
-                     r"decision \(cost\.parts\))?$", c)
+                     r"decision \(cost\.parts\))?"
+                     r"(?: the largest single decision, seq (\d+), makes ([-+]\d+\.\d) of it "
+                     r"\((-?\d+)%\))?$", c)
         check("cost line parses", m is not None, c)
         if m:
             check("delta weighted = totals.delta.weighted", m.group(1) == one(tot["delta"]["weighted"]))
@@ -134,6 +136,15 @@ def main():
             other = (cost.get("fault_model") or {}).get("other_tasks_priced", 0)
             check("tasks a side pulled instead = fault_model.other_tasks_priced",
                   int(m.group(10) or 0) == other, "%r != %r" % (m.group(10), other))
+            big = p.get("largest")
+            if big and tot["delta"]["weighted"] != 0:
+                check("largest single decision = totals.paired.largest",
+                      m.group(11) is not None and int(m.group(11)) == big["seq"] and
+                      m.group(12) == one(big["weighted"]) and
+                      int(m.group(13)) == round(100.0 * big["weighted"] / tot["delta"]["weighted"]),
+                      "%r vs %r" % (m.groups()[10:], big))
+            else:
+                check("no largest single decision said", m.group(11) is None, c)
     elif tot:
         m = re.match(r"^unknown: no decision priced by both sides \(of (\d+) decisions: (.*)\)$", c)
         check("cost line says unknown", m is not None, c)
