@@ -169,6 +169,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->born = false;
 	t->moved_since_ran = false;
 	t->kthread_child = false;
+	t->comm_kthread = false;
 	t->aff = MODEL_AFF_UNKNOWN;
 	t->aff_cpu = -1;
 	t->ran_cpu = -1;
@@ -378,5 +379,6 @@ void model_set_comm(struct model_task *t, const char *comm, size_t max)
 	n = strnlen(comm, max);
 	memcpy(t->comm, comm, n);
 	t->comm[n] = '\0';
+	t->comm_kthread = model_kthread_name(t->comm, sizeof(t->comm));
 	t->known |= MODEL_KNOWN_COMM;
 }
