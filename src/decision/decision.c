@@ -22,6 +22,7 @@
 #include "decision.h"
 #include "decision-cand.h"
 #include "decision-probe.h"
+#include "decision-snap.h"
 #include "decision-wakeup.h"
 
 #define IDLE_TID 0
@@ -60,6 +61,8 @@ struct pending {
 
 _Static_assert(offsetof(struct pending, d) == 0 && offsetof(struct decision, snap) == 0,
 	       "queue_push() clears all of a pending decision but its snapshot");
+_Static_assert(offsetof(struct decision, snap) == 0,
+	       "decision_move() copies the snapshot apart from what follows it");
 
 /* a sched_waking waiting for its placement and its sched_wakeup */
 struct pend_wake {
@@ -118,6 +121,16 @@ struct decision_ctx {
 	int			nr_swake;
 	uint64_t		exec_seq;
 	uint64_t		now_ns;
+	/*
+	 * What of a snapshot the topology's nodes and CPUs use.  Every
+	 * snapshot in the queue and in wakes[] is zero beyond it (a place
+	 * is zeroed whole the first time it is used: below queue_clean and
+	 * wakes_clean they all have been), so fill_snapshot() clears and
+	 * decision_move() copies only that part (decision-snap.h).
+	 */
+	struct decision_snap_layout snap_layout;
+	size_t			queue_clean;
+	int			wakes_clean;
 
 	struct decision_probe_pairs	pairs;
 	/* per CPU: the last allowed candidate, for its sched_migrate_task */
@@ -172,6 +185,7 @@ struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit
 	d->emit = emit;
 	d->arg = arg;
 	d->pairs.se_off = -1;
+	decision_snap_layout_init(&d->snap_layout, topo->nr_nodes, topo->nr_cpus);
 	d->dp = dplace_new();
 	if (!d->dp) {
 		free(d);
@@ -285,7 +299,7 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 	double pu[SR_MAX_NODES] = { 0 }, pr[SR_MAX_NODES] = { 0 }, util, runnable;
 	int a, b, c, kt;
 
-	memset(s, 0, sizeof(*s));
+	decision_snap_clear(&d->snap_layout, s);
 	s->size = sizeof(*s);
 	s->known = SR_SNAP_TIME | SR_SNAP_TID | SR_SNAP_SRC_CPU | SR_SNAP_DST_CPU |
 		   SR_SNAP_NR_NODES | SR_SNAP_DISTANCE | SR_SNAP_NODE_NR_CPUS | SR_SNAP_EXEC_SEQ;
@@ -570,7 +584,16 @@ static struct pending *queue_push(struct decision_ctx *d)
 	}
 	d->open[d->nr_open++] = d->tail;
 	p = &d->queue[d->tail++];
-	/* every caller fills the snapshot (fill_snapshot() clears it): 12 KB */
+	/*
+	 * A place used before holds a snapshot zero beyond the used part;
+	 * one never used is zeroed whole now (not when the queue grows, so
+	 * that memory no decision needs stays untouched).  Every caller then
+	 * fills the snapshot: fill_snapshot() or decision_move().
+	 */
+	if (d->tail > d->queue_clean) {
+		memset(p, 0, sizeof(*p));
+		d->queue_clean = d->tail;
+	}
 	memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
 	return p;
 }
@@ -1097,12 +1120,29 @@ static int wake_find(const struct decision_ctx *d, int tid)
 	return -1;
 }
 
+/*
+ * *@to = *@from for two decisions whose snapshots are zero beyond what the
+ * topology uses (the queue's and wakes[]'s): the snapshot's used part, and
+ * what follows it whole.
+ */
+static void decision_move(const struct decision_ctx *d, struct decision *to,
+			  const struct decision *from)
+{
+	decision_snap_copy(&d->snap_layout, &to->snap, &from->snap);
+	memcpy((char *)to + sizeof(to->snap), (const char *)from + sizeof(from->snap),
+	       sizeof(*to) - sizeof(to->snap));
+}
+
 static void wake_drop(struct decision_ctx *d, int i)
 {
-	if (d->wakes[i].claim_cpu >= 0)
-		dplace_claim(d->dp, d->wakes[i].claim_cpu, -1);
-	if (i != d->nr_wakes - 1)
-		d->wakes[i] = d->wakes[d->nr_wakes - 1];
+	struct pend_wake *to = &d->wakes[i], *from = &d->wakes[d->nr_wakes - 1];
+
+	if (to->claim_cpu >= 0)
+		dplace_claim(d->dp, to->claim_cpu, -1);
+	if (i != d->nr_wakes - 1) {
+		memcpy(to, from, offsetof(struct pend_wake, d));
+		decision_move(d, &to->d, &from->d);
+	}
 	d->nr_wakes--;
 }
 
@@ -1168,6 +1208,10 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 		d->wakes_cap = cap;
 	}
 	pw = &d->wakes[d->nr_wakes++];
+	if (d->nr_wakes > d->wakes_clean) {	/* never used: see queue_push() */
+		memset(pw, 0, sizeof(*pw));
+		d->wakes_clean = d->nr_wakes;
+	}
 	/* all but the snapshot, which fill_snapshot() clears below */
 	memset(pw, 0, offsetof(struct pend_wake, d));
 	memset((char *)&pw->d + sizeof(pw->d.snap), 0, sizeof(pw->d) - sizeof(pw->d.snap));
@@ -1362,7 +1406,7 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	if (!p)
 		return -ENOMEM;
 	pw = &d->wakes[i];
-	p->d = pw->d;
+	decision_move(d, &p->d, &pw->d);
 	s = &p->d.snap;
 	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
 	s->ts_ns = ev->ts_ns;
@@ -1606,6 +1650,8 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 
 	if (ev->ts_ns > d->now_ns)
 		d->now_ns = ev->ts_ns;
+	/* the topology grows (never shrinks) as CPUs turn up: so may the used part */
+	decision_snap_layout_grow(&d->snap_layout, d->topo->nr_nodes, d->topo->nr_cpus);
 	/* what is out of time is settled before this event can count for it */
 	ret = queue_drain(d, d->now_ns, false);
 	if (ret < 0)
