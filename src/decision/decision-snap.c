@@ -114,3 +114,37 @@ void decision_snap_copy(const struct decision_snap_layout *l, struct sr_snapshot
 		memcpy((char *)to + l->seg[i].off, (const char *)from + l->seg[i].off,
 		       l->seg[i].len);
 }
+
+size_t decision_snap_used(const struct decision_snap_layout *l)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < l->nr_segs; i++)
+		n += l->seg[i].len;
+	return n;
+}
+
+void decision_snap_pack(const struct decision_snap_layout *l, void *buf,
+			const struct sr_snapshot *s)
+{
+	char *b = buf;
+	int i;
+
+	for (i = 0; i < l->nr_segs; i++) {
+		memcpy(b, (const char *)s + l->seg[i].off, l->seg[i].len);
+		b += l->seg[i].len;
+	}
+}
+
+void decision_snap_unpack(const struct decision_snap_layout *l, struct sr_snapshot *s,
+			  const void *buf)
+{
+	const char *b = buf;
+	int i;
+
+	for (i = 0; i < l->nr_segs; i++) {
+		memcpy((char *)s + l->seg[i].off, b, l->seg[i].len);
+		b += l->seg[i].len;
+	}
+}

@@ -83,4 +83,32 @@ void decision_snap_clear(const struct decision_snap_layout *l, struct sr_snapsho
 void decision_snap_copy(const struct decision_snap_layout *l, struct sr_snapshot *to,
 			const struct sr_snapshot *from);
 
+/**
+ * decision_snap_used() - the bytes of @l's ranges, all told
+ * @l: the layout
+ *
+ * Return: the size decision_snap_pack() writes.
+ */
+size_t decision_snap_used(const struct decision_snap_layout *l);
+
+/**
+ * decision_snap_pack() - the ranges of a snapshot, back to back
+ * @l:   the layout
+ * @buf: decision_snap_used(@l) bytes
+ * @s:   the snapshot, zero outside @l's ranges
+ */
+void decision_snap_pack(const struct decision_snap_layout *l, void *buf,
+			const struct sr_snapshot *s);
+
+/**
+ * decision_snap_unpack() - a snapshot from what decision_snap_pack() wrote
+ * @l:   the layout it was packed with
+ * @s:   the snapshot; every byte outside @l's ranges must be zero already
+ * @buf: the packed bytes
+ *
+ * Context: @s ends up equal to the snapshot that was packed.
+ */
+void decision_snap_unpack(const struct decision_snap_layout *l, struct sr_snapshot *s,
+			  const void *buf);
+
 #endif

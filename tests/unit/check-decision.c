@@ -145,6 +145,40 @@ START_TEST(test_wakeup_stayed)
 END_TEST
 
 /*
+ * wake-ups settled at once wait behind an older migration still waiting
+ * for its evidence, packed (queue_pack()): each comes out as it went in
+ */
+START_TEST(test_wakeup_queued_behind)
+{
+	base();
+	sw(2 * MS + 100, 3, 0, 0, 20, "t20");
+	sw(2 * MS + 200, 3, 20, 1, 0, "swapper/3");
+	sw(2 * MS + 300, 3, 0, 0, 21, "t21");
+	sw(2 * MS + 400, 3, 21, 1, 0, "swapper/3");
+	mig(3 * MS, 1, 0, 10, 0, 2);
+	wake(3 * MS + 100, 1, 0, SR_EV_WAKING, 20, 3);
+	wake(3 * MS + 110, 1, 0, SR_EV_WAKEUP, 20, 3);
+	wake(3 * MS + 200, 1, 0, SR_EV_WAKING, 21, 3);
+	wake(3 * MS + 210, 1, 0, SR_EV_WAKEUP, 21, 3);
+	wake(3 * MS + 1000, 1, 0, SR_EV_WAKEUP, 10, 2);
+	finish();
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert_int_eq(got[0].snap.tid, 10);
+	ck_assert_int_eq(nr_stays, 2);
+	ck_assert_int_eq(stays[0].snap.tid, 20);
+	ck_assert_str_eq(stays[0].snap.comm, "t20");
+	ck_assert_uint_eq(stays[0].snap.ts_ns, 3 * MS + 110);
+	ck_assert_int_eq(stays[1].snap.tid, 21);
+	ck_assert_str_eq(stays[1].snap.comm, "t21");
+	ck_assert_uint_eq(stays[1].snap.ts_ns, 3 * MS + 210);
+	ck_assert(stays[1].snap.known & SR_SNAP_PLACE_CPUS);
+	ck_assert_int_eq(stays[1].snap.cpu_node[3], 1);
+	ck_assert_uint_gt(stays[0].seq, got[0].seq);
+	ck_assert_uint_gt(stays[1].seq, stays[0].seq);
+}
+END_TEST
+
+/*
  * no sched_waking, sched_wakeup logged on the target (cpu 0): the waker is
  * unknown; from 6.0 a busy target rules out the other CPU of its LLC
  */
@@ -593,7 +627,9 @@ END_TEST
 /*
  * The used part of a snapshot (decision-snap.h): a copy of one whose
  * entries beyond the machine's nodes and CPUs are zero is the whole
- * snapshot, a clear zeroes it whole, and neither touches those entries.
+ * snapshot, and so is one packed and unpacked (in less than half the
+ * size while a node and a CPU are unused); a clear zeroes it whole; none of them
+ * touches those entries.
  */
 #define SNAP_TAIL(s, f, n)	memset(&(s)->f[(n)], 0,					\
 				       sizeof((s)->f) - (size_t)(n) * sizeof((s)->f[0]))
@@ -615,6 +651,7 @@ START_TEST(test_snap_layout)
 	struct sr_snapshot *zero = calloc(1, sizeof(*zero));
 	struct decision_snap_layout l;
 	int nn = sizes[_i][0], nc = sizes[_i][1], un, uc, r;
+	void *buf;
 
 	ck_assert(a && b && zero);
 	decision_snap_layout_init(&l, nn, nc);
@@ -632,6 +669,16 @@ START_TEST(test_snap_layout)
 	memset(b, 0, sizeof(*b));
 	decision_snap_copy(&l, b, a);
 	ck_assert(!memcmp(a, b, sizeof(*a)));
+	/* packed and unpacked, the same again */
+	buf = malloc(decision_snap_used(&l));
+	ck_assert(buf);
+	decision_snap_pack(&l, buf, a);
+	memset(b, 0, sizeof(*b));
+	decision_snap_unpack(&l, b, buf);
+	ck_assert(!memcmp(a, b, sizeof(*a)));
+	free(buf);
+	if (un < SR_MAX_NODES && uc < SR_PLACE_MAX_CPUS)
+		ck_assert_uint_lt(decision_snap_used(&l), sizeof(*a) / 2);
 	decision_snap_clear(&l, a);
 	ck_assert(!memcmp(a, zero, sizeof(*a)));
 	/* and nothing of the unused part is written */
@@ -661,6 +708,7 @@ static Suite *decision_suite(void)
 	tcase_add_test(tc, test_wakeup);
 	tcase_add_loop_test(tc, test_snap_layout, 0, 5);
 	tcase_add_test(tc, test_wakeup_stayed);
+	tcase_add_test(tc, test_wakeup_queued_behind);
 	tcase_add_test(tc, test_wakeup_wakelist_busy_61);
 	tcase_add_test(tc, test_wakeup_wakelist_idle_61);
 	tcase_add_test(tc, test_wakeup_wakelist_busy_519);
