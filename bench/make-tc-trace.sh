@@ -17,7 +17,8 @@
 # same traces through `trace-cmd convert --file-version 6`.
 # Every tracefs use holds /tmp/tracefs.lock (flock), as other users of this
 # host's tracefs do; tracing is left as found: tracing_on 1, events off,
-# the buffer size as it was, tracefs unmounted again if it was not mounted.
+# the buffer size as it was, tracefs unmounted again if it was not mounted
+# (also after trace-cmd convert and the bare loop, which mount it).
 # Needs root.
 # usage: bench/make-tc-trace.sh [-b BUILD_DIR] [-e EVENTS] OUT_DIR
 set -euo pipefail
@@ -41,6 +42,16 @@ pingpong=$top/$build/bench/sched-pingpong
 bare=$top/$build/bench/bare-loop
 [ -x "$pingpong" ] && [ -x "$bare" ] || { echo "build first (make)" >&2; exit 2; }
 tfs=/sys/kernel/tracing
+premounted=0
+grep -q " $tfs tracefs " /proc/mounts && premounted=1
+# trace-cmd convert and the bare loop (libtracefs) mount tracefs when it is
+# not mounted: at the end, unmount what they left, under the lock as any
+# tracefs use
+unmount_left() {
+	[ $premounted = 1 ] || flock /tmp/tracefs.lock bash -c \
+		"! grep -q ' $tfs tracefs ' /proc/mounts || umount '$tfs'"
+}
+trap unmount_left EXIT
 
 # record NAME even|skew: one recording into $out/NAME-v7.dat
 record() {

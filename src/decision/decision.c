@@ -22,6 +22,7 @@
 #include "decision.h"
 #include "decision-cand.h"
 #include "decision-probe.h"
+#include "decision-snap.h"
 #include "decision-wakeup.h"
 
 #define IDLE_TID 0
@@ -61,6 +62,24 @@ struct pending {
 _Static_assert(offsetof(struct pending, d) == 0 && offsetof(struct decision, snap) == 0,
 	       "queue_push() clears all of a pending decision but its snapshot");
 
+/*
+ * A place in the queue: a decision as built (@p), or one settled for good
+ * and packed (@packed: queue_pack()), which is what most queued decisions
+ * are, a wake-up each, behind an older one still waiting.
+ */
+struct queue_slot {
+	struct pending	*p;
+	void		*packed;
+};
+
+/* what queue_pack() writes: this, the pending decision but its snapshot, the snapshot's ranges */
+struct packed_head {
+	int		nr_nodes;	/* the layout it was packed with */
+	int		nr_cpus;
+};
+_Static_assert(offsetof(struct decision, snap) == 0,
+	       "decision_move() copies the snapshot apart from what follows it");
+
 /* a sched_waking waiting for its placement and its sched_wakeup */
 struct pend_wake {
 	int		tid;
@@ -94,10 +113,17 @@ struct decision_ctx {
 	int			nr_numa;
 	int			numa_cap;
 
-	struct pending		*queue;
+	struct queue_slot	*queue;
 	size_t			head;
 	size_t			tail;
 	size_t			cap;
+	/*
+	 * Pending decisions not in the queue, for queue_push() to reuse:
+	 * their snapshots, as every snapshot here, zero past the used part.
+	 */
+	struct pending		**pool;
+	size_t			nr_pool;
+	size_t			pool_cap;
 	/*
 	 * The queue's places still waiting for evidence, in queue order (some
 	 * may have been settled since: each scan drops those), so an event
@@ -118,6 +144,16 @@ struct decision_ctx {
 	int			nr_swake;
 	uint64_t		exec_seq;
 	uint64_t		now_ns;
+	/*
+	 * What of a snapshot the topology's nodes and CPUs use.  Every
+	 * snapshot in the queue, the pool and wakes[] is zero beyond it (a
+	 * pending decision is allocated zeroed; a place of wakes[] is zeroed
+	 * whole the first time it is used: below wakes_clean they all have
+	 * been), so fill_snapshot() clears and decision_move() copies only
+	 * that part (decision-snap.h).
+	 */
+	struct decision_snap_layout snap_layout;
+	int			wakes_clean;
 
 	struct decision_probe_pairs	pairs;
 	/* per CPU: the last allowed candidate, for its sched_migrate_task */
@@ -172,6 +208,7 @@ struct decision_ctx *decision_new(const struct topo *topo, decision_emit_fn emit
 	d->emit = emit;
 	d->arg = arg;
 	d->pairs.se_off = -1;
+	decision_snap_layout_init(&d->snap_layout, topo->nr_nodes, topo->nr_cpus);
 	d->dp = dplace_new();
 	if (!d->dp) {
 		free(d);
@@ -186,8 +223,15 @@ void decision_free(struct decision_ctx *d)
 
 	if (!d)
 		return;
-	for (i = d->head; i < d->tail; i++)
-		decision_pass_put(d->queue[i].pass);
+	for (i = d->head; i < d->tail; i++) {
+		if (d->queue[i].p)
+			decision_pass_put(d->queue[i].p->pass);
+		free(d->queue[i].p);
+		free(d->queue[i].packed);
+	}
+	for (i = 0; i < d->nr_pool; i++)
+		free(d->pool[i]);
+	free(d->pool);
 	decision_pass_put(d->pass_cur);
 	free(d->numa);
 	free(d->queue);
@@ -282,10 +326,13 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 	int nr_nodes = t->nr_nodes < SR_MAX_NODES ? t->nr_nodes : SR_MAX_NODES;
 	bool all_cpus_known = true, pelt_known = true;
 	uint64_t node_unknown = 0, pelt_unknown = 0;
-	double pu[SR_MAX_NODES] = { 0 }, pr[SR_MAX_NODES] = { 0 }, util, runnable;
+	double pu[SR_MAX_NODES], pr[SR_MAX_NODES], util, runnable;
 	int a, b, c, kt;
 
-	memset(s, 0, sizeof(*s));
+	decision_snap_clear(&d->snap_layout, s);
+	/* the nodes' sums: only nr_nodes of them (a 1 KB initialiser was 4% of a replay) */
+	for (a = 0; a < nr_nodes; a++)
+		pu[a] = pr[a] = 0;
 	s->size = sizeof(*s);
 	s->known = SR_SNAP_TIME | SR_SNAP_TID | SR_SNAP_SRC_CPU | SR_SNAP_DST_CPU |
 		   SR_SNAP_NR_NODES | SR_SNAP_DISTANCE | SR_SNAP_NODE_NR_CPUS | SR_SNAP_EXEC_SEQ;
@@ -535,8 +582,32 @@ static void numa_expire(struct decision_ctx *d, uint64_t now)
 
 /* ---- the queue --------------------------------------------------------- */
 
+/* a pending decision to fill: from the pool, else new (zeroed) */
+static struct pending *pool_get(struct decision_ctx *d)
+{
+	return d->nr_pool ? d->pool[--d->nr_pool] : calloc(1, sizeof(struct pending));
+}
+
+/* back to the pool, its snapshot as it was left: zero past the used part */
+static void pool_put(struct decision_ctx *d, struct pending *p)
+{
+	if (d->nr_pool == d->pool_cap) {
+		size_t cap = d->pool_cap ? d->pool_cap * 2 : 16;
+		struct pending **n = realloc(d->pool, cap * sizeof(*n));
+
+		if (!n) {
+			free(p);
+			return;
+		}
+		d->pool = n;
+		d->pool_cap = cap;
+	}
+	d->pool[d->nr_pool++] = p;
+}
+
 static struct pending *queue_push(struct decision_ctx *d)
 {
+	struct queue_slot *q;
 	struct pending *p;
 
 	if (d->head > 0 && d->tail == d->cap) {
@@ -553,10 +624,10 @@ static struct pending *queue_push(struct decision_ctx *d)
 	if (d->tail == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 32;
 
-		p = realloc(d->queue, cap * sizeof(*p));
-		if (!p)
+		q = realloc(d->queue, cap * sizeof(*q));
+		if (!q)
 			return NULL;
-		d->queue = p;
+		d->queue = q;
 		d->cap = cap;
 	}
 	if (d->nr_open == d->open_cap) {
@@ -568,10 +639,63 @@ static struct pending *queue_push(struct decision_ctx *d)
 		d->open = o;
 		d->open_cap = cap;
 	}
+	p = pool_get(d);
+	if (!p)
+		return NULL;
 	d->open[d->nr_open++] = d->tail;
-	p = &d->queue[d->tail++];
-	/* every caller fills the snapshot (fill_snapshot() clears it): 12 KB */
+	d->queue[d->tail].p = p;
+	d->queue[d->tail++].packed = NULL;
+	/* every caller fills the snapshot: fill_snapshot() or decision_move() */
 	memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
+	return p;
+}
+
+/*
+ * Pack the decision queue_push() gave last, settled for good (nothing
+ * finds it in the queue again to change it, and it has no balance pass):
+ * the part of its snapshot in use and the rest of it, a few hundred bytes
+ * on a small machine instead of 12 KB, for the time it waits behind older
+ * decisions.  Without memory for that it stays as it is.
+ */
+static void queue_pack(struct decision_ctx *d)
+{
+	struct queue_slot *q = &d->queue[d->tail - 1];
+	const struct decision_snap_layout *l = &d->snap_layout;
+	size_t rest = sizeof(struct pending) - sizeof(q->p->d.snap);
+	struct packed_head *h = malloc(sizeof(*h) + rest + decision_snap_used(l));
+
+	if (!h)
+		return;
+	h->nr_nodes = l->nr_nodes;
+	h->nr_cpus = l->nr_cpus;
+	memcpy(h + 1, (const char *)q->p + sizeof(q->p->d.snap), rest);
+	decision_snap_pack(l, (char *)(h + 1) + rest, &q->p->d.snap);
+	pool_put(d, q->p);
+	q->p = NULL;
+	q->packed = h;
+}
+
+/* the decision queue_pack() packed into @q, whole again; NULL without memory */
+static struct pending *queue_unpack(struct decision_ctx *d, struct queue_slot *q)
+{
+	const struct packed_head *h = q->packed;
+	const struct decision_snap_layout *l = &d->snap_layout;
+	struct decision_snap_layout was;
+	struct pending *p = pool_get(d);
+	size_t rest = sizeof(*p) - sizeof(p->d.snap);
+
+	if (!p)
+		return NULL;
+	if (h->nr_nodes != l->nr_nodes || h->nr_cpus != l->nr_cpus) {
+		/* the topology grew since: the smaller layout it was packed with */
+		decision_snap_layout_init(&was, h->nr_nodes, h->nr_cpus);
+		l = &was;
+	}
+	memcpy((char *)p + sizeof(p->d.snap), h + 1, rest);
+	decision_snap_unpack(l, &p->d.snap, (const char *)(h + 1) + rest);
+	free(q->packed);
+	q->packed = NULL;
+	q->p = p;
 	return p;
 }
 
@@ -704,8 +828,11 @@ static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
 	int ret;
 
 	while (d->head < d->tail) {
-		struct pending *p = &d->queue[d->head];
+		struct queue_slot *q = &d->queue[d->head];
+		struct pending *p = q->packed ? queue_unpack(d, q) : q->p;
 
+		if (!p)
+			return -ENOMEM;
 		if (!p->resolved) {
 			if (!all && now <= p->deadline_ns)
 				break;
@@ -714,6 +841,8 @@ static int queue_drain(struct decision_ctx *d, uint64_t now, bool all)
 		}
 		ret = emit_one(d, p);
 		d->head++;
+		q->p = NULL;
+		pool_put(d, p);
 		if (ret < 0)
 			return ret;
 	}
@@ -752,11 +881,14 @@ static void queue_evidence(struct decision_ctx *d, const struct sr_event *ev)
 	size_t i, n = 0;
 
 	for (i = 0; i < d->nr_open; i++) {
-		struct pending *p = &d->queue[d->open[i]];
-		int tid = p->d.snap.tid;
+		struct pending *p;
+		int tid;
 
-		if (d->open[i] < d->head || p->resolved)
-			continue;	/* emitted, or settled elsewhere: dropped */
+		/* emitted, or settled elsewhere (packed ones are): dropped */
+		if (d->open[i] < d->head || !d->queue[d->open[i]].p || d->queue[d->open[i]].p->resolved)
+			continue;
+		p = d->queue[d->open[i]].p;
+		tid = p->d.snap.tid;
 		d->open[n++] = d->open[i];
 		switch (ev->kind) {
 		case SR_EV_WAKEUP_NEW:
@@ -1097,12 +1229,29 @@ static int wake_find(const struct decision_ctx *d, int tid)
 	return -1;
 }
 
+/*
+ * *@to = *@from for two decisions whose snapshots are zero beyond what the
+ * topology uses (the queue's and wakes[]'s): the snapshot's used part, and
+ * what follows it whole.
+ */
+static void decision_move(const struct decision_ctx *d, struct decision *to,
+			  const struct decision *from)
+{
+	decision_snap_copy(&d->snap_layout, &to->snap, &from->snap);
+	memcpy((char *)to + sizeof(to->snap), (const char *)from + sizeof(from->snap),
+	       sizeof(*to) - sizeof(to->snap));
+}
+
 static void wake_drop(struct decision_ctx *d, int i)
 {
-	if (d->wakes[i].claim_cpu >= 0)
-		dplace_claim(d->dp, d->wakes[i].claim_cpu, -1);
-	if (i != d->nr_wakes - 1)
-		d->wakes[i] = d->wakes[d->nr_wakes - 1];
+	struct pend_wake *to = &d->wakes[i], *from = &d->wakes[d->nr_wakes - 1];
+
+	if (to->claim_cpu >= 0)
+		dplace_claim(d->dp, to->claim_cpu, -1);
+	if (i != d->nr_wakes - 1) {
+		memcpy(to, from, offsetof(struct pend_wake, d));
+		decision_move(d, &to->d, &from->d);
+	}
 	d->nr_wakes--;
 }
 
@@ -1168,6 +1317,10 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 		d->wakes_cap = cap;
 	}
 	pw = &d->wakes[d->nr_wakes++];
+	if (d->nr_wakes > d->wakes_clean) {	/* never used: see queue_push() */
+		memset(pw, 0, sizeof(*pw));
+		d->wakes_clean = d->nr_wakes;
+	}
 	/* all but the snapshot, which fill_snapshot() clears below */
 	memset(pw, 0, offsetof(struct pend_wake, d));
 	memset((char *)&pw->d + sizeof(pw->d.snap), 0, sizeof(pw->d) - sizeof(pw->d.snap));
@@ -1303,8 +1456,8 @@ static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
 	if (w->pid <= 0 || w->target_cpu < 0 || w->target_cpu >= d->topo->nr_cpus || d->have_strf)
 		return 0;
 	for (i = d->tail; i > d->head; i--) {
-		p = &d->queue[i - 1];
-		if (p->d.snap.tid == w->pid && p->d.snap.decision_class == SR_DECISION_CLASS_WAKEUP &&
+		p = d->queue[i - 1].p;	/* a packed one is no DECISION_WHY_WAKEUP */
+		if (p && p->d.snap.tid == w->pid && p->d.snap.decision_class == SR_DECISION_CLASS_WAKEUP &&
 		    p->d.why == DECISION_WHY_WAKEUP && !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
 			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, p->ev_cpu,
 					  model_cpu_get(m, p->ev_cpu) ? model_cpu_get(m, p->ev_cpu)->curr : 0,
@@ -1362,7 +1515,7 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	if (!p)
 		return -ENOMEM;
 	pw = &d->wakes[i];
-	p->d = pw->d;
+	decision_move(d, &p->d, &pw->d);
 	s = &p->d.snap;
 	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
 	s->ts_ns = ev->ts_ns;
@@ -1381,6 +1534,7 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	p->resolved = true;
 	ret = dplace_placed(d->dp, pw->tid, s, target, false);
 	wake_drop(d, i);
+	queue_pack(d);	/* a DECISION_WHY_WAKING(_STAYED): no later event changes it */
 	return ret;
 }
 
@@ -1408,8 +1562,8 @@ static int on_wakeup_new(struct decision_ctx *d, const struct model *m, const st
 		return 0;
 	/* 4.1-4.7 log the fork's move: that migration, classified just now, is the decision */
 	for (q = d->tail; q > d->head; q--) {
-		p = &d->queue[q - 1];
-		if (p->d.snap.tid == w->pid && p->d.why == DECISION_WHY_WAKEUP_NEW &&
+		p = d->queue[q - 1].p;	/* a packed one is no DECISION_WHY_WAKEUP_NEW */
+		if (p && p->d.snap.tid == w->pid && p->d.why == DECISION_WHY_WAKEUP_NEW &&
 		    !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
 			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid,
 					  comm_of(m, ev->pid), false);
@@ -1606,6 +1760,8 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 
 	if (ev->ts_ns > d->now_ns)
 		d->now_ns = ev->ts_ns;
+	/* the topology grows (never shrinks) as CPUs turn up: so may the used part */
+	decision_snap_layout_grow(&d->snap_layout, d->topo->nr_nodes, d->topo->nr_cpus);
 	/* what is out of time is settled before this event can count for it */
 	ret = queue_drain(d, d->now_ns, false);
 	if (ret < 0)

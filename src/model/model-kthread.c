@@ -72,7 +72,7 @@ int model_task_kthread(const struct model_task *t)
 		return MODEL_KTHREAD_CHILD;
 	if (t->snap_kthread >= 0)
 		return t->snap_kthread ? MODEL_KTHREAD_SNAPSHOT : MODEL_KTHREAD_NONE;
-	if ((t->known & MODEL_KNOWN_COMM) && model_kthread_name(t->comm, sizeof(t->comm)))
+	if ((t->known & MODEL_KNOWN_COMM) && t->comm_kthread)
 		return MODEL_KTHREAD_NAME;
 	return MODEL_KTHREAD_NONE;
 }

@@ -169,6 +169,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->born = false;
 	t->moved_since_ran = false;
 	t->kthread_child = false;
+	t->comm_kthread = false;
 	t->aff = MODEL_AFF_UNKNOWN;
 	t->aff_cpu = -1;
 	t->ran_cpu = -1;
@@ -279,17 +280,22 @@ void model_tasks_free(struct model *m)
 	m->table_used = 0;
 }
 
-/* decay @v over @dt ns and add @level for that time (PELT's geometric series) */
-static double pelt_step(double v, uint64_t dt, double level)
+/* what is left of a PELT average after @dt ns: util and runnable share it */
+static double pelt_decay(uint64_t dt)
 {
-	double f = exp2(-(double)dt / (double)MODEL_PELT_HALFLIFE_NS);
+	return exp2(-(double)dt / (double)MODEL_PELT_HALFLIFE_NS);
+}
 
+/* decay @v by @f (pelt_decay()) and add @level for that time (PELT's geometric series) */
+static double pelt_step(double v, double f, double level)
+{
 	return v * f + level * (1.0 - f);
 }
 
 void model_cpu_pelt_advance(struct model *m, struct model_cpu *c)
 {
 	uint64_t now = m->last_ts_ns;
+	double f;
 
 	if (!c->pelt_on) {
 		c->pelt_on = true;
@@ -299,9 +305,9 @@ void model_cpu_pelt_advance(struct model *m, struct model_cpu *c)
 	}
 	if (now <= c->pelt_ns)
 		return;
-	c->util = pelt_step(c->util, now - c->pelt_ns, c->curr > 0 ? 1024.0 : 0.0);
-	c->runnable = pelt_step(c->runnable, now - c->pelt_ns,
-				1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
+	f = pelt_decay(now - c->pelt_ns);
+	c->util = pelt_step(c->util, f, c->curr > 0 ? 1024.0 : 0.0);
+	c->runnable = pelt_step(c->runnable, f, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
 	c->pelt_ns = now;
 }
 
@@ -309,6 +315,7 @@ bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util
 {
 	const struct model_cpu *c;
 	uint64_t dt;
+	double f;
 
 	if (cpu < 0 || cpu >= m->nr_cpus)
 		return false;
@@ -316,8 +323,9 @@ bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util
 	if (!c->pelt_on || !c->known || c->curr < 0 || ts_ns < c->pelt_from_ns + MODEL_PELT_SETTLE_NS)
 		return false;
 	dt = ts_ns > c->pelt_ns ? ts_ns - c->pelt_ns : 0;
-	*util = pelt_step(c->util, dt, c->curr > 0 ? 1024.0 : 0.0);
-	*runnable = pelt_step(c->runnable, dt, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
+	f = pelt_decay(dt);
+	*util = pelt_step(c->util, f, c->curr > 0 ? 1024.0 : 0.0);
+	*runnable = pelt_step(c->runnable, f, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
 	return true;
 }
 
@@ -378,5 +386,6 @@ void model_set_comm(struct model_task *t, const char *comm, size_t max)
 	n = strnlen(comm, max);
 	memcpy(t->comm, comm, n);
 	t->comm[n] = '\0';
+	t->comm_kthread = model_kthread_name(t->comm, sizeof(t->comm));
 	t->known |= MODEL_KNOWN_COMM;
 }

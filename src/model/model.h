@@ -138,6 +138,11 @@ struct model_task {
 	bool			moved_since_ran;
 	bool			kthread_child;	/* forked by kthreadd (pid 2) in the trace */
 	/*
+	 * model_kthread_name() of comm, worked out by model_set_comm() when
+	 * the name changes: every wake-up asks, and the name list is long.
+	 */
+	bool			comm_kthread;
+	/*
 	 * What the trace says of p->cpus_mask: MODEL_AFF_UNKNOWN, MODEL_AFF_ONE
 	 * (nr_cpus_allowed 1, that CPU in aff_cpu) or MODEL_AFF_MANY.  Set from
 	 * the start snapshot's Cpus_allowed_list, inherited at fork

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check-decision-fixture.h"
+#include "decision/decision-snap.h"
 
 #define MS (1000ull * 1000)
 
@@ -140,6 +141,40 @@ START_TEST(test_wakeup_stayed)
 	ck_assert(stays[0].snap.known & SR_SNAP_PLACE_CPUS);
 	ck_assert(stays[0].snap.cpu_flags[2] & SR_PCPU_IDLE);
 	ck_assert_uint_eq(decision_stats(d)->wakeups_no_placement, 1);
+}
+END_TEST
+
+/*
+ * wake-ups settled at once wait behind an older migration still waiting
+ * for its evidence, packed (queue_pack()): each comes out as it went in
+ */
+START_TEST(test_wakeup_queued_behind)
+{
+	base();
+	sw(2 * MS + 100, 3, 0, 0, 20, "t20");
+	sw(2 * MS + 200, 3, 20, 1, 0, "swapper/3");
+	sw(2 * MS + 300, 3, 0, 0, 21, "t21");
+	sw(2 * MS + 400, 3, 21, 1, 0, "swapper/3");
+	mig(3 * MS, 1, 0, 10, 0, 2);
+	wake(3 * MS + 100, 1, 0, SR_EV_WAKING, 20, 3);
+	wake(3 * MS + 110, 1, 0, SR_EV_WAKEUP, 20, 3);
+	wake(3 * MS + 200, 1, 0, SR_EV_WAKING, 21, 3);
+	wake(3 * MS + 210, 1, 0, SR_EV_WAKEUP, 21, 3);
+	wake(3 * MS + 1000, 1, 0, SR_EV_WAKEUP, 10, 2);
+	finish();
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert_int_eq(got[0].snap.tid, 10);
+	ck_assert_int_eq(nr_stays, 2);
+	ck_assert_int_eq(stays[0].snap.tid, 20);
+	ck_assert_str_eq(stays[0].snap.comm, "t20");
+	ck_assert_uint_eq(stays[0].snap.ts_ns, 3 * MS + 110);
+	ck_assert_int_eq(stays[1].snap.tid, 21);
+	ck_assert_str_eq(stays[1].snap.comm, "t21");
+	ck_assert_uint_eq(stays[1].snap.ts_ns, 3 * MS + 210);
+	ck_assert(stays[1].snap.known & SR_SNAP_PLACE_CPUS);
+	ck_assert_int_eq(stays[1].snap.cpu_node[3], 1);
+	ck_assert_uint_gt(stays[0].seq, got[0].seq);
+	ck_assert_uint_gt(stays[1].seq, stays[0].seq);
 }
 END_TEST
 
@@ -589,6 +624,80 @@ START_TEST(test_real_traces_one_decision_each)
 }
 END_TEST
 
+/*
+ * The used part of a snapshot (decision-snap.h): a copy of one whose
+ * entries beyond the machine's nodes and CPUs are zero is the whole
+ * snapshot, and so is one packed and unpacked (in less than half the
+ * size while a node and a CPU are unused); a clear zeroes it whole; none of them
+ * touches those entries.
+ */
+#define SNAP_TAIL(s, f, n)	memset(&(s)->f[(n)], 0,					\
+				       sizeof((s)->f) - (size_t)(n) * sizeof((s)->f[0]))
+#define SNAP_NODE_ARRAYS(X, s, n)						\
+	X(s, task_faults, n) X(s, group_faults, n) X(s, node_nr_running, n)		\
+	X(s, node_nr_cpus, n) X(s, node_nr_idle, n) X(s, node_util, n) X(s, node_runnable, n)
+#define SNAP_CPU_ARRAYS(X, s, n)						\
+	X(s, cpu_node, n) X(s, cpu_flags, n) X(s, cpu_idle_ns, n) X(s, cpu_util, n)	\
+	X(s, cpu_load, n) X(s, cpu_nr_running, n)
+#define SNAP_TAIL_ZERO(s, f, n)	SNAP_TAIL(s, f, n);
+#define SNAP_UNTOUCHED(s, f, n)							\
+	if ((n) < (int)(sizeof((s)->f) / sizeof((s)->f[0])))			\
+		ck_assert_msg(((const unsigned char *)&(s)->f[(n)])[0] == 0x5a, #f " touched");
+
+START_TEST(test_snap_layout)
+{
+	static const int sizes[][2] = { { 1, 2 }, { 4, 8 }, { 3, 300 }, { 64, 256 }, { 70, 1 } };
+	struct sr_snapshot *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
+	struct sr_snapshot *zero = calloc(1, sizeof(*zero));
+	struct decision_snap_layout l;
+	int nn = sizes[_i][0], nc = sizes[_i][1], un, uc, r;
+	void *buf;
+
+	ck_assert(a && b && zero);
+	decision_snap_layout_init(&l, nn, nc);
+	un = l.nr_nodes;
+	uc = l.nr_cpus;
+	ck_assert_int_eq(un, nn < SR_MAX_NODES ? nn : SR_MAX_NODES);
+	ck_assert_int_eq(uc, nc < SR_PLACE_MAX_CPUS ? nc : SR_PLACE_MAX_CPUS);
+	/* every used byte set, every unused entry zero */
+	memset(a, 0xff, sizeof(*a));
+	for (r = 0; r < SR_MAX_NODES; r++)
+		memset(&a->distance[r][r < un ? un : 0], 0,
+		       (size_t)(SR_MAX_NODES - (r < un ? un : 0)));
+	SNAP_NODE_ARRAYS(SNAP_TAIL_ZERO, a, un)
+	SNAP_CPU_ARRAYS(SNAP_TAIL_ZERO, a, uc)
+	memset(b, 0, sizeof(*b));
+	decision_snap_copy(&l, b, a);
+	ck_assert(!memcmp(a, b, sizeof(*a)));
+	/* packed and unpacked, the same again */
+	buf = malloc(decision_snap_used(&l));
+	ck_assert(buf);
+	decision_snap_pack(&l, buf, a);
+	memset(b, 0, sizeof(*b));
+	decision_snap_unpack(&l, b, buf);
+	ck_assert(!memcmp(a, b, sizeof(*a)));
+	free(buf);
+	if (un < SR_MAX_NODES && uc < SR_PLACE_MAX_CPUS)
+		ck_assert_uint_lt(decision_snap_used(&l), sizeof(*a) / 2);
+	decision_snap_clear(&l, a);
+	ck_assert(!memcmp(a, zero, sizeof(*a)));
+	/* and nothing of the unused part is written */
+	memset(a, 0x5a, sizeof(*a));
+	decision_snap_clear(&l, a);
+	SNAP_NODE_ARRAYS(SNAP_UNTOUCHED, a, un)
+	SNAP_CPU_ARRAYS(SNAP_UNTOUCHED, a, uc)
+	if (un < SR_MAX_NODES)
+		ck_assert_int_eq(a->distance[0][un], 0x5a);
+	/* a topology that grows widens the layout; the capped counts do not */
+	decision_snap_layout_grow(&l, nn + 1, nc + 1);
+	ck_assert_int_eq(l.nr_nodes, nn + 1 < SR_MAX_NODES ? nn + 1 : SR_MAX_NODES);
+	ck_assert_int_eq(l.nr_cpus, nc + 1 < SR_PLACE_MAX_CPUS ? nc + 1 : SR_PLACE_MAX_CPUS);
+	free(a);
+	free(b);
+	free(zero);
+}
+END_TEST
+
 static Suite *decision_suite(void)
 {
 	Suite *s = suite_create("decision");
@@ -597,7 +706,9 @@ static Suite *decision_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wakeup);
+	tcase_add_loop_test(tc, test_snap_layout, 0, 5);
 	tcase_add_test(tc, test_wakeup_stayed);
+	tcase_add_test(tc, test_wakeup_queued_behind);
 	tcase_add_test(tc, test_wakeup_wakelist_busy_61);
 	tcase_add_test(tc, test_wakeup_wakelist_idle_61);
 	tcase_add_test(tc, test_wakeup_wakelist_busy_519);

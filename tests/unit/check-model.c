@@ -303,7 +303,18 @@ START_TEST(test_comm)
 		ck_assert_str_eq(task(100)->comm, "sh");
 		free(exact);
 	}
+	/* a kernel thread's name, and a rename away from one, count at once */
+	memset(ev.u.wake.comm, 0, sizeof(ev.u.wake.comm));
+	strcpy(ev.u.wake.comm, "kworker/0:1");
+	feed(&ev);
+	ck_assert_int_eq(model_task_kthread(task(100)), MODEL_KTHREAD_NAME);
+	feed(&ev);
+	ck_assert_int_eq(model_task_kthread(task(100)), MODEL_KTHREAD_NAME);
+	strcpy(ev.u.wake.comm, "worker");
+	feed(&ev);
+	ck_assert_int_eq(model_task_kthread(task(100)), MODEL_KTHREAD_NONE);
 	/* a task never named is not known by name */
+	memset(ev.u.wake.comm, 0, sizeof(ev.u.wake.comm));
 	ev.u.wake.pid = 101;
 	feed(&ev);
 	ck_assert(!(task(101)->known & MODEL_KNOWN_COMM));

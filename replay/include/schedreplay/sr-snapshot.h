@@ -360,7 +360,9 @@ enum sr_snap_bit {
  * @wakee_flips:     the wakee's own wakee_flips [WAKEE_FLIPS]
  * @waker_kthread:   1 when the waker is a per-CPU kernel thread (by its
  *                   name: kworker/N:M, ksoftirqd/N, ...) [WAKER_CPU]
- * @nr_cpus:         CPUs described in @cpu_node / @cpu_flags [PLACE_CPUS]
+ * @nr_cpus:         CPUs described in @cpu_node / @cpu_flags and the other
+ *                   per-CPU arrays; their entries from @nr_cpus on are zero
+ *                   [PLACE_CPUS]
  * @cpu_node:        node of each CPU, -1 when not placed [PLACE_CPUS]
  * @cpu_flags:       SR_PCPU_* bits of each CPU; a CPU without SR_PCPU_KNOWN
  *                   (not seen yet) is unknown, which a policy answers

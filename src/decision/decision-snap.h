@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * decision-snap.h - clearing and copying snapshots by the part of them a
+ * trace's machine uses (decision-snap.c).  Private to src/decision/.
+ *
+ * A struct sr_snapshot is about 12 KB because the ABI fixes its per-node
+ * arrays at SR_MAX_NODES and its per-CPU ones at SR_PLACE_MAX_CPUS entries;
+ * a 2-CPU, 1-node trace uses a few hundred bytes of it, and every wake-up
+ * builds one (and copies it once).  The entries at and beyond the trace's
+ * node and CPU counts are zero in every snapshot the decision context
+ * builds, as the ABI says of unused entries (docs/plugin-abi.md), and
+ * nothing here writes them: so storage that starts zeroed stays zero
+ * there, and a clear or a copy needs to touch only the used entries.
+ */
+#ifndef SR_DECISION_SNAP_H
+#define SR_DECISION_SNAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <schedreplay/sr-snapshot.h>
+
+/* at most: the gaps between the arrays, the arrays, the distance matrix's rows */
+#define DECISION_SNAP_SEGS	(2 * (SR_MAX_NODES + 16))
+
+/**
+ * struct decision_snap_layout - the byte ranges of a snapshot that can be
+ * non-zero for a machine of @nr_nodes nodes and @nr_cpus CPUs
+ * @nr_nodes: nodes (capped at SR_MAX_NODES)
+ * @nr_cpus:  CPUs (capped at SR_PLACE_MAX_CPUS)
+ * @nr_segs:  ranges in @seg, in offset order, none adjacent to the next
+ * @seg:      offset and length of each range
+ */
+struct decision_snap_layout {
+	int		nr_nodes;
+	int		nr_cpus;
+	int		nr_segs;
+	struct {
+		uint32_t	off;
+		uint32_t	len;
+	} seg[DECISION_SNAP_SEGS];
+};
+
+/**
+ * decision_snap_layout_init() - work out the ranges for a machine's size
+ * @l:        the layout to fill
+ * @nr_nodes: the topology's nodes (more than SR_MAX_NODES count as that)
+ * @nr_cpus:  its CPUs (more than SR_PLACE_MAX_CPUS count as that)
+ *
+ * A layout for more nodes or CPUs covers every range of one for fewer, so
+ * snapshots cleared under a smaller one may be copied under a larger one.
+ */
+void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int nr_cpus);
+
+/**
+ * decision_snap_layout_grow() - widen @l to a topology that grew
+ * @l:        a layout made by decision_snap_layout_init()
+ * @nr_nodes: the topology's nodes now
+ * @nr_cpus:  its CPUs now
+ *
+ * Context: once per event; does nothing unless a capped count is larger.
+ */
+void decision_snap_layout_grow(struct decision_snap_layout *l, int nr_nodes, int nr_cpus);
+
+/**
+ * decision_snap_clear() - zero a snapshot whose unused entries are zero
+ * @l: the layout
+ * @s: the snapshot; every byte outside @l's ranges must be zero already
+ *
+ * Context: once per decision built; the same as memset() of the whole
+ * struct for such a snapshot.
+ */
+void decision_snap_clear(const struct decision_snap_layout *l, struct sr_snapshot *s);
+
+/**
+ * decision_snap_copy() - copy a snapshot onto one whose unused entries are zero
+ * @l:    the layout
+ * @to:   the copy; every byte outside @l's ranges must be zero already
+ * @from: the original, likewise zero outside them
+ *
+ * Context: the same as a struct assignment for such snapshots.
+ */
+void decision_snap_copy(const struct decision_snap_layout *l, struct sr_snapshot *to,
+			const struct sr_snapshot *from);
+
+/**
+ * decision_snap_used() - the bytes of @l's ranges, all told
+ * @l: the layout
+ *
+ * Return: the size decision_snap_pack() writes.
+ */
+size_t decision_snap_used(const struct decision_snap_layout *l);
+
+/**
+ * decision_snap_pack() - the ranges of a snapshot, back to back
+ * @l:   the layout
+ * @buf: decision_snap_used(@l) bytes
+ * @s:   the snapshot, zero outside @l's ranges
+ */
+void decision_snap_pack(const struct decision_snap_layout *l, void *buf,
+			const struct sr_snapshot *s);
+
+/**
+ * decision_snap_unpack() - a snapshot from what decision_snap_pack() wrote
+ * @l:   the layout it was packed with
+ * @s:   the snapshot; every byte outside @l's ranges must be zero already
+ * @buf: the packed bytes
+ *
+ * Context: @s ends up equal to the snapshot that was packed.
+ */
+void decision_snap_unpack(const struct decision_snap_layout *l, struct sr_snapshot *s,
+			  const void *buf);
+
+#endif
