@@ -328,43 +328,50 @@ struct fork_row {
 	int		mask;		/* 0 many CPUs, 1 + c only CPU c, -1 not known */
 	const char	*node_why;	/* find_idlest_group()'s branch, first reason */
 	int		spare;		/* 1 + a busy CPU whose util is 200 (spare capacity), 0 none */
+	int		pending;	/* 1 + an idle CPU a wake-up is on its way to, 0 none */
 };
 
 static const struct fork_row fork_rows[] = {
 	{ "v6.1/find_idlest_group/spare capacity: the node with more idle CPUs", "fork-v6.1", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0, 0 },
 	{ "v6.1/find_idlest_group/imb_numa_nr keeps a small imbalance", "fork-v6.1", 0, false, -1,
-	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-imb-numa", 0 },
+	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-imb-numa", 0, 0 },
 	{ "v5.10/find_idlest_group/the local node has an idle CPU: stays", "fork-v5.10", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-idle", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-idle", 0, 0 },
 	{ "v5.11/find_idlest_group/below a quarter of the domain: stays", "fork-v5.11", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-quarter", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-quarter", 0, 0 },
 	{ "v5.11/find_idlest_group/a quarter reached: the idler node", "fork-v5.11", 1, false, -1,
-	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0 },
+	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0, 0 },
 	{ "v5.10/find_idlest_group/an idle CPU left: stays on the node", "fork-v5.10", 2, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0, "node-spill-idle", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0, "node-spill-idle", 0, 0 },
 	{ "all/find_idlest_group/local fully busy: the node with spare capacity", "fork-*", 3,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-group-type-go", 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-group-type-go", 0, 0 },
 	{ "all/find_idlest_group/the local node is preferred: stays", "fork-*", 1, false, 0, 0, 0,
-	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-preferred", 0 },
+	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-preferred", 0, 0 },
 	{ "all/find_idlest_group/the idler node is preferred: goes", "fork-*", 0, false, 1, 0, 0,
-	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-preferred", 0 },
+	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-preferred", 0, 0 },
 	{ "all/find_idlest_group_cpu/a CPU of the node not seen: unknown", "fork-*", 3, false, -1, 0,
-	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0, NULL, 0 },
+	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0, NULL, 0, 0 },
 	{ "all/find_idlest_group/both busy: the lighter CPU of the local node", "fork-*", 3, true,
-	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0, "node-avg-load", 0 },
+	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0, "node-avg-load", 0, 0 },
 	{ "all/find_idlest_group/both busy, equal loads: the parent's CPU", "fork-*", 3, true, -1,
-	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 0 },
+	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 0, 0 },
 	{ "all/find_idlest_group/no CPU idle, the parent's has spare capacity: stays", "fork-*", 3,
-	  true, -1, 0, 0, 2, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 1 + 0 },
+	  true, -1, 0, 0, 2, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 1 + 0, 0 },
 	{ "all/find_idlest_group/no CPU idle, another has spare capacity: goes", "fork-*", 3, true,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-avg-load", 1 + 2 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-avg-load", 1 + 2, 0 },
 	{ "all/select_task_rq/a one-CPU mask: that CPU, the class not asked", "fork-*", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6, NULL, 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6, NULL, 0, 0 },
 	{ "all/select_task_rq/a one-CPU mask of the parent's CPU, though others idle", "fork-*", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0, NULL, 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0, NULL, 0, 0 },
 	{ "all/select_task_rq/the mask not known: unknown", "fork-*", 0, false, -1, 0, 0, 0,
-	  SR_VERDICT_UNKNOWN, -1, "", -1, NULL, 0 },
+	  SR_VERDICT_UNKNOWN, -1, "", -1, NULL, 0, 0 },
+	{ "all/find_idlest_group_cpu/a wake-up on its way (ttwu_pending): not idle", "fork-*", 0,
+	  false, 1, 0, 0, 0, SR_VERDICT_RESIST, 4, "place-other-cpu", 0, "node-preferred", 0,
+	  1 + 5 },
+	{ "all/find_idlest_group/a wake-up on its way to the last idle CPU: the idler node",
+	  "fork-*", 2, false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0,
+	  "node-more-idle", 0, 1 + 3 },
 };
 
 #define NR_FORK_ROWS ((int)(sizeof(fork_rows) / sizeof(fork_rows[0])))
@@ -391,6 +398,11 @@ static void run_fork_row(const struct fork_row *r, const struct sr_policy_ops *o
 		s.cpu_load[r->light - 1] = 512;
 	if (r->spare > 0)
 		s.cpu_util[r->spare - 1] = 200;
+	if (r->pending > 0) {
+		/* nothing queued yet, but not SR_PCPU_IDLE: nor is it in node_nr_idle */
+		s.cpu_flags[r->pending - 1] &= (uint8_t)~SR_PCPU_IDLE;
+		s.node_nr_idle[(r->pending - 1) / 4]--;
+	}
 	if (r->mask > 0)
 		s.allowed_cpu = r->mask - 1;
 	else if (r->mask < 0)
