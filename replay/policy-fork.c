@@ -215,16 +215,8 @@ static int fork_evaluate(const void *priv, const struct sr_snapshot *snap,
 		replay_verdict_unknown(out, &ev);
 		return 0;
 	}
-	if (snap->allowed_cpu >= 0) {
-		cpu = snap->allowed_cpu;
-		out->target_cpu = cpu;
-		out->target_node = SR_SNAP_HAS(snap, cpu_node) && cpu < snap->nr_cpus &&
-				   cpu < SR_PLACE_MAX_CPUS ? snap->cpu_node[cpu] : -1;
-		replay_verdict_set(out, &ev, cpu == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
-				   SR_REASON_PLACE_ONE_CPU, 0,
-				   cpu == snap->dst_cpu ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+	if (replay_place_one_cpu(&ev, out))
 		return 0;
-	}
 	node = replay_idlest_node(&ev, &est);
 	if (node == REPLAY_NODE_UNKNOWN) {
 		replay_verdict_unknown(out, &ev);

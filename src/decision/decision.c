@@ -273,6 +273,26 @@ static bool cpu_idle_without(const struct model *m, const struct dplace *dp,
 }
 
 /*
+ * The task's cpus_mask as far as the trace tells (model_task.aff): a fork's
+ * child has its parent's; wake-ups and execs read the task's own
+ */
+static void fill_allowed(const struct model *m, struct sr_snapshot *s, int tid)
+{
+	const struct model_task *t = model_task_lookup(m, tid);
+
+	if (!t || t->aff == MODEL_AFF_UNKNOWN)
+		return;
+	s->allowed_cpu = t->aff == MODEL_AFF_ONE ? t->aff_cpu : -1;
+	s->known |= SR_SNAP_ALLOWED_CPU;
+}
+
+/* nr_cpus_allowed 1 as the trace shows it: select_task_rq() does not ask the class */
+static bool bound_to_one(const struct model_task *t)
+{
+	return t && t->aff == MODEL_AFF_ONE;
+}
+
+/*
  * Fill what the model and the topology say about a task moving from
  * @src to @dst at @ts.  @dst may be -1 (a stick with no candidate).
  */
@@ -993,6 +1013,7 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 
 		if (ret < 0)
 			return ret;
+		fill_allowed(m, &p->d.snap, mg->pid);
 		wake_settled(d, mg->pid);
 	}
 
@@ -1163,7 +1184,8 @@ static void wake_expire(struct decision_ctx *d, uint64_t now)
 
 /* the placement block (ABI 1.3 fields and their known bits) of @from into @to */
 #define PLACE_KNOWN	(SR_SNAP_PLACE_CPUS | SR_SNAP_WAKER_CPU | SR_SNAP_WAKE_SYNC |	\
-			 SR_SNAP_RECENT_USED | SR_SNAP_WAKEE_FLIPS | SR_SNAP_CPU_UTIL)
+			 SR_SNAP_RECENT_USED | SR_SNAP_WAKEE_FLIPS | SR_SNAP_CPU_UTIL |	\
+			 SR_SNAP_ALLOWED_CPU)
 static void copy_place(struct sr_snapshot *to, const struct sr_snapshot *from)
 {
 	size_t off = offsetof(struct sr_snapshot, waker_cpu);
@@ -1219,8 +1241,10 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 	pw->d.src_pos = ev->src_pos;
 	fill_snapshot(d, m, &pw->d, w->pid, w->comm, w->prio, w->target_cpu, w->target_cpu,
 		      ev->ts_ns);
+	/* record_wakee() is in select_task_rq_fair(), which a task bound to one CPU skips */
 	ret = dplace_fill(d->dp, m, d->topo, &pw->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
-			  true);
+			  !bound_to_one(task));
+	fill_allowed(m, &pw->d.snap, w->pid);
 	wake_claim(d, pw, w->target_cpu);
 	return ret;
 }
@@ -1346,9 +1370,10 @@ static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
 		    p->d.why == DECISION_WHY_WAKEUP && !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
 			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, p->ev_cpu,
 					  model_cpu_get(m, p->ev_cpu) ? model_cpu_get(m, p->ev_cpu)->curr : 0,
-					  NULL, true);
+					  NULL, !bound_to_one(task));
 			if (ret < 0)
 				return ret;
+			fill_allowed(m, &p->d.snap, w->pid);
 			return dplace_placed(d->dp, w->pid, &p->d.snap, p->d.snap.dst_cpu, false);
 		}
 	}
@@ -1365,9 +1390,11 @@ static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
 		return -ENOMEM;
 	p->d.src_pos = ev->src_pos;
 	fill_snapshot(d, m, &p->d, w->pid, w->comm, w->prio, prev, prev, ev->ts_ns);
-	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid), true);
+	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
+			  !bound_to_one(task));
 	if (ret < 0)
 		return ret;
+	fill_allowed(m, &p->d.snap, w->pid);
 	if (ev->cpu == w->target_cpu)
 		narrow_waker(d, m, &p->d.snap, w->target_cpu);
 	p->task_cpu = prev;
@@ -1420,17 +1447,6 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	ret = dplace_placed(d->dp, pw->tid, s, target, false);
 	wake_drop(d, i);
 	return ret;
-}
-
-/* the child's cpus_mask as far as the trace tells (model_task.aff) */
-static void fill_allowed(const struct model *m, struct sr_snapshot *s, int tid)
-{
-	const struct model_task *t = model_task_lookup(m, tid);
-
-	if (!t || t->aff == MODEL_AFF_UNKNOWN)
-		return;
-	s->allowed_cpu = t->aff == MODEL_AFF_ONE ? t->aff_cpu : -1;
-	s->known |= SR_SNAP_ALLOWED_CPU;
 }
 
 /* sched_wakeup_new: the child's CPU is the fork decision (no migration since ~v4.8) */
