@@ -99,6 +99,24 @@ void replay_verdict_unknown(struct sr_verdict *out, const struct replay_eval *ev
 	out->missing = ev->missing;
 }
 
+bool replay_place_one_cpu(const struct replay_eval *ev, struct sr_verdict *out)
+{
+	const struct sr_snapshot *s = ev->snap;
+	int cpu = s->allowed_cpu;
+	bool same;
+
+	if (!(s->known & SR_SNAP_ALLOWED_CPU) || cpu < 0)
+		return false;
+	same = cpu == s->dst_cpu;
+	out->target_cpu = cpu;
+	out->target_node = SR_SNAP_HAS(s, cpu_node) && cpu < s->nr_cpus && cpu < SR_PLACE_MAX_CPUS ?
+			   s->cpu_node[cpu] : -1;
+	replay_verdict_set(out, ev, same ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
+			   SR_REASON_PLACE_ONE_CPU, 0,
+			   same ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+	return true;
+}
+
 static int replay_check_args(const void *priv, const struct sr_snapshot *snap,
 			     const struct sr_verdict *out)
 {

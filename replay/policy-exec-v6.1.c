@@ -375,6 +375,13 @@ static int exec_v61_evaluate(const void *priv, const struct sr_snapshot *snap,
 	ret = replay_eval_begin(&ev, priv, snap, out, P__COUNT, REPLAY_EXEC_CLASSES);
 	if (ret)
 		return ret < 0 ? ret : 0;
+	/*
+	 * sched_exec() asks the class even for a task bound to one CPU, but
+	 * find_idlest_cpu() and find_idlest_group() skip every CPU and group
+	 * outside p->cpus_ptr, so the answer is that CPU
+	 */
+	if (replay_place_one_cpu(&ev, out))
+		return 0;
 	node = replay_idlest_node(&ev, &est);
 	if (node == REPLAY_NODE_UNKNOWN) {
 		replay_verdict_unknown(out, &ev);

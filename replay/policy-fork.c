@@ -15,7 +15,9 @@
  * the child away from the parent's node: it is on no runqueue yet.
  *
  * Inside the node (replay_place_cpu()), below the NUMA levels: one group
- * per CPU (the node taken as one LLC, no SMT).  Moved to another node:
+ * per CPU (the node taken as one LLC, no SMT).  A CPU counts as idle, here
+ * and in the node counts, only with no wake-up on its way to it
+ * (rq->ttwu_pending, SR_PCPU_IDLE).  Moved to another node:
  * find_idlest_group_cpu(), the idle CPU that went idle last (no idle-state
  * exit latencies are traced; they are taken as equal), else the least
  * loaded by the estimated loads.  Staying on the node: find_idlest_group()
@@ -56,6 +58,25 @@ static int nr_without(const struct replay_eval *ev, int c)
 	return n > 0 ? n : 0;
 }
 
+/*
+ * Is @c idle for the slow path?  idle_cpu_without() (the group statistics)
+ * and available_idle_cpu() (find_idlest_group_cpu()) both want nothing
+ * running or queued there and no wake-up on its way (rq->ttwu_pending: a
+ * CPU that a wake-up targets is busy before its sched_wakeup is logged,
+ * which SR_PCPU_IDLE follows).  An exec'ing task's own CPU runs it and
+ * the stopper, neither of which counts.
+ */
+static bool idle_without(const struct replay_eval *ev, int c)
+{
+	const struct sr_snapshot *s = ev->snap;
+
+	if (nr_without(ev, c))
+		return false;
+	if (!(ev->mode & REPLAY_MODE_FORK) && c == s->src_cpu)
+		return true;
+	return s->cpu_flags[c] & SR_PCPU_IDLE;
+}
+
 /* group_classify() of a one-CPU group, from the estimates (capacity 1024) */
 enum { GT_HAS_SPARE, GT_FULLY_BUSY, GT_OVERLOADED };
 
@@ -79,7 +100,7 @@ static int cpu_type(const struct replay_eval *ev, int c)
 int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
 {
 	const struct sr_snapshot *s = ev->snap;
-	int c, best = -1, local_nr;
+	int c, best = -1;
 	bool pelt_all = true;
 
 	if (!SR_SNAP_HAS(s, cpu_nr_running) || !(s->known & SR_SNAP_PLACE_CPUS) ||
@@ -96,7 +117,7 @@ int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
 	if (from < 0 || from >= s->nr_cpus || s->cpu_node[from] != node) {
 		/* find_idlest_group_cpu(): the idle CPU idle the shortest, else the least loaded */
 		for (c = 0; c < s->nr_cpus; c++) {
-			if (s->cpu_node[c] != node || nr_without(ev, c))
+			if (s->cpu_node[c] != node || !idle_without(ev, c))
 				continue;
 			if (best < 0 || s->cpu_idle_ns[c] < s->cpu_idle_ns[best])
 				best = c;
@@ -113,13 +134,12 @@ int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est)
 		return best;
 	}
 	/* find_idlest_group() at the level of single-CPU groups, from @from */
-	local_nr = nr_without(ev, from);
-	if (!local_nr)
+	if (idle_without(ev, from))
 		return from;
 	for (c = 1; c < s->nr_cpus; c++) {
 		int i = (from + c) % s->nr_cpus;
 
-		if (s->cpu_node[i] != node || nr_without(ev, i))
+		if (s->cpu_node[i] != node || !idle_without(ev, i))
 			continue;
 		if (best < 0)
 			best = i;
@@ -195,16 +215,8 @@ static int fork_evaluate(const void *priv, const struct sr_snapshot *snap,
 		replay_verdict_unknown(out, &ev);
 		return 0;
 	}
-	if (snap->allowed_cpu >= 0) {
-		cpu = snap->allowed_cpu;
-		out->target_cpu = cpu;
-		out->target_node = SR_SNAP_HAS(snap, cpu_node) && cpu < snap->nr_cpus &&
-				   cpu < SR_PLACE_MAX_CPUS ? snap->cpu_node[cpu] : -1;
-		replay_verdict_set(out, &ev, cpu == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,
-				   SR_REASON_PLACE_ONE_CPU, 0,
-				   cpu == snap->dst_cpu ? SR_REASON_PLACE_SAME_CPU : SR_REASON_PLACE_OTHER_CPU);
+	if (replay_place_one_cpu(&ev, out))
 		return 0;
-	}
 	node = replay_idlest_node(&ev, &est);
 	if (node == REPLAY_NODE_UNKNOWN) {
 		replay_verdict_unknown(out, &ev);

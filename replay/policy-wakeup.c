@@ -406,6 +406,9 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 				SR_CLASS_BIT(SR_DECISION_CLASS_WAKEUP));
 	if (ret)
 		return ret < 0 ? ret : 0;
+	/* select_task_rq(): nr_cpus_allowed 1 never reaches select_task_rq_fair() */
+	if (replay_place_one_cpu(&w.ev, out))
+		return 0;
 	if (!SR_SNAP_HAS(snap, cpu_load) || !replay_need(&w.ev, SR_SNAP_BIT_SRC_CPU) ||
 	    !replay_need(&w.ev, SR_SNAP_BIT_PLACE_CPUS)) {
 		replay_verdict_unknown(out, &w.ev);

@@ -398,6 +398,7 @@ void replay_snapshot_init(struct sr_snapshot *snap)
 	snap->src_node = -1;
 	snap->dst_node = -1;
 	snap->pref_node = -1;
+	snap->allowed_cpu = -1;
 }
 
 void replay_verdict_init(struct sr_verdict *out)

@@ -163,6 +163,20 @@ int replay_idlest_node(struct replay_eval *ev, bool *est);
 int replay_place_cpu(struct replay_eval *ev, int node, int from, bool *est);
 
 /**
+ * replay_place_one_cpu() - a task the trace shows bound to one CPU goes
+ * there: select_task_rq() takes cpumask_any(p->cpus_ptr) without asking
+ * the class when nr_cpus_allowed is 1 (wake-up, fork); sched_exec() asks
+ * the class, whose find_idlest_cpu() looks only at allowed CPUs
+ * @ev:  the evaluation
+ * @out: the verdict: place-one-cpu, then place-same-cpu / place-other-cpu
+ *       against the kernel's @ev->snap->dst_cpu
+ *
+ * Return: true when it answered (ALLOWED_CPU known and one CPU); false,
+ * without recording anything, otherwise.
+ */
+bool replay_place_one_cpu(const struct replay_eval *ev, struct sr_verdict *out);
+
+/**
  * replay_need() - is a snapshot field known?  Records it when not.
  * @ev:  the evaluation
  * @bit: the field's SR_SNAP_BIT_*

@@ -162,6 +162,11 @@ void dplace_claim(struct dplace *dp, int cpu, int delta)
 		dp->claims[cpu] = 0;
 }
 
+bool dplace_claimed(const struct dplace *dp, int cpu)
+{
+	return dp && cpu >= 0 && cpu < dp->nr_cpus && dp->claims[cpu] > 0;
+}
+
 bool dplace_percpu_kthread(const char *comm, size_t len)
 {
 	const char *slash = memchr(comm, '/', len);

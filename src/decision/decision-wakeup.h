@@ -57,6 +57,13 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 void dplace_claim(struct dplace *dp, int cpu, int delta);
 
 /**
+ * dplace_claimed() - a wake-up is on its way to @cpu (the kernel's
+ * rq->ttwu_pending while it sits on the wakelist): not idle for
+ * idle_cpu() / idle_cpu_without() even with nothing queued yet
+ */
+bool dplace_claimed(const struct dplace *dp, int cpu);
+
+/**
  * dplace_placed() - the kernel placed @tid on @cpu from @prev: update its
  * recent_used_cpu by 6.1's rule (docs/replay.md)
  * @s: the decision's snapshot (the idle states select_idle_sibling() saw)

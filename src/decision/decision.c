@@ -295,12 +295,18 @@ static bool is_stopper_tid(const struct model *m, int pid)
 /*
  * The kernel's idle_cpu_without(cpu, p) with nr_running less p's own share
  * (update_sg_wakeup_stats()): nothing left on the runqueue once the task
- * itself, and a migration/N stopper running on its behalf, are taken away.
+ * itself, and a migration/N stopper running on its behalf, are taken away,
+ * and no wake-up on its way there: idle_cpu_without() also says busy while
+ * rq->ttwu_pending is set, which on a 6.x kernel covers the whole stretch
+ * from a remote sched_waking to the target's sched_wakeup (a claim).
  */
-static bool cpu_idle_without(const struct model *m, const struct model_cpu *mc, int cpu,
-			     const struct model_task *task)
+static bool cpu_idle_without(const struct model *m, const struct dplace *dp,
+			     const struct model_cpu *mc, int cpu, const struct model_task *task)
 {
 	int n = mc->nr_runnable;
+
+	if (dplace_claimed(dp, cpu))
+		return false;
 
 	if (task && (task->known & MODEL_KNOWN_CPU) && task->cpu == cpu &&
 	    (task->state == MODEL_TASK_RUNNING || task->state == MODEL_TASK_RUNNABLE))
@@ -308,6 +314,26 @@ static bool cpu_idle_without(const struct model *m, const struct model_cpu *mc, 
 	if (mc->curr > 0 && is_stopper_tid(m, mc->curr))
 		n--;
 	return n <= 0;
+}
+
+/*
+ * The task's cpus_mask as far as the trace tells (model_task.aff): a fork's
+ * child has its parent's; wake-ups and execs read the task's own
+ */
+static void fill_allowed(const struct model *m, struct sr_snapshot *s, int tid)
+{
+	const struct model_task *t = model_task_lookup(m, tid);
+
+	if (!t || t->aff == MODEL_AFF_UNKNOWN)
+		return;
+	s->allowed_cpu = t->aff == MODEL_AFF_ONE ? t->aff_cpu : -1;
+	s->known |= SR_SNAP_ALLOWED_CPU;
+}
+
+/* nr_cpus_allowed 1 as the trace shows it: select_task_rq() does not ask the class */
+static bool bound_to_one(const struct model_task *t)
+{
+	return t && t->aff == MODEL_AFF_ONE;
 }
 
 /*
@@ -472,7 +498,7 @@ static void fill_snapshot(const struct decision_ctx *d, const struct model *m,
 			/* a stopper running for the move is not part of the load it balanced */
 			s->node_nr_running[n] += mc->nr_runnable -
 						 (mc->curr > 0 && is_stopper_tid(m, mc->curr));
-			if (cpu_idle_without(m, mc, c, task))
+			if (cpu_idle_without(m, d->dp, mc, c, task))
 				s->node_nr_idle[n]++;
 			if (model_cpu_pelt(m, c, ts, &util, &runnable)) {
 				pu[n] += util;
@@ -1076,6 +1102,7 @@ static int attach_pass(struct decision_ctx *d, const struct model *m, struct pen
 	return 0;
 }
 static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct sr_event *ev);
+static void wake_settled(struct decision_ctx *d, int tid);
 
 static int on_migrate(struct decision_ctx *d, const struct model *m, const struct sr_event *ev)
 {
@@ -1118,6 +1145,8 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 
 		if (ret < 0)
 			return ret;
+		fill_allowed(m, &p->d.snap, mg->pid);
+		wake_settled(d, mg->pid);
 	}
 
 	i = numa_find(d, mg->pid);
@@ -1255,6 +1284,39 @@ static void wake_drop(struct decision_ctx *d, int i)
 	d->nr_wakes--;
 }
 
+/*
+ * Move @pw's claim to @cpu (-1: none).  The kernel's rq->ttwu_pending makes
+ * the target busy for idle_cpu() from the moment ttwu_queue_wakelist()
+ * queues the wake-up until the target's IPI runs it (its sched_wakeup);
+ * until select_task_rq() is seen to choose, the target taken is prev,
+ * which sched_waking names and a wake-up keeps unless a migration says
+ * otherwise.
+ */
+static void wake_claim(struct decision_ctx *d, struct pend_wake *pw, int cpu)
+{
+	if (pw->claim_cpu == cpu)
+		return;
+	if (pw->claim_cpu >= 0)
+		dplace_claim(d->dp, pw->claim_cpu, -1);
+	pw->claim_cpu = cpu;
+	if (cpu >= 0)
+		dplace_claim(d->dp, cpu, 1);
+}
+
+/*
+ * @tid runs, or a stopper moved it: whatever its wake-up left on a
+ * wakelist has been delivered, even when no sched_wakeup says so (a
+ * sched_waking the kernel settled without one), so its CPU is no longer
+ * claimed; the wake-up itself stays open for its decision
+ */
+static void wake_settled(struct decision_ctx *d, int tid)
+{
+	int i = tid > 0 ? wake_find(d, tid) : -1;
+
+	if (i >= 0)
+		wake_claim(d, &d->wakes[i], -1);
+}
+
 static void wake_expire(struct decision_ctx *d, uint64_t now)
 {
 	int i = 0;
@@ -1271,7 +1333,8 @@ static void wake_expire(struct decision_ctx *d, uint64_t now)
 
 /* the placement block (ABI 1.3 fields and their known bits) of @from into @to */
 #define PLACE_KNOWN	(SR_SNAP_PLACE_CPUS | SR_SNAP_WAKER_CPU | SR_SNAP_WAKE_SYNC |	\
-			 SR_SNAP_RECENT_USED | SR_SNAP_WAKEE_FLIPS | SR_SNAP_CPU_UTIL)
+			 SR_SNAP_RECENT_USED | SR_SNAP_WAKEE_FLIPS | SR_SNAP_CPU_UTIL |	\
+			 SR_SNAP_ALLOWED_CPU)
 static void copy_place(struct sr_snapshot *to, const struct sr_snapshot *from)
 {
 	size_t off = offsetof(struct sr_snapshot, waker_cpu);
@@ -1331,8 +1394,11 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 	pw->d.src_pos = ev->src_pos;
 	fill_snapshot(d, m, &pw->d, w->pid, w->comm, w->prio, w->target_cpu, w->target_cpu,
 		      ev->ts_ns);
+	/* record_wakee() is in select_task_rq_fair(), which a task bound to one CPU skips */
 	ret = dplace_fill(d->dp, m, d->topo, &pw->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
-			  true);
+			  !bound_to_one(task));
+	fill_allowed(m, &pw->d.snap, w->pid);
+	wake_claim(d, pw, w->target_cpu);
 	return ret;
 }
 
@@ -1359,10 +1425,8 @@ static void on_strf(struct decision_ctx *d, const struct decision_probe_entry *e
 		d->wakes[i].strf_ret = cpu;
 		d->wakes[i].d.snap.wake_sync = !!(flags & DPLACE_WF_SYNC);
 		d->wakes[i].d.snap.known |= SR_SNAP_WAKE_SYNC;
-		if (d->wakes[i].claim_cpu < 0 && cpu >= 0) {
-			dplace_claim(d->dp, cpu, 1);
-			d->wakes[i].claim_cpu = cpu;
-		}
+		if (cpu >= 0)
+			wake_claim(d, &d->wakes[i], cpu);
 	} else if (flags & (DPLACE_WF_FORK | DPLACE_WF_EXEC)) {
 		struct strf_seen *sl = &d->fork_strf[d->fork_strf_next++ % FORK_STRF_SLOTS];
 
@@ -1396,10 +1460,8 @@ static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct
 	wake_truth(&p->d, pw);
 	p->resolved = true;
 	pw->migrated = true;
-	if (pw->claim_cpu < 0) {
-		dplace_claim(d->dp, ev->u.mig.dest_cpu, 1);
-		pw->claim_cpu = ev->u.mig.dest_cpu;
-	}
+	if (!pw->strf)
+		wake_claim(d, pw, ev->u.mig.dest_cpu);
 	return dplace_placed(d->dp, pw->tid, &p->d.snap, ev->u.mig.dest_cpu, false);
 }
 
@@ -1461,9 +1523,10 @@ static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
 		    p->d.why == DECISION_WHY_WAKEUP && !(p->d.snap.known & SR_SNAP_WAKER_CPU)) {
 			ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, p->ev_cpu,
 					  model_cpu_get(m, p->ev_cpu) ? model_cpu_get(m, p->ev_cpu)->curr : 0,
-					  NULL, true);
+					  NULL, !bound_to_one(task));
 			if (ret < 0)
 				return ret;
+			fill_allowed(m, &p->d.snap, w->pid);
 			return dplace_placed(d->dp, w->pid, &p->d.snap, p->d.snap.dst_cpu, false);
 		}
 	}
@@ -1480,9 +1543,11 @@ static int wakeup_unannounced(struct decision_ctx *d, const struct model *m,
 		return -ENOMEM;
 	p->d.src_pos = ev->src_pos;
 	fill_snapshot(d, m, &p->d, w->pid, w->comm, w->prio, prev, prev, ev->ts_ns);
-	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid), true);
+	ret = dplace_fill(d->dp, m, d->topo, &p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
+			  !bound_to_one(task));
 	if (ret < 0)
 		return ret;
+	fill_allowed(m, &p->d.snap, w->pid);
 	if (ev->cpu == w->target_cpu)
 		narrow_waker(d, m, &p->d.snap, w->target_cpu);
 	p->task_cpu = prev;
@@ -1536,17 +1601,6 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	wake_drop(d, i);
 	queue_pack(d);	/* a DECISION_WHY_WAKING(_STAYED): no later event changes it */
 	return ret;
-}
-
-/* the child's cpus_mask as far as the trace tells (model_task.aff) */
-static void fill_allowed(const struct model *m, struct sr_snapshot *s, int tid)
-{
-	const struct model_task *t = model_task_lookup(m, tid);
-
-	if (!t || t->aff == MODEL_AFF_UNKNOWN)
-		return;
-	s->allowed_cpu = t->aff == MODEL_AFF_ONE ? t->aff_cpu : -1;
-	s->known |= SR_SNAP_ALLOWED_CPU;
 }
 
 /* sched_wakeup_new: the child's CPU is the fork decision (no migration since ~v4.8) */
@@ -1774,6 +1828,9 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
 	switch (ev->kind) {
 	case SR_EV_MIGRATE:
 		ret = on_migrate(d, m, ev);
+		break;
+	case SR_EV_SWITCH:
+		wake_settled(d, ev->u.sw.next_pid);
 		break;
 	case SR_EV_STICK_NUMA:
 		ret = on_stick(d, m, ev);

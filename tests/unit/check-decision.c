@@ -251,6 +251,100 @@ START_TEST(test_fork)
 }
 END_TEST
 
+/*
+ * a remote wake-up on its way to cpu 0 (6.1's wakelist: rq->ttwu_pending
+ * until the target logs sched_wakeup) makes cpu 0 busy for a fork placed
+ * meanwhile, in its per-CPU flags and in its node's idle count
+ */
+START_TEST(test_fork_sees_pending_wakeup)
+{
+	base();
+	sw(2 * MS + 500, 2, 0, 0, 20, "t20");
+	wake(3 * MS, 1, 0, SR_EV_WAKING, 10, 0);
+	wake(3 * MS + 10, 2, 20, SR_EV_WAKEUP_NEW, 21, 3);
+	wake(3 * MS + 20, 0, 0, SR_EV_WAKEUP, 10, 0);
+	/* the wake-up has arrived: a second fork finds cpu 1 idle, cpu 0 running 10 */
+	sw(3 * MS + 30, 0, 0, 0, 10, "t10");
+	sw(3 * MS + 40, 1, 0, 0, 0, "swapper/1");
+	wake(3 * MS + 50, 2, 20, SR_EV_WAKEUP_NEW, 22, 1);
+	finish();
+	ck_assert_int_eq(nr_got, 2);
+	ck_assert_int_eq(got[0].snap.decision_class, SR_DECISION_CLASS_FORK);
+	ck_assert_int_eq(got[0].snap.tid, 21);
+	ck_assert(!(got[0].snap.cpu_flags[0] & SR_PCPU_IDLE));
+	ck_assert(got[0].snap.cpu_flags[1] & SR_PCPU_IDLE);
+	ck_assert_int_eq(got[0].snap.node_nr_idle[0], 1);
+	ck_assert_int_eq(got[0].snap.node_nr_idle[1], 1);
+	ck_assert_int_eq(got[1].snap.tid, 22);
+	ck_assert_int_eq(got[1].snap.node_nr_idle[0], 1);
+	ck_assert(got[1].snap.cpu_flags[1] & SR_PCPU_IDLE);
+}
+END_TEST
+
+/* a sched_waking that no sched_wakeup follows: the wakee running ends the claim */
+START_TEST(test_pending_wakeup_settled_by_switch)
+{
+	base();
+	sw(2 * MS + 500, 2, 0, 0, 20, "t20");
+	wake(3 * MS, 1, 0, SR_EV_WAKING, 10, 0);
+	sw(3 * MS + 10, 0, 0, 0, 10, "t10");
+	sw(3 * MS + 20, 0, 10, 1, 0, "swapper/0");
+	wake(3 * MS + 30, 2, 20, SR_EV_WAKEUP_NEW, 21, 3);
+	finish();
+	ck_assert_int_eq(nr_got, 1);
+	ck_assert(got[0].snap.cpu_flags[0] & SR_PCPU_IDLE);
+	ck_assert_int_eq(got[0].snap.node_nr_idle[0], 2);
+}
+END_TEST
+
+/* the recorder's start snapshot line of task @tid with CPU mask @cpus */
+static void snap_task(uint64_t ts, int tid, const char *cpus)
+{
+	char line[160];
+	struct sr_event ev = { .ts_ns = ts, .cpu = 1, .pid = 0, .kind = SR_EV_PRINT };
+
+	snprintf(line, sizeof(line),
+		 "schedreplay_task phase=start tid=%d pid=%d ppid=1 comm=t%d kthread=0 cpus=%s cpu=0",
+		 tid, tid, tid, cpus);
+	ev.str = line;
+	ev.str_len = (uint32_t)strlen(line);
+	ev.marker = SR_MARK_TASK;
+	feed(&ev);
+}
+
+/*
+ * a wake-up carries the task's mask when the trace shows it; a wakee bound
+ * to one CPU is no wakee_flips event for its waker
+ */
+START_TEST(test_wakeup_allowed_cpu)
+{
+	snap_task(500000, 10, "0");
+	snap_task(500000, 12, "0-3");
+	base();
+	wake(3 * MS, 1, 0, SR_EV_WAKING, 10, 0);
+	wake(3 * MS + 10, 1, 0, SR_EV_WAKEUP, 10, 0);
+	sw(3 * MS + 20, 0, 0, 0, 10, "t10");
+	sw(3 * MS + 30, 0, 10, 1, 0, "swapper/0");
+	wake(3 * MS + 40, 1, 0, SR_EV_WAKING, 12, 0);
+	wake(3 * MS + 50, 1, 0, SR_EV_WAKEUP, 12, 0);
+	wake(3 * MS + 60, 1, 0, SR_EV_WAKING, 13, 0);
+	wake(3 * MS + 70, 1, 0, SR_EV_WAKEUP, 13, 0);
+	finish();
+	ck_assert_int_eq(nr_stays, 3);
+	ck_assert_int_eq(stays[0].snap.tid, 10);
+	ck_assert(stays[0].snap.known & SR_SNAP_ALLOWED_CPU);
+	ck_assert_int_eq(stays[0].snap.allowed_cpu, 0);
+	ck_assert_int_eq(stays[1].snap.tid, 12);
+	ck_assert(stays[1].snap.known & SR_SNAP_ALLOWED_CPU);
+	ck_assert_int_eq(stays[1].snap.allowed_cpu, -1);
+	/* select_task_rq_fair(), and its record_wakee(), skipped for 10: one flip, 12's */
+	ck_assert_int_eq(stays[1].snap.waker_flips, 1);
+	/* no snapshot line, never seen on two CPUs: not known */
+	ck_assert_int_eq(stays[2].snap.tid, 13);
+	ck_assert(!(stays[2].snap.known & SR_SNAP_ALLOWED_CPU));
+}
+END_TEST
+
 static void exec_ev(uint64_t ts, int cpu, int pid)
 {
 	struct sr_event ev = { .ts_ns = ts, .cpu = cpu, .pid = pid, .kind = SR_EV_EXEC };
@@ -715,6 +809,9 @@ static Suite *decision_suite(void)
 	tcase_add_test(tc, test_wakeup_wakelist_busy_unknown_release);
 	tcase_add_test(tc, test_fork_no_migration);
 	tcase_add_test(tc, test_fork);
+	tcase_add_test(tc, test_fork_sees_pending_wakeup);
+	tcase_add_test(tc, test_pending_wakeup_settled_by_switch);
+	tcase_add_test(tc, test_wakeup_allowed_cpu);
 	tcase_add_test(tc, test_exec);
 	tcase_add_test(tc, test_exec_late);
 	tcase_add_test(tc, test_exec_after_pull);

@@ -44,7 +44,7 @@ static void base_snapshot(struct sr_snapshot *s)
 	 * affinity is not known, as in a trace without probes
 	 */
 	s->known = ~0ull & ((1ull << SR_SNAP_BIT__COUNT) - 1) &
-		   ~(SR_SNAP_BALANCE_FAILED | SR_SNAP_DST_ALLOWED);
+		   ~(SR_SNAP_BALANCE_FAILED | SR_SNAP_DST_ALLOWED | SR_SNAP_ALLOWED_CPU);
 	s->decision_class = SR_DECISION_CLASS_LB_PULL;
 	s->ts_ns = 1000000000;
 	s->tid = 1234;
@@ -205,6 +205,20 @@ static void no_candidate(struct sr_snapshot *s) { s->dst_cpu = -1; s->dst_node =
 static void claimed(struct sr_snapshot *s) { s->numa_inflight = 1; }
 static void exec(struct sr_snapshot *s) { s->decision_class = SR_DECISION_CLASS_EXEC; }
 static void fork_class(struct sr_snapshot *s) { s->decision_class = SR_DECISION_CLASS_FORK; }
+/* exec-v6.1: the task bound to one CPU (taskset -c), with the CPUs' nodes known */
+static void bound(struct sr_snapshot *s, int cpu)
+{
+	int c;
+
+	s->known |= SR_SNAP_ALLOWED_CPU;
+	s->allowed_cpu = cpu;
+	s->nr_cpus = 8;
+	for (c = 0; c < 8; c++)
+		s->cpu_node[c] = (int16_t)(c / 2);
+}
+static void bound_src(struct sr_snapshot *s) { bound(s, 0); }
+static void bound_dst(struct sr_snapshot *s) { bound(s, 2); }
+static void bound_many(struct sr_snapshot *s) { s->known |= SR_SNAP_ALLOWED_CPU; }
 static void dst_node0(struct sr_snapshot *s) { s->dst_cpu = 1; s->dst_node = 0; }
 static void dst_node3(struct sr_snapshot *s) { s->dst_cpu = 6; s->dst_node = 3; }
 static void seq1(struct sr_snapshot *s) { s->exec_seq = 1; }
@@ -659,6 +673,16 @@ static const struct policy_case cases[] = {
 	  UNK, MISSING(NODE_NR_IDLE), 0, 0, -1 },
 	{ "exec-v6.1/unknown/pref-node", "exec-v6.1", { exec, unk_pref }, NULL,
 	  UNK, MISSING(PREF_NODE), 0, 0, -1 },
+	/* sched_exec() asks the class, but find_idlest_cpu() sees only the allowed CPUs */
+	{ "exec-v6.1/cpus_ptr/one-cpu-stays", "exec-v6.1", { exec, node1_idle, bound_src }, NULL,
+	  R, RS(PLACE_ONE_CPU), RS(PLACE_OTHER_CPU), 0, 0 },
+	{ "exec-v6.1/cpus_ptr/one-cpu-is-dst", "exec-v6.1", { exec, local_busy, bound_dst }, NULL,
+	  A, RS(PLACE_ONE_CPU), RS(PLACE_SAME_CPU), 0, 1 },
+	{ "exec-v6.1/cpus_ptr/one-cpu-before-unknown-inputs", "exec-v6.1",
+	  { exec, unk_pref, bound_src }, NULL, R, RS(PLACE_ONE_CPU), RS(PLACE_OTHER_CPU), 0, 0 },
+	{ "exec-v6.1/cpus_ptr/several-cpus-the-groups-decide", "exec-v6.1",
+	  { exec, local_busy, node1_idle, bound_many }, NULL, A, RS(EXEC_IDLEST), RS(EXEC_PELT_ESTIMATE),
+	  0, 1 },
 
 	/* exec-least-loaded: sched_best_node() (5.1); loads per CPU {50,50,150,200} */
 	{ "exec-least-loaded/class/not-exec", "exec-least-loaded", { fork_class }, NULL,

@@ -74,86 +74,100 @@ struct row {
 	bool		wakelist;	/* the engine ruled out prev's LLC but prev as the waker */
 	int		load[2][2];	/* { 1 + CPU, load } set after the rest, { 0 } none */
 	const char	*also;		/* a reason the chain also holds, NULL none */
+	int		mask;		/* 0 not known, 1 + c only CPU c, -1 several CPUs */
 };
 
 #define NONE	{ -1, -1, -1 }
 static const struct row rows[] = {
 	/* wake_wide() */
 	{ "all/wake_wide/wide: no affine, prev's LLC", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
-	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "all/wake_wide/flips unknown", "wakeup-*", -1, NONE, -1, 0, { 0, 0 }, 0, 0, false,
-	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips", 0, false, false, { { 0 } }, NULL },
+	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips", 0, false, false, { { 0 } }, NULL, 0 },
 	/* the walk: the affine domain */
 	{ "all/walk/waker on prev: wake_affine not asked", "wakeup-*", 2, { 3, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "all/walk/no SD_WAKE_AFFINE beyond distance 30", "wakeup-*", 4, { 4, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	/* wake_affine_idle() */
 	{ "v6.1/wake_affine_idle/idle waker, idle prev: prev", "wakeup-v6.1", -1, { 3, 2, -1 }, -1,
-	  0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/wake_affine_idle/idle waker sharing the cache: waker", "wakeup-v6.1", -1,
-	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/wake_affine_idle/idle waker on another node: not counted", "wakeup-v6.1", 0,
 	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 2048, false, false, SR_VERDICT_RESIST, 0,
-	  "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v4.15/wake_affine_idle/idle waker on another node: pulls", "wakeup-v4.15", 0,
-	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 0, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 0, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/wake_affine_idle/sync from a CPU running only the waker", "wakeup-v6.1", -1, NONE,
-	  -1, 1, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  -1, 1, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/wake_affine_idle/idle prev wins (5.11)", "wakeup-v6.1", 0, { 2, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v4.16/wake_affine_idle/idle prev across nodes: weight decides", "wakeup-v4.16", 0,
-	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	/* wake_affine_weight() */
 	{ "v6.1/wake_affine_weight/prev heavier: waker", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 },
-	  0, 3072, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  0, 3072, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/wake_affine_weight/equal loads: the WA_BIAS margin favours the waker", "wakeup-v6.1",
-	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/wake_affine_weight/prev lighter: prev", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 }, 0,
-	  512, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  512, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	/* select_idle_sibling() */
 	{ "v6.1/wake_affine_idle/idle prev before the weights", "wakeup-v6.1", -1, { 2, -1, -1 }, -1,
-	  0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL },
+	  0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v4.16/sis/prev idle and sharing the cache with the target", "wakeup-v4.16", -1,
-	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-prev-idle", 0, false, false, { { 0 } }, NULL },
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-prev-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/sis/per-CPU kthread waker on prev", "wakeup-v6.1", 2, NONE, -1, 0, { 0, 0 }, 0, 0,
-	  true, false, SR_VERDICT_ALLOW, 2, "sis-kthread-stack", 0, false, false, { { 0 } }, NULL },
+	  true, false, SR_VERDICT_ALLOW, 2, "sis-kthread-stack", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/sis/recent_used_cpu idle in the LLC", "wakeup-v6.1", 4, { 3, -1, -1 }, 3, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-recent-used", 0, false, false, { { 0 } }, NULL },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-recent-used", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v4.15/sis/no recent_used_cpu: the scan finds it", "wakeup-v4.15", 4, { 3, -1, -1 }, 3, 0,
-	  { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL },
+	  { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/select_idle_cpu/SIS_UTIL budget 0 at high util", "wakeup-v6.1", 4, { 3, -1, -1 },
-	  -1, 0, { 0, 0 }, 1000, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  -1, 0, { 0, 0 }, 1000, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v6.1/select_idle_cpu/SIS_UTIL budget left at low util", "wakeup-v6.1", 4, { 3, -1, -1 },
-	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL },
+	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "v5.19/select_idle_cpu/SIS_PROP minimum budget", "wakeup-v5.19", 4, { 3, -1, -1 }, -1, 0,
-	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL },
+	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "all/select_idle_cpu/nothing idle: the target", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL },
+	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
 	{ "all/sis/an unseen CPU in the scan: unknown", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-place-cpus", 4, false, false, { { 0 } }, NULL },
+	  0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-place-cpus", 4, false, false, { { 0 } }, NULL, 0 },
 	{ "all/sis/an unseen CPU elsewhere: known", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 7, false, false, { { 0 } }, NULL },
+	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 7, false, false, { { 0 } }, NULL, 0 },
 	{ "all/walk/waker CPU unknown, idle prev: every waker agrees", "wakeup-*", -1,
 	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
-	  "sis-target-idle", 0, true, false, { { 0 } }, NULL },
+	  "sis-target-idle", 0, true, false, { { 0 } }, NULL, 0 },
 	{ "all/walk/waker CPU unknown, idle CPU 3: wakers disagree", "wakeup-*", -1,
 	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1,
-	  "missing-waker-cpu", 0, true, false, { { 0 } }, NULL },
+	  "missing-waker-cpu", 0, true, false, { { 0 } }, NULL, 0 },
 	/* a waker on CPU 3 pulls (lighter), those on node 0 leave it on prev (heavier) */
 	{ "all/walk/waker CPU unknown, the LLC's waker pulls: wakers disagree", "wakeup-*", -1,
 	  NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-waker-cpu",
-	  0, true, false, { { 4, 512 }, { 1, 2048 } }, NULL },
+	  0, true, false, { { 4, 512 }, { 1, 2048 } }, NULL, 0 },
 	{ "all/walk/waker CPU unknown, busy target: its LLC ruled out (6.0 wakelist)", "wakeup-*",
 	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0,
-	  true, true, { { 4, 512 }, { 1, 2048 } }, "waker-cpu-wakelist" },
+	  true, true, { { 4, 512 }, { 1, 2048 } }, "waker-cpu-wakelist", 0 },
 	/* wake_wide() with the flip counts unknown: both answers tried */
 	{ "all/wake_wide/flips unknown, both answers agree", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
 	  { 0, 0 }, 0, 0, false, true, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false,
-	  { { 0 } }, "wake-wide-either" },
+	  { { 0 } }, "wake-wide-either", 0 },
 	{ "all/wake_wide/flips known: no wake-wide-either", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
 	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false,
-	  { { 0 } }, NULL },
+	  { { 0 } }, NULL, 0 },
+	/* select_task_rq(): nr_cpus_allowed 1 never asks the class */
+	{ "all/select_task_rq/a one-CPU mask: that CPU though prev is idle", "wakeup-*", -1,
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 5,
+	  "place-one-cpu", 0, false, false, { { 0 } }, "place-other-cpu", 1 + 5 },
+	{ "all/select_task_rq/a one-CPU mask of prev, the idle waker's CPU not taken", "wakeup-*",
+	  -1, { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
+	  "place-one-cpu", 0, false, false, { { 0 } }, "place-same-cpu", 1 + 2 },
+	{ "all/select_task_rq/a one-CPU mask decides even with the flips unknown", "wakeup-*", -1,
+	  NONE, -1, 0, { 0, 0 }, 0, 0, false, true, SR_VERDICT_RESIST, 6, "place-one-cpu", 0,
+	  false, false, { { 0 } }, NULL, 1 + 6 },
+	{ "all/select_task_rq/several CPUs allowed: the class decides", "wakeup-*", -1,
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
+	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, -1 },
 };
 
 #define NR_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
@@ -190,6 +204,10 @@ static void run_row(const struct row *r, const struct sr_policy_ops *ops)
 		s.known &= ~SR_SNAP_WAKER_CPU;
 	if (r->wakelist)
 		s.cpu_flags[3] |= SR_PCPU_NOT_WAKER;
+	if (r->mask) {
+		s.known |= SR_SNAP_ALLOWED_CPU;
+		s.allowed_cpu = r->mask > 0 ? r->mask - 1 : -1;
+	}
 	for (i = 0; i < 2; i++)
 		if (r->load[i][0] > 0) {
 			s.cpu_load[r->load[i][0] - 1] = r->load[i][1];
@@ -328,43 +346,50 @@ struct fork_row {
 	int		mask;		/* 0 many CPUs, 1 + c only CPU c, -1 not known */
 	const char	*node_why;	/* find_idlest_group()'s branch, first reason */
 	int		spare;		/* 1 + a busy CPU whose util is 200 (spare capacity), 0 none */
+	int		pending;	/* 1 + an idle CPU a wake-up is on its way to, 0 none */
 };
 
 static const struct fork_row fork_rows[] = {
 	{ "v6.1/find_idlest_group/spare capacity: the node with more idle CPUs", "fork-v6.1", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0, 0 },
 	{ "v6.1/find_idlest_group/imb_numa_nr keeps a small imbalance", "fork-v6.1", 0, false, -1,
-	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-imb-numa", 0 },
+	  2, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-imb-numa", 0, 0 },
 	{ "v5.10/find_idlest_group/the local node has an idle CPU: stays", "fork-v5.10", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-idle", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-idle", 0, 0 },
 	{ "v5.11/find_idlest_group/below a quarter of the domain: stays", "fork-v5.11", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-quarter", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-spill-quarter", 0, 0 },
 	{ "v5.11/find_idlest_group/a quarter reached: the idler node", "fork-v5.11", 1, false, -1,
-	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0 },
+	  0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-more-idle", 0, 0 },
 	{ "v5.10/find_idlest_group/an idle CPU left: stays on the node", "fork-v5.10", 2, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0, "node-spill-idle", 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 3, "place-load-estimate", 0, "node-spill-idle", 0, 0 },
 	{ "all/find_idlest_group/local fully busy: the node with spare capacity", "fork-*", 3,
-	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-group-type-go", 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-group-type-go", 0, 0 },
 	{ "all/find_idlest_group/the local node is preferred: stays", "fork-*", 1, false, 0, 0, 0,
-	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-preferred", 0 },
+	  0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-preferred", 0, 0 },
 	{ "all/find_idlest_group/the idler node is preferred: goes", "fork-*", 0, false, 1, 0, 0,
-	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-preferred", 0 },
+	  0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0, "node-preferred", 0, 0 },
 	{ "all/find_idlest_group_cpu/a CPU of the node not seen: unknown", "fork-*", 3, false, -1, 0,
-	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0, NULL, 0 },
+	  7, 0, SR_VERDICT_UNKNOWN, -1, "", 0, NULL, 0, 0 },
 	{ "all/find_idlest_group/both busy: the lighter CPU of the local node", "fork-*", 3, true,
-	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0, "node-avg-load", 0 },
+	  -1, 0, 0, 2, SR_VERDICT_RESIST, 1, "place-load-estimate", 0, "node-avg-load", 0, 0 },
 	{ "all/find_idlest_group/both busy, equal loads: the parent's CPU", "fork-*", 3, true, -1,
-	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 0 },
+	  0, 0, 0, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 0, 0 },
 	{ "all/find_idlest_group/no CPU idle, the parent's has spare capacity: stays", "fork-*", 3,
-	  true, -1, 0, 0, 2, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 1 + 0 },
+	  true, -1, 0, 0, 2, SR_VERDICT_ALLOW, 0, "place-load-estimate", 0, "node-avg-load", 1 + 0, 0 },
 	{ "all/find_idlest_group/no CPU idle, another has spare capacity: goes", "fork-*", 3, true,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-avg-load", 1 + 2 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 2, "place-load-estimate", 0, "node-avg-load", 1 + 2, 0 },
 	{ "all/select_task_rq/a one-CPU mask: that CPU, the class not asked", "fork-*", 0, false,
-	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6, NULL, 0 },
+	  -1, 0, 0, 0, SR_VERDICT_RESIST, 6, "place-other-cpu", 1 + 6, NULL, 0, 0 },
 	{ "all/select_task_rq/a one-CPU mask of the parent's CPU, though others idle", "fork-*", 0,
-	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0, NULL, 0 },
+	  false, -1, 0, 0, 0, SR_VERDICT_ALLOW, 0, "place-same-cpu", 1 + 0, NULL, 0, 0 },
 	{ "all/select_task_rq/the mask not known: unknown", "fork-*", 0, false, -1, 0, 0, 0,
-	  SR_VERDICT_UNKNOWN, -1, "", -1, NULL, 0 },
+	  SR_VERDICT_UNKNOWN, -1, "", -1, NULL, 0, 0 },
+	{ "all/find_idlest_group_cpu/a wake-up on its way (ttwu_pending): not idle", "fork-*", 0,
+	  false, 1, 0, 0, 0, SR_VERDICT_RESIST, 4, "place-other-cpu", 0, "node-preferred", 0,
+	  1 + 5 },
+	{ "all/find_idlest_group/a wake-up on its way to the last idle CPU: the idler node",
+	  "fork-*", 2, false, -1, 0, 0, 0, SR_VERDICT_RESIST, 5, "place-other-cpu", 0,
+	  "node-more-idle", 0, 1 + 3 },
 };
 
 #define NR_FORK_ROWS ((int)(sizeof(fork_rows) / sizeof(fork_rows[0])))
@@ -391,6 +416,11 @@ static void run_fork_row(const struct fork_row *r, const struct sr_policy_ops *o
 		s.cpu_load[r->light - 1] = 512;
 	if (r->spare > 0)
 		s.cpu_util[r->spare - 1] = 200;
+	if (r->pending > 0) {
+		/* nothing queued yet, but not SR_PCPU_IDLE: nor is it in node_nr_idle */
+		s.cpu_flags[r->pending - 1] &= (uint8_t)~SR_PCPU_IDLE;
+		s.node_nr_idle[(r->pending - 1) / 4]--;
+	}
 	if (r->mask > 0)
 		s.allowed_cpu = r->mask - 1;
 	else if (r->mask < 0)

@@ -379,7 +379,8 @@ enum sr_snap_bit {
  * reads it only when known has ALLOWED_CPU, which older engines never set):
  * @allowed_cpu:     the one CPU the task may run on when nr_cpus_allowed is
  *                   1 (taskset to one CPU), -1 when it may run on more than
- *                   one; known (fork decisions) when the recorder's start
+ *                   one; known (wake-up, fork and exec decisions: a fork
+ *                   child's is its parent's) when the recorder's start
  *                   snapshot gave the Cpus_allowed_list of the task or of an
  *                   ancestor it forked from in the trace, or when the task
  *                   (or that ancestor) was seen running on two CPUs
