@@ -433,6 +433,7 @@ out:
 		report_out_close(&out, false);
 	report_sink_release(&nd);
 	report_sink_release(&js);
+	report_sink_release(&tx);
 	cli_source_close(&src);
 	return ret;
 }

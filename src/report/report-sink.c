@@ -192,6 +192,7 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 {
 	struct report_sink *k = priv;
 	json_t *doc;
+	size_t i;
 	int r;
 
 	report_json_watch();
@@ -202,7 +203,6 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 	}
 	if (k->nr_top_dis) {
 		json_t *top = json_array();
-		size_t i;
 
 		qsort(k->top_dis, k->nr_top_dis, sizeof(k->top_dis[0]), by_rank);
 		for (i = 0; top && i < k->nr_top_dis; i++)
@@ -211,6 +211,12 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 	}
 	r = report_replay_text(k->f, doc, k->verbose);
 	json_decref(doc);
+	/* the list is in the document now; a caller need not release a text sink */
+	for (i = 0; i < k->nr_top_dis; i++)
+		json_decref(k->top_dis[i]);
+	free(k->top_dis);
+	k->top_dis = NULL;
+	k->nr_top_dis = 0;
 	if (report_json_lost())	/* a piece of the text could not be made */
 		return err_set(err, -ENOMEM, "out of memory");
 	if (r < 0)
