@@ -39,6 +39,13 @@ static void wake(uint64_t ts, int cpu, int cur, enum sr_event_kind kind, int pid
 	feed(&ev);
 }
 
+/* sched_waking on @cpu at @ts, then its sched_wakeup 10 ns later: a wake-up with its waker's CPU */
+static void waking_wakeup(uint64_t ts, int cpu, int pid, int target)
+{
+	wake(ts, cpu, 0, SR_EV_WAKING, pid, target);
+	wake(ts + 10, cpu, 0, SR_EV_WAKEUP, pid, target);
+}
+
 /* a wake-up of a task named @comm (the stoppers are known by their names) */
 static void wake_comm(uint64_t ts, int cpu, int cur, int pid, int target, const char *comm)
 {
@@ -156,10 +163,8 @@ START_TEST(test_wakeup_queued_behind)
 	sw(2 * MS + 300, 3, 0, 0, 21, "t21");
 	sw(2 * MS + 400, 3, 21, 1, 0, "swapper/3");
 	mig(3 * MS, 1, 0, 10, 0, 2);
-	wake(3 * MS + 100, 1, 0, SR_EV_WAKING, 20, 3);
-	wake(3 * MS + 110, 1, 0, SR_EV_WAKEUP, 20, 3);
-	wake(3 * MS + 200, 1, 0, SR_EV_WAKING, 21, 3);
-	wake(3 * MS + 210, 1, 0, SR_EV_WAKEUP, 21, 3);
+	waking_wakeup(3 * MS + 100, 1, 20, 3);
+	waking_wakeup(3 * MS + 200, 1, 21, 3);
 	wake(3 * MS + 1000, 1, 0, SR_EV_WAKEUP, 10, 2);
 	finish();
 	ck_assert_int_eq(nr_got, 1);
@@ -321,14 +326,11 @@ START_TEST(test_wakeup_allowed_cpu)
 	snap_task(500000, 10, "0");
 	snap_task(500000, 12, "0-3");
 	base();
-	wake(3 * MS, 1, 0, SR_EV_WAKING, 10, 0);
-	wake(3 * MS + 10, 1, 0, SR_EV_WAKEUP, 10, 0);
+	waking_wakeup(3 * MS, 1, 10, 0);
 	sw(3 * MS + 20, 0, 0, 0, 10, "t10");
 	sw(3 * MS + 30, 0, 10, 1, 0, "swapper/0");
-	wake(3 * MS + 40, 1, 0, SR_EV_WAKING, 12, 0);
-	wake(3 * MS + 50, 1, 0, SR_EV_WAKEUP, 12, 0);
-	wake(3 * MS + 60, 1, 0, SR_EV_WAKING, 13, 0);
-	wake(3 * MS + 70, 1, 0, SR_EV_WAKEUP, 13, 0);
+	waking_wakeup(3 * MS + 40, 1, 12, 0);
+	waking_wakeup(3 * MS + 60, 1, 13, 0);
 	finish();
 	ck_assert_int_eq(nr_stays, 3);
 	ck_assert_int_eq(stays[0].snap.tid, 10);
