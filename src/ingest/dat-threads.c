@@ -37,6 +37,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -559,6 +560,7 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 
 int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 {
+	sigset_t all, old;
 	struct dat_mt *mt;
 	int nw = threads - 1;
 	int i;
@@ -603,13 +605,21 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 		if (d->lay.compression[0] && dat_unz_init(&mt->w[i].unz, d->lay.compression) < 0)
 			return err_set(&in->err, -ENOMEM, "out of memory");
 	}
-	for (i = 0; i < nw; i++) {
+	/*
+	 * The workers start with every signal blocked, so that SIGINT, SIGTERM
+	 * and SIGHUP reach the main thread only: outfile.c blocks them there
+	 * while it creates and registers a temporary file, and a worker taking
+	 * one in that window would end the process with the file left behind.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	for (i = 0, ret = 0; i < nw && !ret; i++) {
 		ret = pthread_create(&mt->w[i].tid, NULL, worker_main, &mt->w[i]);
-		if (ret)
-			return err_set(&in->err, -ret, "cannot start a reader thread: %s",
-				       strerror(ret));
-		mt->w[i].started = true;
+		mt->w[i].started = !ret;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		return err_set(&in->err, -ret, "cannot start a reader thread: %s", strerror(ret));
 	/* every stream's first batch: the heap's keys */
 	if (dat_heap_keys(d) < 0)
 		return err_set(&in->err, -ENOMEM, "out of memory");

@@ -9,6 +9,7 @@
  * error or a read-around, never a crash: for the compressed fixtures every
  * byte is flipped in turn, each open in a forked child with a time bound.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -424,6 +425,65 @@ START_TEST(test_batch_size)
 	in = ingest_open(SR_FIXTURE("numa02-2n/trace.dat"), &o, &err);
 	ck_assert_ptr_nonnull(in);
 	ck_assert_int_eq(dat_mt_batch(in), 0);		/* no threads */
+	ingest_close(in);
+}
+END_TEST
+
+/* @tid's blocked signals, from /proc/self/task/TID/status; 0 when unreadable */
+static unsigned long long task_sigblk(const char *tid)
+{
+	char path[64], line[256];
+	unsigned long long m = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigBlk: %llx", &m) == 1)
+			break;
+	fclose(f);
+	return m;
+}
+
+/*
+ * The reader's workers block the signals that end a run, so that they reach
+ * the main thread, which holds them off while it registers a temporary file.
+ */
+START_TEST(test_workers_block_signals)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct ingest_opts o = { .threads = 3 };
+	struct err err = { 0 };
+	char self[32];
+	struct ingest *in;
+	struct dirent *de;
+	int workers = 0;
+	DIR *d;
+	size_t i;
+
+	in = ingest_open(SR_FIXTURE("numa02-2n/trace.dat"), &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_gt(dat_mt_batch(in), 0);
+	snprintf(self, sizeof(self), "%ld", (long)syscall(SYS_gettid));
+	d = opendir("/proc/self/task");
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d))) {
+		unsigned long long m;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, self))
+			continue;
+		m = task_sigblk(de->d_name);
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			ck_assert_msg(m & (1ULL << (sigs[i] - 1)),
+				      "thread %s does not block signal %d", de->d_name, sigs[i]);
+		workers++;
+	}
+	closedir(d);
+	ck_assert_int_ge(workers, 1);
+	/* the caller's own mask is as it was */
+	ck_assert(!(task_sigblk(self) & (1ULL << (SIGTERM - 1))));
 	ingest_close(in);
 }
 END_TEST
@@ -1068,6 +1128,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_test(tc, test_fields);
 	tcase_add_loop_test(tc, test_next_borrowed, 0, 5);
 	tcase_add_test(tc, test_batch_size);
+	tcase_add_test(tc, test_workers_block_signals);
 	tcase_add_test(tc, test_versions);
 	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_lost);
