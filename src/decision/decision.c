@@ -1260,8 +1260,8 @@ static int wake_find(const struct decision_ctx *d, int tid)
 
 /*
  * *@to = *@from for two decisions whose snapshots are zero beyond what the
- * topology uses (the queue's and wakes[]'s): the snapshot's used part, and
- * what follows it whole.
+ * topology uses (the queue's, wakes[]'s, decision_copy()'s callers'): the
+ * snapshot's used part, and what follows it whole.
  */
 static void decision_move(const struct decision_ctx *d, struct decision *to,
 			  const struct decision *from)
@@ -1269,6 +1269,11 @@ static void decision_move(const struct decision_ctx *d, struct decision *to,
 	decision_snap_copy(&d->snap_layout, &to->snap, &from->snap);
 	memcpy((char *)to + sizeof(to->snap), (const char *)from + sizeof(from->snap),
 	       sizeof(*to) - sizeof(to->snap));
+}
+
+void decision_copy(const struct decision_ctx *d, struct decision *to, const struct decision *from)
+{
+	decision_move(d, to, from);
 }
 
 static void wake_drop(struct decision_ctx *d, int i)

@@ -255,6 +255,16 @@ int decision_feed(struct decision_ctx *d, const struct model *m, const struct sr
  */
 int decision_finish(struct decision_ctx *d);
 
+/**
+ * decision_copy() - *@to = *@from, copying only the part of the snapshot
+ * the topology uses (a struct decision is about 12 KiB, most of it per-CPU
+ * room a small machine leaves zero)
+ * @to:   a decision zero beyond that part: from calloc(), or only ever
+ *        written by decision_copy() of @d
+ * @from: one @d emitted
+ */
+void decision_copy(const struct decision_ctx *d, struct decision *to, const struct decision *from);
+
 /** decision_stats() - counters so far.  Return: borrowed. */
 const struct decision_stats *decision_stats(const struct decision_ctx *d);
 

@@ -227,6 +227,7 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 const struct session_sink_ops report_text_sink_ops = {
 	.name		= "text",
 	.decision	= text_decision,
+	.disagreements_only = true,
 	.end		= text_end,
 };
 

@@ -182,7 +182,7 @@ static struct session_pending *pending_get(struct session *s)
 		s->free_list = p->next;
 		return p;
 	}
-	p = malloc(sizeof(*p));
+	p = calloc(1, sizeof(*p));	/* zero: decision_copy() writes only what is used */
 	if (p)
 		p->owner = s;
 	return p;
@@ -265,11 +265,11 @@ static int on_decision(const struct decision *d, void *arg)
 	ret = engine_evaluate(s->engine, d, &r, &s->err);
 	if (ret < 0)
 		return ret;
-	if (s->keep) {
+	if (s->keep || (s->keep_dis && r.disagree)) {
 		p = pending_get(s);
 		if (!p)
 			return err_set(&s->err, -ENOMEM, "out of memory");
-		p->d = *d;
+		decision_copy(s->dec, &p->d, d);
 		p->d.cand = NULL;	/* borrowed for this call only */
 		p->r = r;
 		p->r.d = &p->d;
@@ -291,7 +291,8 @@ static int on_cost(const struct cost_item *it, void *arg)
 	if (!p)
 		return 0;
 	for (i = 0; i < s->nr_sinks && ret == 0; i++)
-		if (s->sinks[i].ops->decision)
+		if (s->sinks[i].ops->decision &&
+		    (p->r.disagree || !s->sinks[i].ops->disagreements_only))
 			ret = s->sinks[i].ops->decision(s->sinks[i].priv, &p->r, it, &s->err);
 	pending_put(p);
 	return ret;
@@ -394,8 +395,10 @@ int session_run(struct session *s, const struct session_sink *sinks, int nr_sink
 	s->ran = true;
 	s->sinks = sinks;
 	s->nr_sinks = nr_sinks;
-	for (i = 0; i < nr_sinks; i++)
-		s->keep |= sinks[i].ops->decision != NULL;
+	for (i = 0; i < nr_sinks; i++) {
+		s->keep |= sinks[i].ops->decision && !sinks[i].ops->disagreements_only;
+		s->keep_dis |= sinks[i].ops->decision != NULL;
+	}
 	for (i = 0; i < nr_sinks && r == 0; i++)
 		if (sinks[i].ops->begin)
 			r = sinks[i].ops->begin(sinks[i].priv, s, &s->err);
