@@ -67,6 +67,10 @@ static const struct session_sink_ops count_ops = {
 	.name = "count", .begin = count_begin, .decision = count_decision, .end = count_end,
 };
 
+static const struct session_sink_ops count_dis_ops = {
+	.name = "count-disagreements", .decision = count_decision, .disagreements_only = true,
+};
+
 static struct session *open_replay(const char *trace)
 {
 	struct session_opts o;
@@ -100,6 +104,38 @@ START_TEST(test_run_counts)
 	ck_assert_uint_eq(c.disagree, session_disagreements(s));
 	ck_assert_uint_eq(cost_ledger_totals(session_ledger(s))->decisions, n);
 	ck_assert_int_eq(session_run(s, &k, 1), -EINVAL);	/* once only */
+	session_close(s);
+}
+END_TEST
+
+/*
+ * A sink that takes disagreements only gets each of them, with its cost,
+ * and nothing else; beside a sink taking every decision, alone, and as
+ * the only one.
+ */
+START_TEST(test_disagreements_only)
+{
+	struct count_sink all = { 0 }, dis = { 0 }, alone = { 0 };
+	struct session_sink both[2] = {
+		{ .ops = &count_dis_ops, .priv = &dis }, { .ops = &count_ops, .priv = &all },
+	};
+	struct session_sink one = { .ops = &count_dis_ops, .priv = &alone };
+	struct session *s = open_replay(NUMA02);
+	uint64_t n;
+
+	ck_assert_int_eq(session_run(s, both, 2), 0);
+	n = session_disagreements(s);
+	ck_assert_uint_gt(n, 0);
+	ck_assert_uint_eq(all.decisions, session_decision_stats(s)->decisions);
+	ck_assert_uint_gt(all.decisions, n);
+	ck_assert_uint_eq(dis.decisions, n);
+	ck_assert_uint_eq(dis.disagree, n);
+	session_close(s);
+	s = open_replay(NUMA02);
+	ck_assert_int_eq(session_run(s, &one, 1), 0);
+	ck_assert_uint_eq(alone.decisions, n);
+	ck_assert_uint_eq(alone.disagree, n);
+	ck_assert_uint_eq(alone.seq_sum, dis.seq_sum);
 	session_close(s);
 }
 END_TEST
@@ -655,6 +691,7 @@ static Suite *session_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_run_counts);
+	tcase_add_test(tc, test_disagreements_only);
 	tcase_add_test(tc, test_every_sink);
 	tcase_add_test(tc, test_info);
 	tcase_add_test(tc, test_topology_frozen);
