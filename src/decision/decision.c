@@ -688,8 +688,12 @@ static void queue_pack(struct decision_ctx *d)
 	struct queue_slot *q = &d->queue[d->tail - 1];
 	const struct decision_snap_layout *l = &d->snap_layout;
 	size_t rest = sizeof(struct pending) - sizeof(q->p->d.snap);
-	struct packed_head *h = malloc(sizeof(*h) + rest + decision_snap_used(l));
+	struct packed_head *h;
 
+	/* the only one: the next drain emits it as it is */
+	if (d->tail - 1 == d->head)
+		return;
+	h = malloc(sizeof(*h) + rest + decision_snap_used(l));
 	if (!h)
 		return;
 	h->nr_nodes = l->nr_nodes;
