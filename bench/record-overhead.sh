@@ -32,7 +32,17 @@ else
 	WL=("$BUILD/bench/sched-pingpong" 4 40000)
 fi
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# perf mounts tracefs itself when it is not: leave the host as it was found
+TRACEFS=/sys/kernel/tracing
+was_mounted=0
+mountpoint -q "$TRACEFS" && was_mounted=1
+cleanup() {
+	rm -rf "$T"
+	if [ "$was_mounted" = 0 ] && mountpoint -q "$TRACEFS"; then
+		umount "$TRACEFS" || true
+	fi
+}
+trap cleanup EXIT
 LOCK=/tmp/tracefs.lock
 # the recorder's tracepoints (src/record/record.c), for perf record
 PERF_EV=()
