@@ -149,44 +149,99 @@ int report_out_error(const struct report_out *o)
 	return outfile_error(&o->of);
 }
 
+/*
+ * Jansson hands the dump over a token at a time (a key, a quote, a
+ * number): the escaped text is gathered in @out and written a few KiB at
+ * a time, not fwrite() per token.
+ */
 struct dump_ctx {
 	FILE *f;
 	char carry[4];
 	size_t nc;
+	size_t len;
+	int werr;
+	char out[16384];
 };
+
+static int dump_flush(struct dump_ctx *d)
+{
+	if (d->len && fwrite(d->out, 1, d->len, d->f) != d->len)
+		d->werr = -1;
+	d->len = 0;
+	return d->werr;
+}
+
+/* the bytes escape_json_out() copies as they are: ASCII but DEL */
+static size_t plain_prefix(const char *buf, size_t size)
+{
+	const unsigned char *s = (const unsigned char *)buf;
+	size_t i;
+
+	for (i = 0; i < size && s[i] < 0x7f; i++)
+		;
+	return i;
+}
 
 static int dump_chunk(const char *buf, size_t size, void *data)
 {
 	struct dump_ctx *d = data;
-	char in[256 + sizeof(d->carry)], out[6 * sizeof(in)];
-	size_t n, take, used, o;
+	char in[256 + sizeof(d->carry)];
+	size_t n, take, used;
 
 	while (size) {
+		if (!d->nc) {
+			n = plain_prefix(buf, size);
+			while (n) {
+				take = sizeof(d->out) - d->len;
+				if (take > n)
+					take = n;
+				memcpy(d->out + d->len, buf, take);
+				d->len += take;
+				buf += take;
+				size -= take;
+				n -= take;
+				if (d->len == sizeof(d->out) && dump_flush(d))
+					return -1;
+			}
+			if (!size)
+				break;
+		}
 		memcpy(in, d->carry, d->nc);
 		take = size < 256 ? size : 256;
 		memcpy(in + d->nc, buf, take);
 		n = d->nc + take;
 		buf += take;
 		size -= take;
-		o = escape_json_out(out, in, n, &used);
+		/* at most 6 bytes out for each in */
+		if (sizeof(d->out) - d->len < 6 * n && dump_flush(d))
+			return -1;
+		d->len += escape_json_out(d->out + d->len, in, n, &used);
 		d->nc = n - used;
 		memcpy(d->carry, in + used, d->nc);
-		if (o && fwrite(out, 1, o, d->f) != o)
-			return -1;
 	}
 	return 0;
 }
 
 int report_json_dumpf(const json_t *root, FILE *f, size_t flags)
 {
-	struct dump_ctx d = { .f = f };
+	struct dump_ctx d;	/* 16 KiB on the stack, for one document or line */
+	int ret = 0;
 
+	d.f = f;
+	d.nc = d.len = 0;
+	d.werr = 0;
 	if (json_dump_callback(root, dump_chunk, &d, flags) < 0)
-		return -1;
+		ret = -1;
 	/* Jansson writes valid UTF-8: a sequence left over is never a whole one */
-	if (d.nc && fwrite(d.carry, 1, d.nc, f) != d.nc)
-		return -1;
-	return 0;
+	if (!ret && d.nc) {
+		if (sizeof(d.out) - d.len < d.nc)
+			ret = dump_flush(&d);
+		memcpy(d.out + d.len, d.carry, d.nc);
+		d.len += d.nc;
+	}
+	if (!ret)
+		ret = dump_flush(&d);
+	return ret;
 }
 
 int report_write_json_flags(const json_t *root, const char *path, size_t flags)

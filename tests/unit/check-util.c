@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check-common.h"
@@ -15,6 +16,7 @@
 #include "util/escape.h"
 #include "util/lines.h"
 #include "util/strcount.h"
+#include "report/report.h"
 
 START_TEST(test_err_format)
 {
@@ -216,6 +218,61 @@ START_TEST(test_strcount)
 }
 END_TEST
 
+/*
+ * report_json_dumpf() gathers Jansson's tokens and escapes them in pieces
+ * of 256 bytes into a 16 KiB buffer: what it writes is the whole document
+ * escaped at once, with multi-byte sequences cut at every offset around
+ * those sizes.
+ */
+START_TEST(test_json_dumpf_chunks)
+{
+	static const char *const pieces[] = {
+		"\x7f", "\xc2\x85", "\xe2\x80\xae", "\xc3\xa9", "\xf0\x9f\x98\x80", "\"", "\\", "\n",
+	};
+	const size_t cap = 70000;
+	size_t len = 0, k, n, used, olen, glen = 0;
+	char *str = malloc(cap), *doc, *want, *got = NULL;
+	json_t *root = json_object(), *arr = json_array();
+	FILE *f;
+
+	ck_assert_ptr_nonnull(str);
+	/* runs of ASCII of every length up to 299, each followed by one piece */
+	for (k = 0; len + 300 + 4 < cap; k++) {
+		n = k % 300;
+		memset(str + len, 'a' + (int)(k % 26), n);
+		len += n;
+		memcpy(str + len, pieces[k % 8], strlen(pieces[k % 8]));
+		len += strlen(pieces[k % 8]);
+	}
+	json_array_append_new(arr, json_stringn(str, len));
+	json_array_append_new(arr, json_stringn(str + 1, len - 1));	/* every cut moved by one */
+	memset(str, 'z', 50001);	/* ASCII only, longer than the buffer thrice */
+	json_array_append_new(arr, json_stringn(str, 50001));
+	json_object_set_new(root, "s", arr);
+	json_object_set_new(root, "n", json_integer(42));
+	doc = json_dumps(root, JSON_SORT_KEYS | JSON_COMPACT);
+	ck_assert_ptr_nonnull(doc);
+	olen = strlen(doc);
+	want = malloc(6 * olen + 1);
+	ck_assert_ptr_nonnull(want);
+	n = escape_json_out(want, doc, olen, &used);
+	ck_assert_uint_eq(used, olen);
+	ck_assert_ptr_ne(memmem(want, n, "\\u202e", 6), NULL);	/* the bidi override escaped */
+	f = open_memstream(&got, &glen);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(report_json_dumpf(root, f, JSON_SORT_KEYS | JSON_COMPACT), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_uint_gt(n, 2 * 16384);
+	ck_assert_uint_eq(glen, n);
+	ck_assert(memcmp(got, want, n) == 0);
+	free(got);
+	free(want);
+	free(doc);
+	free(str);
+	json_decref(root);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -228,6 +285,7 @@ static Suite *util_suite(void)
 	tcase_add_loop_test(tc, test_escape_decode, 0, sizeof(esc_rows) / sizeof(esc_rows[0]));
 	tcase_add_test(tc, test_escape_json_out);
 	tcase_add_test(tc, test_escape_short_buffer);
+	tcase_add_test(tc, test_json_dumpf_chunks);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
 	tcase_add_test(tc, test_all_digits);
