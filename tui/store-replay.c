@@ -265,6 +265,7 @@ static int sink_end(void *priv, const struct session *ss, struct err *err)
 const struct session_sink_ops tui_store_sink_ops = {
 	.name		= "tui",
 	.decision	= sink_decision,
+	.wants		= engine_place_listed,
 	.end		= sink_end,
 };
 

@@ -224,10 +224,16 @@ static int text_end(void *priv, const struct session *s, struct err *err)
 	return 0;
 }
 
+/* the text lists disagreements only */
+static bool disagrees(const struct engine_result *r)
+{
+	return r->disagree;
+}
+
 const struct session_sink_ops report_text_sink_ops = {
 	.name		= "text",
 	.decision	= text_decision,
-	.disagreements_only = true,
+	.wants		= disagrees,
 	.end		= text_end,
 };
 
@@ -302,6 +308,7 @@ static int json_end(void *priv, const struct session *s, struct err *err)
 
 const struct session_sink_ops report_json_sink_ops = {
 	.name		= "json",
+	.wants		= report_place_listed,
 	.decision	= json_decision,
 	.end		= json_end,
 };
@@ -355,6 +362,7 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 
 const struct session_sink_ops report_ndjson_sink_ops = {
 	.name		= "ndjson",
+	.wants		= report_place_listed,
 	.decision	= ndjson_decision,
 };
 
@@ -397,6 +405,7 @@ static int flat_begin(void *priv, const struct session *s, struct err *err)
 const struct session_sink_ops report_flat_sink_ops = {
 	.name		= "flat",
 	.begin		= flat_begin,
+	.wants		= report_place_listed,
 	.decision	= ndjson_decision,
 };
 

@@ -63,8 +63,7 @@ struct session {
 	const char			*vmstat_source;
 	const struct session_sink	*sinks;
 	int				nr_sinks;
-	bool				keep;		/* some sink takes every decision */
-	bool				keep_dis;	/* some sink takes disagreements */
+	bool				keep;		/* some sink takes decisions */
 	struct session_pending		*free_list;
 	uint64_t			nr_read;
 	bool				ran;

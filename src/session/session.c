@@ -253,6 +253,18 @@ int session_cost_parts(const struct decision *d, const struct engine_result *r,
 	return nr;
 }
 
+/* whether a sink takes @r: then the session keeps it until its cost is known */
+static bool wanted(const struct session *s, const struct engine_result *r)
+{
+	int i;
+
+	for (i = 0; i < s->nr_sinks; i++)
+		if (s->sinks[i].ops->decision &&
+		    (!s->sinks[i].ops->wants || s->sinks[i].ops->wants(r)))
+			return true;
+	return false;
+}
+
 /* A decision from the classifier: through the engine, into the ledger. */
 static int on_decision(const struct decision *d, void *arg)
 {
@@ -265,7 +277,7 @@ static int on_decision(const struct decision *d, void *arg)
 	ret = engine_evaluate(s->engine, d, &r, &s->err);
 	if (ret < 0)
 		return ret;
-	if (s->keep || (s->keep_dis && r.disagree)) {
+	if (s->keep && wanted(s, &r)) {
 		p = pending_get(s);
 		if (!p)
 			return err_set(&s->err, -ENOMEM, "out of memory");
@@ -292,7 +304,7 @@ static int on_cost(const struct cost_item *it, void *arg)
 		return 0;
 	for (i = 0; i < s->nr_sinks && ret == 0; i++)
 		if (s->sinks[i].ops->decision &&
-		    (p->r.disagree || !s->sinks[i].ops->disagreements_only))
+		    (!s->sinks[i].ops->wants || s->sinks[i].ops->wants(&p->r)))
 			ret = s->sinks[i].ops->decision(s->sinks[i].priv, &p->r, it, &s->err);
 	pending_put(p);
 	return ret;
@@ -395,10 +407,8 @@ int session_run(struct session *s, const struct session_sink *sinks, int nr_sink
 	s->ran = true;
 	s->sinks = sinks;
 	s->nr_sinks = nr_sinks;
-	for (i = 0; i < nr_sinks; i++) {
-		s->keep |= sinks[i].ops->decision && !sinks[i].ops->disagreements_only;
-		s->keep_dis |= sinks[i].ops->decision != NULL;
-	}
+	for (i = 0; i < nr_sinks; i++)
+		s->keep |= sinks[i].ops->decision != NULL;
 	for (i = 0; i < nr_sinks && r == 0; i++)
 		if (sinks[i].ops->begin)
 			r = sinks[i].ops->begin(sinks[i].priv, s, &s->err);

@@ -151,9 +151,10 @@ struct session_trace {
  *            costs complete, not trace order (@r->d->seq tells); @r and
  *            @cost are borrowed for the call.  NULL: the sink takes no
  *            decisions, and the session keeps none for it
- * @disagreements_only: @decision takes only the decisions whose sides
- *            disagree; the session keeps no others for it (each kept one
- *            is a 12 KiB copy until its cost is known)
+ * @wants:    which decisions @decision takes (NULL: every one); the
+ *            session keeps for a sink only those it wants, from the
+ *            decision's evaluation until its cost is known (a copy of the
+ *            used part of a 12 KiB struct decision each)
  * @end:      after the trace ended and every decision was handed out; the
  *            session's totals are final; may be NULL
  *
@@ -165,7 +166,7 @@ struct session_sink_ops {
 	int		(*begin)(void *priv, const struct session *s, struct err *err);
 	int		(*decision)(void *priv, const struct engine_result *r,
 				    const struct cost_item *cost, struct err *err);
-	bool		disagreements_only;
+	bool		(*wants)(const struct engine_result *r);
 	int		(*end)(void *priv, const struct session *s, struct err *err);
 };
 

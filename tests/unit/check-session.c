@@ -67,8 +67,13 @@ static const struct session_sink_ops count_ops = {
 	.name = "count", .begin = count_begin, .decision = count_decision, .end = count_end,
 };
 
+static bool disagrees(const struct engine_result *r)
+{
+	return r->disagree;
+}
+
 static const struct session_sink_ops count_dis_ops = {
-	.name = "count-disagreements", .decision = count_decision, .disagreements_only = true,
+	.name = "count-disagreements", .decision = count_decision, .wants = disagrees,
 };
 
 static struct session *open_replay(const char *trace)
