@@ -846,7 +846,13 @@ static int check_options_v6(struct rd *r, uint64_t *buffers, int *nr_buffers, in
 /*
  * v6 with a TRACECLOCK option: the top buffer's trace_clock file follows
  * its CPU table (size (8), text), read by libtracecmd only when it reads
- * the data; the fast reader does not, so it is kept here.
+ * the data; the fast reader does not, so it is kept here.  A writer that
+ * set the option without the text (trace-cmd once, schedreplay record
+ * before this was found) leaves the page padding there, or under 8 bytes
+ * of it and the first data page: libtracecmd then reads the events with
+ * the local clock ("File has trace_clock bug"), and so does this, with no
+ * clock text (the option's name is used), a size that does not fit being
+ * no damage.
  */
 static int read_clock_v6(struct rd *r)
 {
@@ -854,14 +860,15 @@ static int read_clock_v6(struct rd *r)
 	size_t n;
 	int ret;
 
-	ret = rd_num(r, 8, &len, "truncated trace clock");
-	if (ret < 0)
-		return ret;
-	if (len > r->size - r->pos)
-		return rd_fail(r, -SR_ETRUNCATED, r->pos, "truncated trace clock");
+	r->lay->clock[0] = '\0';
+	if (r->pos > r->size || r->size - r->pos < 8)
+		return 0;
+	ret = rd_num(r, 8, &len, "truncated trace clock");	/* fails on a read error only */
+	if (ret < 0 || len > r->size - r->pos)
+		return ret < 0 ? ret : 0;
 	n = len < sizeof(r->lay->clock) - 1 ? len : sizeof(r->lay->clock) - 1;
 	ret = rd_bytes(r, r->lay->clock, n, "truncated trace clock");
-	r->lay->clock[n] = '\0';
+	r->lay->clock[ret < 0 ? 0 : n] = '\0';
 	return ret;
 }
 

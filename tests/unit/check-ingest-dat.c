@@ -957,6 +957,78 @@ START_TEST(test_flip_every_byte)
 END_TEST
 
 /*
+ * numa02-head-v6.dat with its CPUCOUNT option (id 8, 4 bytes; the header
+ * has the count too) made a TRACECLOCK one (id 4) of the same size, so
+ * that no offset moves; and with @garbage, the 8 bytes after the CPU table
+ * (its page padding) made a size far beyond the file.  Return: the copy.
+ */
+static void clock_copy(char tmp[64], bool garbage)
+{
+	static const char opts[] = "options  ", fly[] = "flyrecord";
+	unsigned char *buf, *p, *end;
+	struct stat st;
+	int fd, i;
+
+	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
+	fd = open(tmp, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	buf = malloc(st.st_size);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
+	end = buf + st.st_size;
+	p = memmem(buf, st.st_size, opts, sizeof(opts));
+	ck_assert_ptr_nonnull(p);
+	p += sizeof(opts);	/* id (2), size (4), data: little-endian */
+	ck_assert(p + 10 < end && p[0] == 8 && p[1] == 0 && p[2] == 4 && !p[3] && !p[4] && !p[5]);
+	p[0] = 4;
+	memcpy(p + 6, "[l]", 4);
+	if (garbage) {
+		p = memmem(buf, st.st_size, fly, sizeof(fly));
+		ck_assert_ptr_nonnull(p);
+		p += sizeof(fly) + 16 * 4;	/* 4 CPUs: past the table */
+		for (i = 0; i < 8; i++)
+			p[i] = 0xa5;
+	}
+	ck_assert_int_eq(pwrite(fd, buf, st.st_size, 0), st.st_size);
+	close(fd);
+	free(buf);
+}
+
+/*
+ * A v6 file with the TRACECLOCK option whose CPU table is not followed by
+ * the trace_clock text (schedreplay record wrote none before; the page
+ * padding then reads as its size, and a table ending under 8 bytes before
+ * the data reads part of the first page as one): libtracecmd reads such a
+ * file with the local clock ("trace_clock bug"), and so does the reader,
+ * every event of it, not "truncated trace clock".
+ */
+START_TEST(test_clock_text_missing)
+{
+	struct run *r = malloc(sizeof(*r)), *want = malloc(sizeof(*want));
+	char tmp[64];
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_ptr_nonnull(want);
+	clock_copy(tmp, false);
+	run_file(tmp, NULL, UINT64_MAX, want, false);
+	unlink(tmp);
+	ck_assert_msg(want->ret == 0, "%s", want->err.msg);
+	ck_assert_str_eq(want->info.clock, "l");	/* the option's, the text being empty */
+	clock_copy(tmp, true);
+	run_file(tmp, NULL, UINT64_MAX, r, false);
+	unlink(tmp);
+	ck_assert_msg(r->ret == 0, "%s", r->err.msg);
+	ck_assert_uint_gt(r->n, 0);
+	ck_assert_uint_eq(r->n, want->n);
+	ck_assert_uint_eq(r->hash, want->hash);
+	ck_assert_str_eq(r->info.clock, "l");
+	free(r);
+	free(want);
+}
+END_TEST
+
+/*
  * A corrupt size in the middle of a v6 CPU table: CPU 1's data made to
  * run one page into CPU 2's.  That is a clear error naming CPU 1's table
  * entry, not damage read around.
@@ -1137,6 +1209,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_test(tc, test_zstd_reproducers);
 	tcase_add_test(tc, test_unz_zlib);
 	tcase_add_test(tc, test_cpu_overlap);
+	tcase_add_test(tc, test_clock_text_missing);
 	tcase_add_test(tc, test_bad_headers);
 	tcase_add_test(tc, test_common_by_libtraceevent);
 	suite_add_tcase(s, tc);
