@@ -20,7 +20,9 @@
  * that leaves the host); printk formats; saved
  * cmdlines; CPU count; "options  " (uname, version, trace clock, CPU
  * count, one CPUSTAT per CPU, and the schedreplay metadata option); then
- * "flyrecord" with each CPU's data offset and size, the data page-aligned.
+ * "flyrecord" with each CPU's data offset and size, the trace_clock text
+ * the TRACECLOCK option announces (size, "[clock]\n"), the data
+ * page-aligned.
  */
 #include <endian.h>
 #include <errno.h>
@@ -334,6 +336,7 @@ int record_dat_write(struct record *r, int fd)
 	uint64_t *sizes;
 	uint64_t data;
 	uint64_t pad;
+	char clock[48];
 	char *buf;
 	int i;
 	int ret = 0;
@@ -371,13 +374,17 @@ int record_dat_write(struct record *r, int fd)
 
 		sizes[i] = end > 0 ? (uint64_t)end : 0;
 	}
-	data = o.off + 16ULL * r->nr_cpus;
+	/* after the table, the TRACECLOCK option's trace_clock text, as trace-cmd writes it */
+	snprintf(clock, sizeof(clock), "[%s]\n", r->clock);
+	data = o.off + 16ULL * r->nr_cpus + 8 + strlen(clock);
 	data = (data + r->page_size - 1) / r->page_size * r->page_size;
 	for (i = 0; i < r->nr_cpus; i++) {
 		out_u64(&o, data);
 		out_u64(&o, sizes[i]);
 		data += sizes[i];
 	}
+	out_u64(&o, strlen(clock));
+	out_bytes(&o, clock, strlen(clock));
 	pad = (r->page_size - o.off % r->page_size) % r->page_size;
 	memset(buf, 0, pad);
 	out_bytes(&o, buf, pad);

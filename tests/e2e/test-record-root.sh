@@ -64,6 +64,17 @@ json_counts <"$T/info.json" >"$T/got"
 check "per-event counts: trace-cmd report = schedreplay info" diff -u "$T/want" "$T/got"
 check "thousands of sched_switch" test "$(jq '.events.sched_switch // 0' "$T/info.json")" -gt 1000
 check "file version 6" test "$(jq -r '"\(.format) \(.file_version)"' "$T/info.json")" = "trace.dat 6"
+# v6: the TRACECLOCK option's text follows the CPU table (size, "[clock]\n"), as trace-cmd writes it
+check "the trace_clock text after the CPU table" python3 - "$T/x.dat" "$(jq .cpus "$T/info.json")" <<'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+at = b.index(b"flyrecord\0") + 10 + 16 * int(sys.argv[2])
+n, = struct.unpack_from("<Q", b, at)
+text = b[at + 8:at + 8 + n]
+first = min(struct.unpack_from("<Q", b, b.index(b"flyrecord\0") + 10 + 16 * i)[0]
+            for i in range(int(sys.argv[2])))
+sys.exit(0 if text == b"[local]\n" and at + 8 + n <= first else 1)
+PY
 check "kernel release in the file" test "$(jq -r .kernel_release "$T/info.json")" = "$(uname -r)"
 check "topology from the trace's own lines" test "$(jq -r .topology.source "$T/info.json")" = trace
 check "cpus = this host's" test "$(jq .cpus "$T/info.json")" = "$(getconf _NPROCESSORS_CONF)"
