@@ -956,6 +956,45 @@ START_TEST(test_flip_every_byte)
 }
 END_TEST
 
+/* a copy of numa02-head-v6.dat at @tmp, and its bytes (@size of them) to change */
+static unsigned char *v6_copy_read(char tmp[64], size_t *size)
+{
+	unsigned char *buf;
+	struct stat st;
+	int fd;
+
+	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
+	fd = open(tmp, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	buf = malloc(st.st_size);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
+	close(fd);
+	*size = (size_t)st.st_size;
+	return buf;
+}
+
+/* @buf, changed, back into the copy at @tmp */
+static void v6_copy_write(const char *tmp, const unsigned char *buf, size_t size)
+{
+	int fd = open(tmp, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, buf, size, 0), (ssize_t)size);
+	close(fd);
+}
+
+/* the v6 CPU table in @buf: cpu 0's offset and size (8 bytes each), cpu 1's, ... */
+static unsigned char *v6_cpu_table(unsigned char *buf, size_t size)
+{
+	static const char label[] = "flyrecord";
+	unsigned char *p = memmem(buf, size, label, sizeof(label));
+
+	ck_assert_ptr_nonnull(p);
+	return p + sizeof(label);
+}
+
 /*
  * numa02-head-v6.dat with its CPUCOUNT option (id 8, 4 bytes; the header
  * has the count too) made a TRACECLOCK one (id 4) of the same size, so
@@ -964,34 +1003,25 @@ END_TEST
  */
 static void clock_copy(char tmp[64], bool garbage)
 {
-	static const char opts[] = "options  ", fly[] = "flyrecord";
-	unsigned char *buf, *p, *end;
-	struct stat st;
-	int fd, i;
+	static const char opts[] = "options  ";
+	unsigned char *buf, *p;
+	size_t size;
+	int i;
 
-	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
-	fd = open(tmp, O_RDWR);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	buf = malloc(st.st_size);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
-	end = buf + st.st_size;
-	p = memmem(buf, st.st_size, opts, sizeof(opts));
+	buf = v6_copy_read(tmp, &size);
+	p = memmem(buf, size, opts, sizeof(opts));
 	ck_assert_ptr_nonnull(p);
 	p += sizeof(opts);	/* id (2), size (4), data: little-endian */
-	ck_assert(p + 10 < end && p[0] == 8 && p[1] == 0 && p[2] == 4 && !p[3] && !p[4] && !p[5]);
+	ck_assert(p + 10 < buf + size && p[0] == 8 && p[1] == 0 && p[2] == 4 && !p[3] && !p[4] &&
+		  !p[5]);
 	p[0] = 4;
 	memcpy(p + 6, "[l]", 4);
 	if (garbage) {
-		p = memmem(buf, st.st_size, fly, sizeof(fly));
-		ck_assert_ptr_nonnull(p);
-		p += sizeof(fly) + 16 * 4;	/* 4 CPUs: past the table */
+		p = v6_cpu_table(buf, size) + 16 * 4;	/* 4 CPUs: past the table */
 		for (i = 0; i < 8; i++)
 			p[i] = 0xa5;
 	}
-	ck_assert_int_eq(pwrite(fd, buf, st.st_size, 0), st.st_size);
-	close(fd);
+	v6_copy_write(tmp, buf, size);
 	free(buf);
 }
 
@@ -1035,28 +1065,18 @@ END_TEST
  */
 START_TEST(test_cpu_overlap)
 {
-	static const char label[] = "flyrecord";
 	unsigned char *buf;
 	unsigned char *p;
-	struct stat st;
 	struct run *r = malloc(sizeof(*r));
 	char tmp[64];
 	char where[48];
 	uint64_t off1 = 0, off2 = 0, size1;
-	int fd;
+	size_t size;
 	int i;
 
 	ck_assert_ptr_nonnull(r);
-	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
-	fd = open(tmp, O_RDWR);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	buf = malloc(st.st_size);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
-	p = memmem(buf, st.st_size, label, sizeof(label));
-	ck_assert_ptr_nonnull(p);
-	p += sizeof(label);	/* cpu 0: offset, size; cpu 1: ... (little-endian) */
+	buf = v6_copy_read(tmp, &size);
+	p = v6_cpu_table(buf, size);	/* little-endian */
 	for (i = 7; i >= 0; i--) {
 		off1 = off1 << 8 | p[16 + i];
 		off2 = off2 << 8 | p[32 + i];
@@ -1065,8 +1085,7 @@ START_TEST(test_cpu_overlap)
 	size1 = off2 - off1 + 4096;
 	for (i = 0; i < 8; i++)
 		p[24 + i] = (unsigned char)(size1 >> (8 * i));
-	ck_assert_int_eq(pwrite(fd, buf, st.st_size, 0), st.st_size);
-	close(fd);
+	v6_copy_write(tmp, buf, size);
 
 	run_file(tmp, NULL, UINT64_MAX, r, true);
 	ck_assert_int_eq(r->ret, -SR_EBADTRACE);
