@@ -78,7 +78,7 @@ struct packed_head {
 	int		nr_cpus;
 };
 _Static_assert(offsetof(struct decision, snap) == 0,
-	       "decision_move() copies the snapshot apart from what follows it");
+	       "decision_copy() copies the snapshot apart from what follows it");
 
 /* a sched_waking waiting for its placement and its sched_wakeup */
 struct pend_wake {
@@ -149,7 +149,7 @@ struct decision_ctx {
 	 * snapshot in the queue, the pool and wakes[] is zero beyond it (a
 	 * pending decision is allocated zeroed; a place of wakes[] is zeroed
 	 * whole the first time it is used: below wakes_clean they all have
-	 * been), so fill_snapshot() clears and decision_move() copies only
+	 * been), so fill_snapshot() clears and decision_copy() copies only
 	 * that part (decision-snap.h).
 	 */
 	struct decision_snap_layout snap_layout;
@@ -671,7 +671,7 @@ static struct pending *queue_push(struct decision_ctx *d)
 	d->open[d->nr_open++] = d->tail;
 	d->queue[d->tail].p = p;
 	d->queue[d->tail++].packed = NULL;
-	/* every caller fills the snapshot: fill_snapshot() or decision_move() */
+	/* every caller fills the snapshot: fill_snapshot() or decision_copy() */
 	memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
 	return p;
 }
@@ -1264,20 +1264,14 @@ static int wake_find(const struct decision_ctx *d, int tid)
 
 /*
  * *@to = *@from for two decisions whose snapshots are zero beyond what the
- * topology uses (the queue's, wakes[]'s, decision_copy()'s callers'): the
+ * topology uses (the queue's, wakes[]'s, the session's kept ones): the
  * snapshot's used part, and what follows it whole.
  */
-static void decision_move(const struct decision_ctx *d, struct decision *to,
-			  const struct decision *from)
+void decision_copy(const struct decision_ctx *d, struct decision *to, const struct decision *from)
 {
 	decision_snap_copy(&d->snap_layout, &to->snap, &from->snap);
 	memcpy((char *)to + sizeof(to->snap), (const char *)from + sizeof(from->snap),
 	       sizeof(*to) - sizeof(to->snap));
-}
-
-void decision_copy(const struct decision_ctx *d, struct decision *to, const struct decision *from)
-{
-	decision_move(d, to, from);
 }
 
 static void wake_drop(struct decision_ctx *d, int i)
@@ -1288,7 +1282,7 @@ static void wake_drop(struct decision_ctx *d, int i)
 		dplace_claim(d->dp, to->claim_cpu, -1);
 	if (i != d->nr_wakes - 1) {
 		memcpy(to, from, offsetof(struct pend_wake, d));
-		decision_move(d, &to->d, &from->d);
+		decision_copy(d, &to->d, &from->d);
 	}
 	d->nr_wakes--;
 }
@@ -1589,7 +1583,7 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	if (!p)
 		return -ENOMEM;
 	pw = &d->wakes[i];
-	decision_move(d, &p->d, &pw->d);
+	decision_copy(d, &p->d, &pw->d);
 	s = &p->d.snap;
 	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
 	s->ts_ns = ev->ts_ns;
