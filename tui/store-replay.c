@@ -176,9 +176,7 @@ static int sink_decision(void *priv, const struct engine_result *r, const struct
 	struct tui_store *s = k->store;
 	int ret = 0;
 
-	/* as the JSON: placements kept where every side put the task are not listed */
-	if (!engine_place_listed(r))
-		return 0;
+	/* as the JSON, only listed ones come (.wants) */
 	if (k->nr_seqs == k->alloc_seqs) {
 		size_t n = k->alloc_seqs ? k->alloc_seqs * 2 : 1024;
 		uint64_t *a = realloc(k->seqs, n * sizeof(*a));

@@ -155,7 +155,7 @@ static int text_decision(void *priv, const struct engine_result *r, const struct
 	json_t *o;
 
 	(void)err;
-	if (!r->disagree || !k->top)
+	if (!k->top)	/* only disagreements come (disagrees()) */
 		return 0;
 	if (!k->top_dis) {
 		k->top_dis = calloc(k->top, sizeof(*k->top_dis));
@@ -245,9 +245,7 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 	struct report_sink *k = priv;
 	json_t *o;
 
-	/* placements that kept the CPU every side picked are counted, not listed */
-	if (!report_place_listed(r))
-		return 0;
+	/* only listed ones come (.wants): a placement kept where every side put it is counted */
 	o = decision_obj(r, cost);
 	if (!o)
 		return -ENOMEM;
@@ -340,9 +338,7 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 	json_t *o, *line;
 	int ret;
 
-	if (!report_place_listed(r))
-		return 0;
-	o = decision_obj(r, cost);
+	o = decision_obj(r, cost);	/* only listed ones come (.wants) */
 	if (!o)
 		return -ENOMEM;
 	report_json_watch();

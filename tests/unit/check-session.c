@@ -665,6 +665,7 @@ START_TEST(test_decision_golden)
 	ck_assert_ptr_eq(r.d, &d);
 	make_cost(&it, &d);
 	nd.f = tmpfile();
+	ck_assert(report_ndjson_sink_ops.wants(&r));	/* the session hands over only these */
 	ck_assert_int_eq(report_ndjson_sink_ops.decision(&nd, &r, &it, &err), 0);
 	line = slurp_file(nd.f, &len);
 	fclose(nd.f);
