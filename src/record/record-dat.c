@@ -337,6 +337,7 @@ int record_dat_write(struct record *r, int fd)
 	uint64_t data;
 	uint64_t pad;
 	char clock[48];
+	size_t clock_len;
 	char *buf;
 	int i;
 	int ret = 0;
@@ -375,16 +376,16 @@ int record_dat_write(struct record *r, int fd)
 		sizes[i] = end > 0 ? (uint64_t)end : 0;
 	}
 	/* after the table, the TRACECLOCK option's trace_clock text, as trace-cmd writes it */
-	snprintf(clock, sizeof(clock), "[%s]\n", r->clock);
-	data = o.off + 16ULL * r->nr_cpus + 8 + strlen(clock);
+	clock_len = (size_t)snprintf(clock, sizeof(clock), "[%s]\n", r->clock);
+	data = o.off + 16ULL * r->nr_cpus + 8 + clock_len;
 	data = (data + r->page_size - 1) / r->page_size * r->page_size;
 	for (i = 0; i < r->nr_cpus; i++) {
 		out_u64(&o, data);
 		out_u64(&o, sizes[i]);
 		data += sizes[i];
 	}
-	out_u64(&o, strlen(clock));
-	out_bytes(&o, clock, strlen(clock));
+	out_u64(&o, clock_len);
+	out_bytes(&o, clock, clock_len);
 	pad = (r->page_size - o.off % r->page_size) % r->page_size;
 	memset(buf, 0, pad);
 	out_bytes(&o, buf, pad);
