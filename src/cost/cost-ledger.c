@@ -218,8 +218,8 @@ struct cost_ledger *cost_ledger_new(const struct topo *topo, cost_done_fn done,
 
 	if (!l)
 		return NULL;
-	if (n > 64)
-		n = 64;	/* cost_of() prices at most 64 nodes, as snapshots hold */
+	if (n > COST_MAX_NODES)
+		n = COST_MAX_NODES;	/* cost_of() prices at most 64 nodes, as snapshots hold */
 	l->topo = topo;
 	l->nr_nodes = n;
 	l->done = done;
@@ -228,12 +228,11 @@ struct cost_ledger *cost_ledger_new(const struct topo *topo, cost_done_fn done,
 	l->in_window = true;
 	l->tot.nr_nodes = n;
 	l->ratio = calloc((size_t)n * n, sizeof(*l->ratio));
-	l->shares = calloc((size_t)n, sizeof(*l->shares));
 	l->tot.actual = calloc((size_t)n * n, sizeof(double));
 	l->tot.latency_dist = calloc((size_t)n * n, sizeof(int));
 	for (s = 0; s < COST__SIDES; s++)
 		l->tot.matrix[s] = calloc((size_t)n * n, sizeof(double));
-	if (!l->ratio || !l->tot.latency_dist || !l->shares || !l->tot.actual || !l->tot.matrix[0] || !l->tot.matrix[1] ||
+	if (!l->ratio || !l->tot.latency_dist || !l->tot.actual || !l->tot.matrix[0] || !l->tot.matrix[1] ||
 	    !l->tot.matrix[2]) {
 		cost_ledger_free(l);
 		return NULL;
@@ -275,7 +274,6 @@ void cost_ledger_free(struct cost_ledger *l)
 		free(l->riders[i].acc);
 	free(l->riders);
 	free(l->ratio);
-	free(l->shares);
 	free(l->tot.actual);
 	free(l->tot.latency_dist);
 	for (s = 0; s < COST__SIDES; s++)
@@ -762,42 +760,60 @@ static int task_boundary(struct cost_ledger *l, int tid, uint64_t ts)
 	return iv_push(l, t, ts) ? 0 : -ENOMEM;
 }
 
-static int feed_fault(struct cost_ledger *l, const struct model *m, const struct sr_event *ev)
+/*
+ * What feed_fault() needs of the model, read now: the task's memory
+ * placement (its shares) and what of @cnode's share its page migrations
+ * booked there.
+ */
+static void capture_fault(const struct cost_ledger *l, const struct model *m,
+			  const struct sr_event *ev, struct cost_feed *f)
 {
 	const struct model_task *mt = model_task_lookup(m, ev->pid);
+	int cnode = topo_cpu_node(l->topo, ev->cpu), n = l->nr_nodes;
+
+	f->cnode = cnode;
+	f->fault_flags = ev->u.fault.flags;
+	f->priced = ev->pid > 0 && mt && (mt->known & MODEL_KNOWN_FAULTS) && mt->faults &&
+		    cost_shares(mt->faults, n, f->shares) == 0;
+	f->migrated_share = f->priced && cnode >= 0 && cnode < n &&
+			    !(f->fault_flags & MODEL_TNF_MIGRATED) ?
+			    model_task_migrated_share(m, mt, cnode) : 0;
+}
+
+static int feed_fault(struct cost_ledger *l, const struct cost_feed *f)
+{
 	struct cost_calibration *c = &l->tot.cal;
-	int cnode = topo_cpu_node(l->topo, ev->cpu), n = l->nr_nodes, k;
+	const double *shares = f->shares;
+	int cnode = f->cnode, n = l->nr_nodes, k;
 	struct ltask *t;
 	struct interval *iv;
-	bool priced;
+	bool priced = f->priced;
 
 	l->tot.fault_events++;
-	if (ev->pid <= 0)
+	if (f->pid <= 0)
 		return 0;
-	priced = mt && (mt->known & MODEL_KNOWN_FAULTS) && mt->faults &&
-		 cost_shares(mt->faults, n, l->shares) == 0;
-	t = task_get(l, ev->pid);
+	t = task_get(l, f->pid);
 	if (!t)
 		return -ENOMEM;
 	iv = open_iv(t);
-	if (!iv && !(iv = iv_push(l, t, ev->ts_ns)))	/* before its first decision */
+	if (!iv && !(iv = iv_push(l, t, f->ts_ns)))	/* before its first decision */
 		return -ENOMEM;
 	if (priced) {
-		cost_accumulate(iv->acc, l->shares, n, 1.0);
+		cost_accumulate(iv->acc, shares, n, 1.0);
 		iv->priced += 1;
 	} else {
 		iv->unpriced += 1;
 		l->tot.unpriced_faults++;
 	}
-	if (ring_push(l, t, ev->ts_ns, priced ? MARK_PRICED : MARK_UNPRICED,
-		      priced ? l->shares : NULL))
+	if (ring_push(l, t, f->ts_ns, priced ? MARK_PRICED : MARK_UNPRICED,
+		      priced ? shares : NULL))
 		return -ENOMEM;
 	if (t->riders)
-		riders_fault(l, ev->pid, priced ? l->shares : NULL);
+		riders_fault(l, f->pid, priced ? shares : NULL);
 	if (!l->in_window)
 		return 0;
 	c->faults++;
-	if (ev->u.fault.flags & MODEL_TNF_FAULT_LOCAL)
+	if (f->fault_flags & MODEL_TNF_FAULT_LOCAL)
 		c->flag_local++;
 	if (!priced || cnode < 0 || cnode >= n)
 		return 0;
@@ -808,34 +824,43 @@ static int feed_fault(struct cost_ledger *l, const struct model *m, const struct
 	 * that migrated its page (TNF_MIGRATED: it was misplaced, so remote)
 	 * counts as remote here, as in the kernel's counter
 	 */
-	c->est_local_post += l->shares[cnode];
-	if (ev->u.fault.flags & MODEL_TNF_MIGRATED) {
+	c->est_local_post += shares[cnode];
+	if (f->fault_flags & MODEL_TNF_MIGRATED) {
 		c->migrated_remote++;
 	} else {
 		/* and the earlier such faults in the share: booked away, pre-migration */
-		double pre = l->shares[cnode] - model_task_migrated_share(m, mt, cnode);
+		double pre = shares[cnode] - f->migrated_share;
 
 		c->est_local += pre > 0 ? pre : 0;
 	}
 	for (k = 0; k < n; k++)
-		l->tot.actual[cnode * n + k] += l->shares[k];
+		l->tot.actual[cnode * n + k] += shares[k];
 	return 0;
 }
 
-static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
+static void capture_vmstat(const struct sr_event *ev, struct cost_feed *f)
 {
-	struct cost_calibration *c = &l->tot.cal;
 	struct marker_vmstat vm;
-	int64_t f, loc;
 
 	marker_decode_vmstat(ev, &vm);
-	if (vm.status[MK_VMSTAT_PHASE] != MARKER_OK ||
-	    vm.status[MK_VMSTAT_HINT_FAULTS] != MARKER_OK ||
-	    vm.status[MK_VMSTAT_HINT_LOCAL] != MARKER_OK)
+	f->vm_ok = vm.status[MK_VMSTAT_PHASE] == MARKER_OK &&
+		   vm.status[MK_VMSTAT_HINT_FAULTS] == MARKER_OK &&
+		   vm.status[MK_VMSTAT_HINT_LOCAL] == MARKER_OK;
+	f->vm_phase = vm.phase;
+	f->vm_faults = vm.numa_hint_faults;
+	f->vm_local = vm.numa_hint_faults_local;
+}
+
+static void feed_vmstat(struct cost_ledger *l, const struct cost_feed *vm)
+{
+	struct cost_calibration *c = &l->tot.cal;
+	int64_t f, loc;
+
+	if (!vm->vm_ok)
 		return;
-	f = vm.numa_hint_faults;
-	loc = vm.numa_hint_faults_local;
-	if (vm.phase == MARKER_PHASE_START && !c->have_start) {
+	f = vm->vm_faults;
+	loc = vm->vm_local;
+	if (vm->vm_phase == MARKER_PHASE_START && !c->have_start) {
 		if (c->have_end)
 			return;
 		c->have_start = true;
@@ -847,7 +872,7 @@ static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
 		c->est_local = c->est_local_post = 0;
 		memset(l->tot.actual, 0, (size_t)l->nr_nodes * l->nr_nodes * sizeof(double));
 		l->in_window = true;
-	} else if (vm.phase == MARKER_PHASE_END && c->have_start && !c->have_end) {
+	} else if (vm->vm_phase == MARKER_PHASE_END && c->have_start && !c->have_end) {
 		c->have_end = true;
 		c->vm_faults_end = f;
 		c->vm_local_end = loc;
@@ -855,31 +880,63 @@ static void feed_vmstat(struct cost_ledger *l, const struct sr_event *ev)
 	}
 }
 
-int cost_ledger_feed(struct cost_ledger *l, const struct model *m, const struct sr_event *ev)
+bool cost_ledger_capture(const struct cost_ledger *l, const struct model *m,
+			 const struct sr_event *ev, struct cost_feed *f)
+{
+	f->kind = ev->kind;
+	f->ts_ns = ev->ts_ns;
+	f->pid = ev->pid;
+	switch (ev->kind) {
+	case SR_EV_NUMA_FAULT:
+		capture_fault(l, m, ev, f);
+		return true;
+	case SR_EV_MIGRATE:
+		f->pid = ev->u.mig.pid;
+		return f->pid > 0;
+	case SR_EV_STICK_NUMA:
+		f->pid = ev->u.numa.src_pid;
+		return f->pid > 0;
+	case SR_EV_EXIT:
+		f->pid = ev->u.exit.pid;
+		return f->pid > 0;
+	case SR_EV_PRINT:
+		if (ev->marker != SR_MARK_VMSTAT)
+			return false;
+		capture_vmstat(ev, f);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int cost_ledger_apply(struct cost_ledger *l, const struct cost_feed *f)
 {
 	struct ltask *t;
 
-	switch (ev->kind) {
+	switch (f->kind) {
 	case SR_EV_NUMA_FAULT:
-		return feed_fault(l, m, ev);
+		return feed_fault(l, f);
 	case SR_EV_MIGRATE:
-		return ev->u.mig.pid > 0 ? task_boundary(l, ev->u.mig.pid, ev->ts_ns) : 0;
 	case SR_EV_STICK_NUMA:
-		return ev->u.numa.src_pid > 0 ? task_boundary(l, ev->u.numa.src_pid, ev->ts_ns) : 0;
+		return task_boundary(l, f->pid, f->ts_ns);
 	case SR_EV_EXIT:
-		if (ev->u.exit.pid <= 0)
-			return 0;
-		t = task_get(l, ev->u.exit.pid);
+		t = task_get(l, f->pid);
 		if (!t)
 			return -ENOMEM;
-		return task_close(l, t, ev->ts_ns, COST_END_EXIT);
+		return task_close(l, t, f->ts_ns, COST_END_EXIT);
 	case SR_EV_PRINT:
-		if (ev->marker == SR_MARK_VMSTAT)
-			feed_vmstat(l, ev);
+		feed_vmstat(l, f);
 		return 0;
 	default:
 		return 0;
 	}
+}
+
+int cost_ledger_feed(struct cost_ledger *l, const struct model *m, const struct sr_event *ev)
+{
+	struct cost_feed f;
+
+	return cost_ledger_capture(l, m, ev, &f) ? cost_ledger_apply(l, &f) : 0;
 }
 
 int cost_ledger_decide_parts(struct cost_ledger *l, const struct decision *d,

@@ -281,6 +281,58 @@ struct cost_ledger *cost_ledger_new(const struct topo *topo, cost_done_fn done,
 void cost_ledger_free(struct cost_ledger *l);
 
 /**
+ * struct cost_feed - what the ledger takes from one event and the model's
+ * state before it (cost_ledger_capture()), so that it can be applied later,
+ * on another thread (cost_ledger_apply()), while the model moves on
+ * @kind, @ts_ns: the event's
+ * @pid:    the task whose interval it touches (the event's, or the migrated,
+ *          stuck or exiting one)
+ * @cnode:  SR_EV_NUMA_FAULT: the faulting CPU's node (-1 unknown)
+ * @fault_flags: its TNF_* flags
+ * @priced: the task's memory placement was known: @shares holds it
+ * @migrated_share: model_task_migrated_share() at @cnode
+ * @shares: per node, the first nr_nodes used
+ * @vm_ok, @vm_phase, @vm_faults, @vm_local: SR_EV_PRINT: a whole
+ *          schedreplay_vmstat line's phase and counters
+ */
+/* the most nodes the ledger prices (cost_of() and snapshots hold 64) */
+#define COST_MAX_NODES	64
+
+struct cost_feed {
+	int		kind;
+	uint64_t	ts_ns;
+	int		pid;
+	int		cnode;
+	unsigned int	fault_flags;
+	bool		priced;
+	bool		vm_ok;
+	int		vm_phase;
+	int64_t		vm_faults;
+	int64_t		vm_local;
+	double		migrated_share;
+	double		shares[COST_MAX_NODES];
+};
+
+/**
+ * cost_ledger_capture() - read what @ev means for the ledger (after
+ * decision_feed(), before model_feed())
+ * @m: the model, in its state before @ev
+ * @f: filled
+ * Context: reads only what cost_ledger_new() set in @l, so it may run
+ * while another thread applies earlier events.
+ * Return: true when @f must be given to cost_ledger_apply().
+ */
+bool cost_ledger_capture(const struct cost_ledger *l, const struct model *m,
+			 const struct sr_event *ev, struct cost_feed *f);
+
+/**
+ * cost_ledger_apply() - apply a captured event, in trace order with the
+ * decisions (cost_ledger_decide_parts()) made before it
+ * Return: 0, -ENOMEM, or a negative code from @done.
+ */
+int cost_ledger_apply(struct cost_ledger *l, const struct cost_feed *f);
+
+/**
  * cost_ledger_feed() - look at one event (after decision_feed(), before
  * model_feed())
  * @m: the model, in its state before @ev
