@@ -124,6 +124,7 @@ struct dat_mt {
 	int			qmax;		/* batches a stream may have queued */
 	int			batch;		/* items a batch */
 	int			nr_workers;	/* threads started */
+	int			spin;		/* polls before sleeping */
 	struct dat_worker	*w;		/* nr_workers + 1: the caller's last */
 	struct dat_mtq		*q;		/* by stream */
 	struct dat_batch	*free;		/* released longest ago first */
@@ -142,6 +143,8 @@ struct dat_mt {
  * Polls a while first, the lock released: a batch takes some tens of
  * microseconds to make, and sleeping and being woken costs about as much
  * on a virtual machine (a futex call and an interprocessor interrupt).
+ * Not when the caller runs threads of its own besides the reader's
+ * (ingest_opts.no_poll): polling then takes a CPU one of them needs.
  */
 static void mt_wait(struct dat_mt *mt, pthread_cond_t *cv, unsigned int *gen)
 {
@@ -149,7 +152,7 @@ static void mt_wait(struct dat_mt *mt, pthread_cond_t *cv, unsigned int *gen)
 	int i;
 
 	pthread_mutex_unlock(&mt->lock);
-	for (i = 0; i < DAT_MT_SPIN && __atomic_load_n(gen, __ATOMIC_ACQUIRE) == g; i++)
+	for (i = 0; i < mt->spin && __atomic_load_n(gen, __ATOMIC_ACQUIRE) == g; i++)
 		mt_pause();
 	pthread_mutex_lock(&mt->lock);
 	if (__atomic_load_n(gen, __ATOMIC_ACQUIRE) == g)
@@ -586,6 +589,7 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	if (!mt->q || !mt->w)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	mt->nr_workers = nw;
+	mt->spin = in->opts.no_poll ? 0 : DAT_MT_SPIN;
 	/* memory: batches by the stream, smaller when there are many streams */
 	mt->batch = d->nr_streams ? DAT_MT_ITEMS / d->nr_streams : DAT_MT_BATCH;
 	if (mt->batch < DAT_MT_BATCH_MIN)

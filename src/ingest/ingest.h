@@ -60,6 +60,9 @@ struct ingest_opts {
 	int			batch;		/* fast reader on threads: events a
 						 * batch (1..1024); 0 = its choice.
 						 * Tests use tiny ones */
+	bool			no_poll;	/* fast reader on threads: sleep at
+						 * once when waiting, as the caller
+						 * has busy threads of its own */
 	ingest_warn_fn		warn;		/* may be NULL */
 	void			*warn_arg;
 };
