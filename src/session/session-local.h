@@ -68,6 +68,12 @@ struct session {
 	uint64_t			nr_read;
 	bool				ran;
 	struct err			err;
+	/*
+	 * Where what follows a decision (engine, ledger, sinks) writes its
+	 * errors: err, or the decision thread's own while it runs
+	 */
+	struct err			*derr;
+	struct session_pipe		*pipe;		/* that thread, or NULL */
 };
 
 /* session-open.c */
@@ -81,6 +87,28 @@ int session_build_engine(struct session *s, struct err *e);
 void session_read_uname(struct session *s);
 int session_read_numactl(struct session *s, struct topo **out, struct err *e);
 void session_read_capture_counters(struct session *s);
+
+/**
+ * session_decide() - what follows decision @d (session.c): the engine,
+ * the sinks' wants, the ledger; on whichever thread judges decisions
+ * Return: 0 or a negative code with *s->derr set.
+ */
+int session_decide(struct session *s, const struct decision *d);
+
+/*
+ * session-pipe.c: the decision thread.  session_pipe_wanted(): the options
+ * allow a second thread and the host has two CPUs.  After a successful
+ * session_pipe_start(), hand it every decision (session_pipe_decision())
+ * and every event after decision_feed() (session_pipe_feed(): in place of
+ * cost_ledger_feed()), then session_pipe_stop() with the loop's result:
+ * it joins the thread and returns the first error in trace order.
+ */
+bool session_pipe_wanted(const struct session *s);
+int session_pipe_start(struct session *s);
+int session_pipe_decision(struct session *s, const struct decision *d);
+int session_pipe_feed(struct session *s, const struct sr_event *ev);
+int session_pipe_stop(struct session *s, int ret);
+void session_pipe_free(struct session *s);
 
 /**
  * session_cost_parts() - the tasks decision @d prices and where each side

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "session-local.h"
+#include "util/cpus.h"
 #include "ingest/marker.h"
 #include "util/escape.h"
 
@@ -477,6 +478,10 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 		return ret;
 	s->tr.topo = s->topo;
 
+	/* the decision thread needs the CPU a polling reader would take */
+	if (s->opts.mode == SESSION_REPLAY && session_pipe_wanted(s) &&
+	    util_cpus_available() <= 2)
+		s->opts.ingest.no_poll = true;
 	s->in = ingest_open(s->tr.read_path, &s->opts.ingest, e);
 	if (!s->in)
 		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);

@@ -70,6 +70,7 @@ struct session *session_open(const char *trace, const struct session_opts *o, st
 	}
 	s->opts = *o;
 	s->spool_fd = -1;
+	s->derr = &s->err;
 	s->opts.ingest.warn = warn_cb;
 	s->opts.ingest.warn_arg = s;
 	strcount_init(&s->names);
@@ -95,6 +96,7 @@ void session_close(struct session *s)
 
 	if (!s)
 		return;
+	session_pipe_free(s);
 	decision_free(s->dec);
 	cost_ledger_free(s->ledger);	/* gives back the decisions still kept */
 	model_free(s->model);
@@ -266,31 +268,44 @@ static bool wanted(const struct session *s, const struct engine_result *r)
 }
 
 /* A decision from the classifier: through the engine, into the ledger. */
-static int on_decision(const struct decision *d, void *arg)
+int session_decide(struct session *s, const struct decision *d)
 {
-	struct session *s = arg;
 	struct session_pending *p = NULL;
 	struct engine_result r;
 	struct cost_part_in parts[COST_MAX_PARTS];
 	int ret, nr;
 
-	ret = engine_evaluate(s->engine, d, &r, &s->err);
+	ret = engine_evaluate(s->engine, d, &r, s->derr);
 	if (ret < 0)
 		return ret;
 	if (s->keep && wanted(s, &r)) {
 		p = pending_get(s);
 		if (!p)
-			return err_set(&s->err, -ENOMEM, "out of memory");
-		decision_copy(s->dec, &p->d, d);
+			return err_set(s->derr, -ENOMEM, "out of memory");
+		/*
+		 * On the decision thread, the whole copy: decision_copy() reads
+		 * the classifier's layout, which the reading thread may widen
+		 */
+		if (s->pipe)
+			memcpy(&p->d, d, sizeof(p->d));
+		else
+			decision_copy(s->dec, &p->d, d);
 		p->d.cand = NULL;	/* borrowed for this call only */
 		p->r = r;
 		p->r.d = &p->d;
 	}
 	nr = session_cost_parts(d, &r, parts);
 	ret = cost_ledger_decide_parts(s->ledger, d, parts, nr, p);
-	if (ret < 0 && !s->err.code)
-		err_set(&s->err, ret, "%s", sr_strerror(ret));
+	if (ret < 0 && !s->derr->code)
+		err_set(s->derr, ret, "%s", sr_strerror(ret));
 	return ret;
+}
+
+static int on_decision(const struct decision *d, void *arg)
+{
+	struct session *s = arg;
+
+	return s->pipe ? session_pipe_decision(s, d) : session_decide(s, d);
 }
 
 /* A decision whose cost is known: to every sink that takes decisions. */
@@ -305,7 +320,7 @@ static int on_cost(const struct cost_item *it, void *arg)
 	for (i = 0; i < s->nr_sinks && ret == 0; i++)
 		if (s->sinks[i].ops->decision &&
 		    (!s->sinks[i].ops->wants || s->sinks[i].ops->wants(&p->r)))
-			ret = s->sinks[i].ops->decision(s->sinks[i].priv, &p->r, it, &s->err);
+			ret = s->sinks[i].ops->decision(s->sinks[i].priv, &p->r, it, s->derr);
 	pending_put(p);
 	return ret;
 }
@@ -376,13 +391,15 @@ static int run_replay(struct session *s)
 	if (s->opts.scan_period_ns)
 		model_set_scan_period(s->model, s->opts.scan_period_ns);
 	decision_set_kernel(s->dec, s->tr.kernel_release);
+	if (session_pipe_wanted(s) && (r = session_pipe_start(s)) < 0)
+		return r;
 	while ((r = next_event(s, &ev)) > 0) {
 		dmg = probe_damage(decision_stats(s->dec));
 		r = decision_feed(s->dec, s->model, ev);
 		if (ingest_kind_is_probe(ev->kind) || ev->kind == SR_EV_LOST)
 			warn_probe(s, ev, dmg);
 		if (r >= 0)
-			r = cost_ledger_feed(s->ledger, s->model, ev);
+			r = s->pipe ? session_pipe_feed(s, ev) : cost_ledger_feed(s->ledger, s->model, ev);
 		if (r >= 0)
 			r = model_feed(s->model, ev);
 		if (r < 0)
@@ -390,6 +407,7 @@ static int run_replay(struct session *s)
 	}
 	if (r == 0)
 		r = decision_finish(s->dec);
+	r = session_pipe_stop(s, r);
 	if (r == 0)
 		r = cost_ledger_finish(s->ledger, ingest_info(s->in)->last_ts_ns);
 	if (r == 0)

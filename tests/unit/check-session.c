@@ -223,6 +223,123 @@ START_TEST(test_every_sink)
 }
 END_TEST
 
+/*
+ * A replay's output does not depend on its threads: with a decision thread
+ * (threads 2, session-pipe.c) the JSON document and the NDJSON lines are
+ * those of the serial loop, byte for byte, on fixtures with every class of
+ * decision (load-balance candidates, probes, wake-ups, NUMA faults).
+ */
+static void run_to(const char *trace, int threads, char **json, char **nd)
+{
+	char jpath[] = "/tmp/check-session-XXXXXX";
+	struct report_sink js = { 0 }, k2 = { 0 };
+	struct session_sink k[2];
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+	size_t len;
+	FILE *f;
+	int fd;
+
+	session_opts_init(&o);
+	o.ingest.threads = threads;
+	s = session_open(trace, &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	fd = mkstemp(jpath);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	js.path = jpath;
+	js.top = 10;
+	k2.f = tmpfile();
+	ck_assert_ptr_nonnull(k2.f);
+	k[0] = (struct session_sink){ &report_json_sink_ops, &js };
+	k[1] = (struct session_sink){ &report_ndjson_sink_ops, &k2 };
+	ck_assert_msg(session_run(s, k, 2) == 0, "%s", session_err(s)->msg);
+	*nd = slurp_file(k2.f, &len);
+	fclose(k2.f);
+	f = fopen(jpath, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	*json = slurp_file(f, &len);
+	fclose(f);
+	report_sink_release(&js);
+	unlink(jpath);
+	session_close(s);
+}
+
+START_TEST(test_threads_same_output)
+{
+	static const char *const traces[] = {
+		SR_FIXTURE("numa02-2n"), SR_FIXTURE("numa01-4n"), SR_FIXTURE("probes-4n"),
+		SR_FIXTURE("mixed-2n"), SR_FIXTURE("host-2cpu-mixed.dat"),
+	};
+	char *j1, *n1, *j2, *n2;
+	size_t i;
+
+	for (i = 0; i < sizeof(traces) / sizeof(traces[0]); i++) {
+		run_to(traces[i], 1, &j1, &n1);
+		run_to(traces[i], 2, &j2, &n2);
+		ck_assert_uint_gt(strlen(n1), 0);
+		ck_assert_msg(!strcmp(j1, j2), "%s: JSON differs with a decision thread", traces[i]);
+		ck_assert_msg(!strcmp(n1, n2), "%s: NDJSON differs with a decision thread", traces[i]);
+		free(j1);
+		free(n1);
+		free(j2);
+		free(n2);
+	}
+}
+END_TEST
+
+/* A sink failing at its Nth decision: the same error, serial or threaded. */
+struct fail_sink {
+	uint64_t	n;
+	uint64_t	at;
+};
+
+static int fail_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			 struct err *err)
+{
+	struct fail_sink *k = priv;
+
+	if (++k->n < k->at)
+		return 0;
+	return err_set(err, -ENOSPC, "sink full at decision %llu", (unsigned long long)cost->seq);
+}
+
+static const struct session_sink_ops fail_ops = { .name = "fail", .decision = fail_decision };
+
+START_TEST(test_threads_sink_error)
+{
+	static const uint64_t at[] = { 1, 100, 2000 };
+	char msg[2][sizeof(((struct err *)0)->msg)];
+	struct session_opts o;
+	struct err e = { 0 };
+	struct session *s;
+	size_t i;
+	int t, ret[2];
+
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		for (t = 0; t < 2; t++) {
+			struct fail_sink fk = { .at = at[i] };
+			struct session_sink k = { .ops = &fail_ops, .priv = &fk };
+
+			session_opts_init(&o);
+			o.ingest.threads = t + 1;
+			s = session_open(NUMA02, &o, &e);
+			ck_assert_msg(s != NULL, "%s", e.msg);
+			ret[t] = session_run(s, &k, 1);
+			snprintf(msg[t], sizeof(msg[t]), "%s", session_err(s)->msg);
+			ck_assert_uint_eq(fk.n, at[i]);	/* nothing after the failure */
+			session_close(s);
+		}
+		ck_assert_int_eq(ret[0], -ENOSPC);
+		ck_assert_int_eq(ret[1], ret[0]);
+		ck_assert_str_eq(msg[1], msg[0]);
+		ck_assert_ptr_nonnull(strstr(msg[0], "sink full at decision"));
+	}
+}
+END_TEST
+
 /* info: the model alone, events by name, the info sink's JSON. */
 START_TEST(test_info)
 {
@@ -699,6 +816,8 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_run_counts);
 	tcase_add_test(tc, test_disagreements_only);
 	tcase_add_test(tc, test_every_sink);
+	tcase_add_test(tc, test_threads_same_output);
+	tcase_add_test(tc, test_threads_sink_error);
 	tcase_add_test(tc, test_info);
 	tcase_add_test(tc, test_topology_frozen);
 	tcase_add_test(tc, test_open_failures);

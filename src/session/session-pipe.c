@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * session-pipe.c - a replay's decisions judged on a thread of their own.
+ *
+ * One thread reads the trace, classifies it into decisions and moves the
+ * model on (session.c's loop); a second one runs what follows a decision:
+ * the engine, the cost ledger and the sinks.  They meet in a ring of
+ * slots, in trace order: a decision (its copy, candidates included) or an
+ * event the ledger needs, with what the ledger reads of the model captured
+ * when the event was read (cost_ledger_capture()), since the model has
+ * moved on by the time the ledger applies it.  So the second thread sees
+ * exactly what the serial loop's on_decision() and cost_ledger_feed() see,
+ * in the same order, and a replay's output does not depend on its threads.
+ *
+ * Each side publishes its position every PIPE_BATCH slots and before it
+ * waits, and sleeps on the condition variable only when the ring is full
+ * (the reader) or empty (the judge): on a 2-CPU host three threads (reader
+ * worker, reader, judge) share two CPUs, and spinning would take one from
+ * the other.
+ *
+ * Errors: the judge stops at its first and says so (failed); the reader's
+ * next slot then fails with -ECANCELED and the session reports the
+ * judge's error.  When the reader fails first, the judge still finishes
+ * the slots before the failure, so the error reported is the first in
+ * trace order, as in the serial loop.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session-local.h"
+#include "util/cpus.h"
+
+#define PIPE_SLOTS	256	/* a power of two */
+#define PIPE_BATCH	32
+
+enum pipe_kind {
+	PIPE_DECISION = 1,
+	PIPE_FEED,
+};
+
+struct pipe_slot {
+	int			kind;
+	int			cand_cap;
+	struct sr_snapshot	*cand;	/* the decision's candidates, copied */
+	struct cost_feed	feed;
+	/* zero past the part its snapshot uses: decision_copy() writes only that */
+	struct decision		d;
+};
+
+struct session_pipe {
+	struct session		*s;
+	struct pipe_slot	*slot;
+	/* the reader's own */
+	size_t			head;		/* next slot to fill */
+	size_t			tail_seen;	/* its last look at pub_tail */
+	/* shared */
+	atomic_size_t		pub_head;	/* slots below it are filled */
+	atomic_size_t		pub_tail;	/* slots below it are done with */
+	atomic_bool		reader_waits;
+	atomic_bool		judge_waits;
+	atomic_bool		done;		/* the reader will fill no more */
+	atomic_bool		failed;		/* the judge stopped at an error */
+	pthread_mutex_t		mu;
+	pthread_cond_t		cv;
+	pthread_t		thread;
+	bool			started;
+	/* the judge's */
+	struct err		err;
+	int			ret;
+};
+
+static void wake(struct session_pipe *p, atomic_bool *waits)
+{
+	if (!atomic_load(waits))
+		return;
+	pthread_mutex_lock(&p->mu);
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void publish_head(struct session_pipe *p)
+{
+	atomic_store(&p->pub_head, p->head);
+	wake(p, &p->judge_waits);
+}
+
+/* the next slot to fill, NULL once the judge has failed */
+static struct pipe_slot *slot_get(struct session_pipe *p)
+{
+	if (p->head - p->tail_seen == PIPE_SLOTS) {
+		p->tail_seen = atomic_load(&p->pub_tail);
+		if (p->head - p->tail_seen == PIPE_SLOTS) {
+			publish_head(p);
+			pthread_mutex_lock(&p->mu);
+			atomic_store(&p->reader_waits, true);
+			while ((p->tail_seen = atomic_load(&p->pub_tail)) + PIPE_SLOTS == p->head &&
+			       !atomic_load(&p->failed))
+				pthread_cond_wait(&p->cv, &p->mu);
+			atomic_store(&p->reader_waits, false);
+			pthread_mutex_unlock(&p->mu);
+		}
+	}
+	if (atomic_load_explicit(&p->failed, memory_order_relaxed))
+		return NULL;
+	return &p->slot[p->head & (PIPE_SLOTS - 1)];
+}
+
+static void slot_commit(struct session_pipe *p)
+{
+	if ((++p->head & (PIPE_BATCH - 1)) == 0)
+		publish_head(p);
+}
+
+int session_pipe_decision(struct session *s, const struct decision *d)
+{
+	struct session_pipe *p = s->pipe;
+	struct pipe_slot *sl = slot_get(p);
+
+	if (!sl)
+		return -ECANCELED;
+	if (d->nr_cand > 0 && d->cand) {
+		if (d->nr_cand > sl->cand_cap) {
+			struct sr_snapshot *c = realloc(sl->cand, (size_t)d->nr_cand * sizeof(*c));
+
+			if (!c)
+				return err_set(&s->err, -ENOMEM, "out of memory");
+			sl->cand = c;
+			sl->cand_cap = d->nr_cand;
+		}
+		memcpy(sl->cand, d->cand, (size_t)d->nr_cand * sizeof(*sl->cand));
+	}
+	sl->kind = PIPE_DECISION;
+	decision_copy(s->dec, &sl->d, d);
+	slot_commit(p);
+	return 0;
+}
+
+int session_pipe_feed(struct session *s, const struct sr_event *ev)
+{
+	struct session_pipe *p = s->pipe;
+	struct pipe_slot *sl = slot_get(p);
+
+	if (!sl)
+		return -ECANCELED;
+	if (!cost_ledger_capture(s->ledger, s->model, ev, &sl->feed))
+		return 0;
+	sl->kind = PIPE_FEED;
+	slot_commit(p);
+	return 0;
+}
+
+static int judge(struct session_pipe *p, struct pipe_slot *sl)
+{
+	struct session *s = p->s;
+
+	if (sl->kind == PIPE_FEED)
+		return cost_ledger_apply(s->ledger, &sl->feed);
+	sl->d.cand = sl->d.nr_cand > 0 && sl->d.cand ? sl->cand : NULL;
+	return session_decide(s, &sl->d);
+}
+
+static void *judge_main(void *arg)
+{
+	struct session_pipe *p = arg;
+	size_t tail = 0, head = 0;
+	int ret;
+
+	for (;;) {
+		if (tail == head) {
+			atomic_store(&p->pub_tail, tail);
+			wake(p, &p->reader_waits);
+			head = atomic_load(&p->pub_head);
+		}
+		if (tail == head) {
+			pthread_mutex_lock(&p->mu);
+			atomic_store(&p->judge_waits, true);
+			while ((head = atomic_load(&p->pub_head)) == tail && !atomic_load(&p->done))
+				pthread_cond_wait(&p->cv, &p->mu);
+			atomic_store(&p->judge_waits, false);
+			pthread_mutex_unlock(&p->mu);
+			head = atomic_load(&p->pub_head);
+			if (tail == head)
+				break;		/* done, and every slot judged */
+		}
+		ret = judge(p, &p->slot[tail & (PIPE_SLOTS - 1)]);
+		if (ret < 0) {
+			p->ret = ret;
+			if (!p->err.code)
+				err_set(&p->err, ret, "%s", sr_strerror(ret));
+			atomic_store(&p->failed, true);
+			pthread_mutex_lock(&p->mu);
+			pthread_cond_signal(&p->cv);
+			pthread_mutex_unlock(&p->mu);
+			break;
+		}
+		if ((++tail & (PIPE_BATCH - 1)) == 0) {
+			atomic_store(&p->pub_tail, tail);
+			wake(p, &p->reader_waits);
+		}
+	}
+	return NULL;
+}
+
+bool session_pipe_wanted(const struct session *s)
+{
+	int threads = s->opts.ingest.threads ? s->opts.ingest.threads : util_cpus_available();
+
+	return threads >= 2;
+}
+
+int session_pipe_start(struct session *s)
+{
+	struct session_pipe *p = calloc(1, sizeof(*p));
+	sigset_t all, old;
+	int ret;
+
+	if (!p)
+		return err_set(&s->err, -ENOMEM, "out of memory");
+	p->slot = calloc(PIPE_SLOTS, sizeof(*p->slot));
+	if (!p->slot) {
+		free(p);
+		return err_set(&s->err, -ENOMEM, "out of memory");
+	}
+	p->s = s;
+	atomic_init(&p->pub_head, 0);
+	atomic_init(&p->pub_tail, 0);
+	atomic_init(&p->reader_waits, false);
+	atomic_init(&p->judge_waits, false);
+	atomic_init(&p->done, false);
+	atomic_init(&p->failed, false);
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	s->pipe = p;
+	/* the judge's errors are its own until the reader joins it */
+	s->derr = &p->err;
+	/* signals reach the reading thread only, as the reader's workers (dat-threads.c) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&p->thread, NULL, judge_main, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		s->derr = &s->err;
+		return err_set(&s->err, -ret, "cannot start the decision thread: %s", strerror(ret));
+	}
+	p->started = true;
+	return 0;
+}
+
+int session_pipe_stop(struct session *s, int ret)
+{
+	struct session_pipe *p = s->pipe;
+
+	if (!p || !p->started)
+		return ret;
+	publish_head(p);
+	pthread_mutex_lock(&p->mu);
+	atomic_store(&p->done, true);
+	pthread_cond_signal(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+	s->derr = &s->err;
+	if (p->ret < 0) {	/* the judge's error came first in trace order */
+		s->err = p->err;
+		return p->ret;
+	}
+	return ret;
+}
+
+void session_pipe_free(struct session *s)
+{
+	struct session_pipe *p = s->pipe;
+	int i;
+
+	if (!p)
+		return;
+	session_pipe_stop(s, 0);
+	for (i = 0; i < PIPE_SLOTS; i++)
+		free(p->slot[i].cand);
+	free(p->slot);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cv);
+	free(p);
+	s->pipe = NULL;
+}
