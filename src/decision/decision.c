@@ -1274,6 +1274,15 @@ void decision_copy(const struct decision_ctx *d, struct decision *to, const stru
 	       sizeof(*to) - sizeof(to->snap));
 }
 
+void decision_copy_snaps(const struct decision_ctx *d, struct sr_snapshot *to,
+			 const struct sr_snapshot *from, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		decision_snap_copy(&d->snap_layout, &to[i], &from[i]);
+}
+
 static void wake_drop(struct decision_ctx *d, int i)
 {
 	struct pend_wake *to = &d->wakes[i], *from = &d->wakes[d->nr_wakes - 1];

@@ -265,6 +265,14 @@ int decision_finish(struct decision_ctx *d);
  */
 void decision_copy(const struct decision_ctx *d, struct decision *to, const struct decision *from);
 
+/**
+ * decision_copy_snaps() - copy @n snapshots (a decision's candidates) as
+ * decision_copy() copies its snapshot: only the part @d's machine uses
+ * @to: zero outside that part (calloc() memory, or earlier such copies)
+ */
+void decision_copy_snaps(const struct decision_ctx *d, struct sr_snapshot *to,
+			 const struct sr_snapshot *from, int n);
+
 /** decision_stats() - counters so far.  Return: borrowed. */
 const struct decision_stats *decision_stats(const struct decision_ctx *d);
 

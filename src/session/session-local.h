@@ -16,7 +16,7 @@
  * Kept on a free list once handed out.
  */
 struct session_pending {
-	struct decision		d;
+	struct decision		*d;	/* calloc'd: zero past the used part */
 	struct engine_result	r;
 	struct session		*owner;
 	struct session_pending	*next;
@@ -89,11 +89,14 @@ int session_read_numactl(struct session *s, struct topo **out, struct err *e);
 void session_read_capture_counters(struct session *s);
 
 /**
- * session_decide() - what follows decision @d (session.c): the engine,
+ * session_decide() - what follows decision *@dp (session.c): the engine,
  * the sinks' wants, the ledger; on whichever thread judges decisions
+ * @own: the decision is the caller's to give: one kept is not copied but
+ *       swapped with the keeper's spare (*@dp then points to that, a
+ *       decision as zero past its used part)
  * Return: 0 or a negative code with *s->derr set.
  */
-int session_decide(struct session *s, const struct decision *d);
+int session_decide(struct session *s, struct decision **dp, bool own);
 
 /*
  * session-pipe.c: the decision thread.  session_pipe_wanted(): the options

@@ -36,6 +36,7 @@
 
 #define PIPE_SLOTS	256	/* a power of two */
 #define PIPE_BATCH	32
+#define PIPE_CAND_KEEP	2	/* candidates a slot keeps room for */
 
 enum pipe_kind {
 	PIPE_DECISION = 1,
@@ -47,8 +48,11 @@ struct pipe_slot {
 	int			cand_cap;
 	struct sr_snapshot	*cand;	/* the decision's candidates, copied */
 	struct cost_feed	feed;
-	/* zero past the part its snapshot uses: decision_copy() writes only that */
-	struct decision		d;
+	/*
+	 * zero past the part its snapshot uses: decision_copy() writes only
+	 * that; a decision kept is swapped out for the keeper's spare
+	 */
+	struct decision		*d;
 };
 
 struct session_pipe {
@@ -124,17 +128,20 @@ int session_pipe_decision(struct session *s, const struct decision *d)
 		return -ECANCELED;
 	if (d->nr_cand > 0 && d->cand) {
 		if (d->nr_cand > sl->cand_cap) {
-			struct sr_snapshot *c = realloc(sl->cand, (size_t)d->nr_cand * sizeof(*c));
+			/* zeroed, and copied into by the used part only: 12 KB a
+			 * snapshot, of which a small machine uses a few hundred bytes */
+			struct sr_snapshot *c = calloc((size_t)d->nr_cand, sizeof(*c));
 
 			if (!c)
 				return err_set(&s->err, -ENOMEM, "out of memory");
+			free(sl->cand);
 			sl->cand = c;
 			sl->cand_cap = d->nr_cand;
 		}
-		memcpy(sl->cand, d->cand, (size_t)d->nr_cand * sizeof(*sl->cand));
+		decision_copy_snaps(s->dec, sl->cand, d->cand, d->nr_cand);
 	}
 	sl->kind = PIPE_DECISION;
-	decision_copy(s->dec, &sl->d, d);
+	decision_copy(s->dec, sl->d, d);
 	slot_commit(p);
 	return 0;
 }
@@ -156,11 +163,23 @@ int session_pipe_feed(struct session *s, const struct sr_event *ev)
 static int judge(struct session_pipe *p, struct pipe_slot *sl)
 {
 	struct session *s = p->s;
+	int ret;
 
 	if (sl->kind == PIPE_FEED)
 		return cost_ledger_apply(s->ledger, &sl->feed);
-	sl->d.cand = sl->d.nr_cand > 0 && sl->d.cand ? sl->cand : NULL;
-	return session_decide(s, &sl->d);
+	sl->d->cand = sl->d->nr_cand > 0 && sl->d->cand ? sl->cand : NULL;
+	ret = session_decide(s, &sl->d, true);
+	/*
+	 * A long candidate list is not kept in its slot: 256 slots each
+	 * holding a balance pass's dozens of 12 KB snapshots would be tens of
+	 * megabytes, where the serial loop holds one pass
+	 */
+	if (sl->cand_cap > PIPE_CAND_KEEP) {
+		free(sl->cand);
+		sl->cand = NULL;
+		sl->cand_cap = 0;
+	}
+	return ret;
 }
 
 static void *judge_main(void *arg)
@@ -216,7 +235,7 @@ int session_pipe_start(struct session *s)
 {
 	struct session_pipe *p = calloc(1, sizeof(*p));
 	sigset_t all, old;
-	int ret;
+	int ret, i;
 
 	if (!p)
 		return err_set(&s->err, -ENOMEM, "out of memory");
@@ -235,6 +254,9 @@ int session_pipe_start(struct session *s)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
 	s->pipe = p;
+	for (i = 0; i < PIPE_SLOTS; i++)
+		if (!(p->slot[i].d = calloc(1, sizeof(*p->slot[i].d))))
+			return err_set(&s->err, -ENOMEM, "out of memory");
 	/* the judge's errors are its own until the reader joins it */
 	s->derr = &p->err;
 	/* signals reach the reading thread only, as the reader's workers (dat-threads.c) */
@@ -279,8 +301,10 @@ void session_pipe_free(struct session *s)
 	if (!p)
 		return;
 	session_pipe_stop(s, 0);
-	for (i = 0; i < PIPE_SLOTS; i++)
+	for (i = 0; i < PIPE_SLOTS; i++) {
 		free(p->slot[i].cand);
+		free(p->slot[i].d);
+	}
 	free(p->slot);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);

@@ -109,6 +109,7 @@ void session_close(struct session *s)
 		replay_plugin_close(s->plugins[i]);
 	for (p = s->free_list; p; p = n) {
 		n = p->next;
+		free(p->d);
 		free(p);
 	}
 	strcount_release(&s->names);
@@ -184,9 +185,15 @@ static struct session_pending *pending_get(struct session *s)
 		s->free_list = p->next;
 		return p;
 	}
-	p = calloc(1, sizeof(*p));	/* zero: decision_copy() writes only what is used */
-	if (p)
-		p->owner = s;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->d = calloc(1, sizeof(*p->d));	/* zero: decision_copy() writes only what is used */
+	if (!p->d) {
+		free(p);
+		return NULL;
+	}
+	p->owner = s;
 	return p;
 }
 
@@ -268,11 +275,13 @@ static bool wanted(const struct session *s, const struct engine_result *r)
 }
 
 /* A decision from the classifier: through the engine, into the ledger. */
-int session_decide(struct session *s, const struct decision *d)
+int session_decide(struct session *s, struct decision **dp, bool own)
 {
+	const struct decision *d = *dp;
 	struct session_pending *p = NULL;
 	struct engine_result r;
 	struct cost_part_in parts[COST_MAX_PARTS];
+	struct decision *spare;
 	int ret, nr;
 
 	ret = engine_evaluate(s->engine, d, &r, s->derr);
@@ -282,17 +291,17 @@ int session_decide(struct session *s, const struct decision *d)
 		p = pending_get(s);
 		if (!p)
 			return err_set(s->derr, -ENOMEM, "out of memory");
-		/*
-		 * On the decision thread, the whole copy: decision_copy() reads
-		 * the classifier's layout, which the reading thread may widen
-		 */
-		if (s->pipe)
-			memcpy(&p->d, d, sizeof(p->d));
-		else
-			decision_copy(s->dec, &p->d, d);
-		p->d.cand = NULL;	/* borrowed for this call only */
+		if (own) {
+			/* the decision thread's slot takes the spare: no copy */
+			spare = p->d;
+			p->d = *dp;
+			*dp = spare;
+		} else {
+			decision_copy(s->dec, p->d, d);
+		}
+		p->d->cand = NULL;	/* borrowed for this call only */
 		p->r = r;
-		p->r.d = &p->d;
+		p->r.d = p->d;
 	}
 	nr = session_cost_parts(d, &r, parts);
 	ret = cost_ledger_decide_parts(s->ledger, d, parts, nr, p);
@@ -305,7 +314,9 @@ static int on_decision(const struct decision *d, void *arg)
 {
 	struct session *s = arg;
 
-	return s->pipe ? session_pipe_decision(s, d) : session_decide(s, d);
+	struct decision *dd = (struct decision *)d;	/* not given: only read */
+
+	return s->pipe ? session_pipe_decision(s, d) : session_decide(s, &dd, false);
 }
 
 /* A decision whose cost is known: to every sink that takes decisions. */
