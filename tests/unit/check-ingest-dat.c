@@ -957,14 +957,14 @@ START_TEST(test_flip_every_byte)
 END_TEST
 
 /* a copy of numa02-head-v6.dat at @tmp, and its bytes (@size of them) to change */
-static unsigned char *v6_copy_read(char tmp[64], size_t *size)
+/* the whole of @path, malloc'd; its length in *@size */
+static unsigned char *file_read(const char *path, size_t *size)
 {
 	unsigned char *buf;
 	struct stat st;
 	int fd;
 
-	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
-	fd = open(tmp, O_RDONLY);
+	fd = open(path, O_RDONLY);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(fstat(fd, &st), 0);
 	buf = malloc(st.st_size);
@@ -973,6 +973,12 @@ static unsigned char *v6_copy_read(char tmp[64], size_t *size)
 	close(fd);
 	*size = (size_t)st.st_size;
 	return buf;
+}
+
+static unsigned char *v6_copy_read(char tmp[64], size_t *size)
+{
+	make_damaged(SR_FIXTURE("dat/numa02-head-v6.dat"), INT64_MAX, 0, 0, 0, tmp);
+	return file_read(tmp, size);
 }
 
 /* @buf, changed, back into the copy at @tmp */
@@ -1155,23 +1161,17 @@ START_TEST(test_common_by_libtraceevent)
 	struct err err = { 0 };
 	struct sr_event ev;
 	struct ingest *in;
-	struct stat st;
+	size_t size;
 	char *buf, *p;
 	int fd, n = 0;
 
-	fd = open(SR_FIXTURE("dat/numa02-head-v6.dat"), O_RDONLY);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(fstat(fd, &st), 0);
-	buf = malloc(st.st_size);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(pread(fd, buf, st.st_size, 0), st.st_size);
-	close(fd);
-	for (p = buf; (p = memmem(p, buf + st.st_size - p, from, sizeof(from) - 1)); n++)
+	buf = (char *)file_read(SR_FIXTURE("dat/numa02-head-v6.dat"), &size);
+	for (p = buf; (p = memmem(p, buf + size - p, from, sizeof(from) - 1)); n++)
 		memcpy(p, to, sizeof(to) - 1);
 	ck_assert_int_gt(n, 10);	/* every event's format */
 	fd = mkstemp(tmp);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, buf, st.st_size), st.st_size);
+	ck_assert_int_eq(write(fd, buf, size), (ssize_t)size);
 	close(fd);
 	free(buf);
 
