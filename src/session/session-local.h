@@ -89,18 +89,19 @@ int session_read_numactl(struct session *s, struct topo **out, struct err *e);
 void session_read_capture_counters(struct session *s);
 
 /**
- * session_decide() - what follows decision *@dp (session.c): the engine,
+ * session_decide() - what follows decision @d (session.c): the engine,
  * the sinks' wants, the ledger; on whichever thread judges decisions
- * @own: the decision is the caller's to give: one kept is not copied but
- *       swapped with the keeper's spare (*@dp then points to that, a
- *       decision as zero past its used part)
+ * @own: NULL, or where the caller holds @d to give: a decision kept is
+ *       then not copied but swapped with the keeper's spare (*@own then
+ *       points to that, a decision as zero past its used part)
  * Return: 0 or a negative code with *s->derr set.
  */
-int session_decide(struct session *s, struct decision **dp, bool own);
+int session_decide(struct session *s, const struct decision *d, struct decision **own);
 
 /*
  * session-pipe.c: the decision thread.  session_pipe_wanted(): the options
- * allow a second thread and the host has two CPUs.  After a successful
+ * allow a second thread (--threads 2 or more, or the default on a host
+ * with two CPUs or more).  After a successful
  * session_pipe_start(), hand it every decision (session_pipe_decision())
  * and every event after decision_feed() (session_pipe_feed(): in place of
  * cost_ledger_feed()), then session_pipe_stop() with the loop's result:

@@ -168,7 +168,7 @@ static int judge(struct session_pipe *p, struct pipe_slot *sl)
 	if (sl->kind == PIPE_FEED)
 		return cost_ledger_apply(s->ledger, &sl->feed);
 	sl->d->cand = sl->d->nr_cand > 0 && sl->d->cand ? sl->cand : NULL;
-	ret = session_decide(s, &sl->d, true);
+	ret = session_decide(s, sl->d, &sl->d);
 	/*
 	 * A long candidate list is not kept in its slot: 256 slots each
 	 * holding a balance pass's dozens of 12 KB snapshots would be tens of

@@ -275,9 +275,8 @@ static bool wanted(const struct session *s, const struct engine_result *r)
 }
 
 /* A decision from the classifier: through the engine, into the ledger. */
-int session_decide(struct session *s, struct decision **dp, bool own)
+int session_decide(struct session *s, const struct decision *d, struct decision **own)
 {
-	const struct decision *d = *dp;
 	struct session_pending *p = NULL;
 	struct engine_result r;
 	struct cost_part_in parts[COST_MAX_PARTS];
@@ -294,8 +293,8 @@ int session_decide(struct session *s, struct decision **dp, bool own)
 		if (own) {
 			/* the decision thread's slot takes the spare: no copy */
 			spare = p->d;
-			p->d = *dp;
-			*dp = spare;
+			p->d = *own;
+			*own = spare;
 		} else {
 			decision_copy(s->dec, p->d, d);
 		}
@@ -314,9 +313,7 @@ static int on_decision(const struct decision *d, void *arg)
 {
 	struct session *s = arg;
 
-	struct decision *dd = (struct decision *)d;	/* not given: only read */
-
-	return s->pipe ? session_pipe_decision(s, d) : session_decide(s, &dd, false);
+	return s->pipe ? session_pipe_decision(s, d) : session_decide(s, d, NULL);
 }
 
 /* A decision whose cost is known: to every sink that takes decisions. */
