@@ -170,6 +170,7 @@ void model_task_reset(struct model *m, struct model_slot *s, uint64_t ts_ns)
 	t->moved_since_ran = false;
 	t->kthread_child = false;
 	t->comm_kthread = false;
+	t->comm_stopper = false;
 	t->aff = MODEL_AFF_UNKNOWN;
 	t->aff_cpu = -1;
 	t->ran_cpu = -1;
@@ -305,7 +306,13 @@ void model_cpu_pelt_advance(struct model *m, struct model_cpu *c)
 	}
 	if (now <= c->pelt_ns)
 		return;
-	f = pelt_decay(now - c->pelt_ns);
+	if (now - c->pelt_ns == c->memo_dt) {
+		f = c->memo_f;
+	} else {
+		f = pelt_decay(now - c->pelt_ns);
+		c->memo_dt = now - c->pelt_ns;
+		c->memo_f = f;
+	}
 	c->util = pelt_step(c->util, f, c->curr > 0 ? 1024.0 : 0.0);
 	c->runnable = pelt_step(c->runnable, f, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
 	c->pelt_ns = now;
@@ -323,7 +330,16 @@ bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util
 	if (!c->pelt_on || !c->known || c->curr < 0 || ts_ns < c->pelt_from_ns + MODEL_PELT_SETTLE_NS)
 		return false;
 	dt = ts_ns > c->pelt_ns ? ts_ns - c->pelt_ns : 0;
-	f = pelt_decay(dt);
+	if (dt && dt == c->memo_dt) {
+		f = c->memo_f;
+	} else {
+		/* the model is the caller's to read: the memo is a cache of it, not a change */
+		struct model_cpu *mc = &m->cpus[cpu];
+
+		f = pelt_decay(dt);
+		mc->memo_dt = dt;
+		mc->memo_f = f;
+	}
 	*util = pelt_step(c->util, f, c->curr > 0 ? 1024.0 : 0.0);
 	*runnable = pelt_step(c->runnable, f, 1024.0 * (c->nr_runnable > 0 ? c->nr_runnable : 0));
 	return true;
@@ -387,5 +403,6 @@ void model_set_comm(struct model_task *t, const char *comm, size_t max)
 	memcpy(t->comm, comm, n);
 	t->comm[n] = '\0';
 	t->comm_kthread = model_kthread_name(t->comm, sizeof(t->comm));
+	t->comm_stopper = !strncmp(t->comm, "migration/", 10);
 	t->known |= MODEL_KNOWN_COMM;
 }

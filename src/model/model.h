@@ -142,6 +142,7 @@ struct model_task {
 	 * the name changes: every wake-up asks, and the name list is long.
 	 */
 	bool			comm_kthread;
+	bool			comm_stopper;	/* comm is migration/N: likewise */
 	/*
 	 * What the trace says of p->cpus_mask: MODEL_AFF_UNKNOWN, MODEL_AFF_ONE
 	 * (nr_cpus_allowed 1, that CPU in aff_cpu) or MODEL_AFF_MANY.  Set from
@@ -206,6 +207,14 @@ struct model_cpu {
 	uint64_t	pelt_ns;
 	uint64_t	pelt_from_ns;
 	bool		pelt_on;
+	/*
+	 * The last decay worked out, for its time step: a wake-up reads each
+	 * CPU's averages twice at one time (model_cpu_pelt(): its snapshot's
+	 * node sums, the placement's CPUs), and exp2() is most of the cost.
+	 * The thread that moves the model is the only one to touch it.
+	 */
+	uint64_t	memo_dt;
+	double		memo_f;
 };
 
 /* PELT's half-life, and how long the averages take to forget the trace's start */
