@@ -124,6 +124,7 @@ struct decision_ctx {
 	struct pending		**pool;
 	size_t			nr_pool;
 	size_t			pool_cap;
+	struct pending		*pack_tmpl;	/* queue_push_packed()'s, its snapshot unused */
 	/*
 	 * The queue's places still waiting for evidence, in queue order (some
 	 * may have been settled since: each scan drops those), so an event
@@ -232,6 +233,7 @@ void decision_free(struct decision_ctx *d)
 	for (i = 0; i < d->nr_pool; i++)
 		free(d->pool[i]);
 	free(d->pool);
+	free(d->pack_tmpl);
 	decision_pass_put(d->pass_cur);
 	free(d->numa);
 	free(d->queue);
@@ -289,7 +291,7 @@ static bool is_stopper_tid(const struct model *m, int pid)
 {
 	const struct model_task *t = pid > 0 ? model_task_lookup(m, pid) : NULL;
 
-	return t && (t->known & MODEL_KNOWN_COMM) && !strncmp(t->comm, "migration/", 10);
+	return t && (t->known & MODEL_KNOWN_COMM) && t->comm_stopper;
 }
 
 /*
@@ -631,10 +633,10 @@ static void pool_put(struct decision_ctx *d, struct pending *p)
 	d->pool[d->nr_pool++] = p;
 }
 
-static struct pending *queue_push(struct decision_ctx *d)
+/* room at the queue's tail for one more: -ENOMEM without */
+static int queue_room(struct decision_ctx *d)
 {
 	struct queue_slot *q;
-	struct pending *p;
 
 	if (d->head > 0 && d->tail == d->cap) {
 		size_t i, n = 0;
@@ -652,10 +654,19 @@ static struct pending *queue_push(struct decision_ctx *d)
 
 		q = realloc(d->queue, cap * sizeof(*q));
 		if (!q)
-			return NULL;
+			return -ENOMEM;
 		d->queue = q;
 		d->cap = cap;
 	}
+	return 0;
+}
+
+static struct pending *queue_push(struct decision_ctx *d)
+{
+	struct pending *p;
+
+	if (queue_room(d))
+		return NULL;
 	if (d->nr_open == d->open_cap) {
 		size_t cap = d->open_cap ? d->open_cap * 2 : 32;
 		size_t *o = realloc(d->open, cap * sizeof(*o));
@@ -703,6 +714,47 @@ static void queue_pack(struct decision_ctx *d)
 	pool_put(d, q->p);
 	q->p = NULL;
 	q->packed = h;
+}
+
+/*
+ * Queue @dec, settled for good, as queue_pack() would leave it, packed
+ * straight from where it was built (a sched_waking's pend_wake) instead of
+ * copied whole into a pending decision first; @task_cpu and @state are the
+ * pending decision's.  Return: 0, or 1 when it must go the long way (the
+ * queue is empty, so the next drain emits it; or no memory for the packed
+ * form).
+ */
+static int queue_push_packed(struct decision_ctx *d, const struct decision *dec, int task_cpu,
+			     int state)
+{
+	const struct decision_snap_layout *l = &d->snap_layout;
+	size_t rest = sizeof(struct pending) - sizeof(dec->snap);
+	struct pending *t = d->pack_tmpl;
+	struct packed_head *h;
+
+	if (d->head == d->tail)
+		return 1;
+	if (!t && !(t = d->pack_tmpl = calloc(1, sizeof(*t))))
+		return 1;
+	if (queue_room(d))
+		return 1;
+	h = malloc(sizeof(*h) + rest + decision_snap_used(l));
+	if (!h)
+		return 1;
+	/* what queue_push() and decision_copy() would have made of it, but the snapshot */
+	memset((char *)t + sizeof(t->d.snap), 0, rest);
+	memcpy((char *)&t->d + sizeof(t->d.snap), (const char *)dec + sizeof(dec->snap),
+	       sizeof(*dec) - sizeof(dec->snap));
+	t->task_cpu = task_cpu;
+	t->state = state;
+	t->resolved = true;
+	h->nr_nodes = l->nr_nodes;
+	h->nr_cpus = l->nr_cpus;
+	memcpy(h + 1, (const char *)t + sizeof(t->d.snap), rest);
+	decision_snap_pack(l, (char *)(h + 1) + rest, &dec->snap);
+	d->queue[d->tail].p = NULL;
+	d->queue[d->tail++].packed = h;
+	return 0;
 }
 
 /* the decision queue_pack() packed into @q, whole again; NULL without memory */
@@ -1274,6 +1326,42 @@ void decision_copy(const struct decision_ctx *d, struct decision *to, const stru
 	       sizeof(*to) - sizeof(to->snap));
 }
 
+/* what decision_pack() writes first: the layout it packed with */
+struct decision_pack_head {
+	int32_t	nr_nodes;
+	int32_t	nr_cpus;
+};
+
+size_t decision_pack_size(const struct decision_ctx *d)
+{
+	return sizeof(struct decision_pack_head) + sizeof(struct decision) -
+	       sizeof(struct sr_snapshot) + decision_snap_used(&d->snap_layout);
+}
+
+void decision_pack(const struct decision_ctx *d, void *buf, const struct decision *from)
+{
+	struct decision_pack_head h = { d->snap_layout.nr_nodes, d->snap_layout.nr_cpus };
+	size_t rest = sizeof(*from) - sizeof(from->snap);
+	char *b = buf;
+
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + sizeof(h), (const char *)from + sizeof(from->snap), rest);
+	decision_snap_pack(&d->snap_layout, b + sizeof(h) + rest, &from->snap);
+}
+
+void decision_unpack(struct decision_snap_layout *l, struct decision *to, const void *buf)
+{
+	struct decision_pack_head h;
+	size_t rest = sizeof(*to) - sizeof(to->snap);
+	const char *b = buf;
+
+	memcpy(&h, b, sizeof(h));
+	if (!l->nr_segs || h.nr_nodes != l->nr_nodes || h.nr_cpus != l->nr_cpus)
+		decision_snap_layout_init(l, h.nr_nodes, h.nr_cpus);
+	memcpy((char *)to + sizeof(to->snap), b + sizeof(h), rest);
+	decision_snap_unpack(l, &to->snap, b + sizeof(h) + rest);
+}
+
 void decision_copy_snaps(const struct decision_ctx *d, struct sr_snapshot *to,
 			 const struct sr_snapshot *from, int n)
 {
@@ -1575,6 +1663,7 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	int i = wake_find(d, ev->u.wake.pid), target = ev->u.wake.target_cpu;
 	struct pend_wake *pw;
 	struct pending *p;
+	struct decision *dec;
 	struct sr_snapshot *s;
 	int ret;
 
@@ -1588,30 +1677,33 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 		wake_drop(d, i);
 		return 0;
 	}
-	p = queue_push(d);
-	if (!p)
-		return -ENOMEM;
-	pw = &d->wakes[i];
-	decision_copy(d, &p->d, &pw->d);
-	s = &p->d.snap;
+	/* the decision is the one built at the sched_waking, which goes now */
+	dec = &pw->d;
+	s = &dec->snap;
 	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
 	s->ts_ns = ev->ts_ns;
-	p->task_cpu = pw->prev;
-	p->state = MODEL_TASK_SLEEPING;
 	if (target != pw->prev) {
 		/* moved without a sched_migrate_task seen (lost events) */
 		s->dst_cpu = target;
 		s->dst_node = topo_cpu_node(d->topo, target);
 		s->cross_node = s->src_node != s->dst_node;
-		set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING);
+		set_class(dec, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING);
 	} else {
-		set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING_STAYED);
+		set_class(dec, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING_STAYED);
 	}
-	wake_truth(&p->d, pw);
-	p->resolved = true;
+	wake_truth(dec, pw);
 	ret = dplace_placed(d->dp, pw->tid, s, target, false);
+	if (queue_push_packed(d, dec, pw->prev, MODEL_TASK_SLEEPING)) {
+		p = queue_push(d);
+		if (!p)
+			return -ENOMEM;
+		decision_copy(d, &p->d, dec);
+		p->task_cpu = pw->prev;
+		p->state = MODEL_TASK_SLEEPING;
+		p->resolved = true;
+		queue_pack(d);	/* a DECISION_WHY_WAKING(_STAYED): no later event changes it */
+	}
 	wake_drop(d, i);
-	queue_pack(d);	/* a DECISION_WHY_WAKING(_STAYED): no later event changes it */
 	return ret;
 }
 

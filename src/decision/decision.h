@@ -42,6 +42,8 @@
 #include "model/model.h"
 #include "topo/topo.h"
 
+struct decision_snap_layout;
+
 /* How long a decision waits for the events that classify it (trace time). */
 #define DECISION_WINDOW_NS	(20ull * 1000 * 1000)
 /*
@@ -272,6 +274,29 @@ void decision_copy(const struct decision_ctx *d, struct decision *to, const stru
  */
 void decision_copy_snaps(const struct decision_ctx *d, struct sr_snapshot *to,
 			 const struct sr_snapshot *from, int n);
+
+/**
+ * decision_pack_size() - the bytes decision_pack() writes for a decision
+ * of @d now: a small header, the decision but its snapshot, and the part of
+ * the snapshot the topology uses (a few hundred bytes on a small machine,
+ * where the struct is 12 KiB)
+ */
+size_t decision_pack_size(const struct decision_ctx *d);
+
+/** decision_pack() - write @from into @buf, decision_pack_size() bytes */
+void decision_pack(const struct decision_ctx *d, void *buf, const struct decision *from);
+
+/**
+ * decision_unpack() - the decision decision_pack() wrote into @buf, into
+ * @to, which is zero beyond the part of its snapshot earlier unpacks
+ * wrote; needs nothing of the decision_ctx, so another thread may unpack
+ * @l:  the unpacking side's own layout, redone when @buf's topology is
+ *      not the one it holds (zeroed before the first use)
+ *
+ * Unpacking decisions in the order they were packed keeps @to right: a
+ * topology only grows, so a later decision's part covers an earlier's.
+ */
+void decision_unpack(struct decision_snap_layout *l, struct decision *to, const void *buf);
 
 /** decision_stats() - counters so far.  Return: borrowed. */
 const struct decision_stats *decision_stats(const struct decision_ctx *d);
