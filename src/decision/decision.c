@@ -1362,6 +1362,31 @@ void decision_unpack(struct decision_snap_layout *l, struct decision *to, const 
 	decision_snap_unpack(l, &to->snap, b + sizeof(h) + rest);
 }
 
+size_t decision_pack_cand_size(const struct decision_ctx *d, int n)
+{
+	return n > 0 ? (size_t)n * decision_snap_used(&d->snap_layout) : 0;
+}
+
+void decision_pack_cand(const struct decision_ctx *d, void *buf, const struct sr_snapshot *from,
+			int n)
+{
+	size_t used = decision_snap_used(&d->snap_layout);
+	int i;
+
+	for (i = 0; i < n; i++)
+		decision_snap_pack(&d->snap_layout, (char *)buf + (size_t)i * used, &from[i]);
+}
+
+void decision_unpack_cand(const struct decision_snap_layout *l, struct sr_snapshot *to,
+			  const void *buf, int n)
+{
+	size_t used = decision_snap_used(l);
+	int i;
+
+	for (i = 0; i < n; i++)
+		decision_snap_unpack(l, &to[i], (const char *)buf + (size_t)i * used);
+}
+
 void decision_copy_snaps(const struct decision_ctx *d, struct sr_snapshot *to,
 			 const struct sr_snapshot *from, int n)
 {

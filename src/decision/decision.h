@@ -298,6 +298,24 @@ void decision_pack(const struct decision_ctx *d, void *buf, const struct decisio
  */
 void decision_unpack(struct decision_snap_layout *l, struct decision *to, const void *buf);
 
+/**
+ * decision_pack_cand_size() - the bytes decision_pack_cand() writes for @n
+ * snapshots (a decision's candidates): the used part of each
+ */
+size_t decision_pack_cand_size(const struct decision_ctx *d, int n);
+
+/** decision_pack_cand() - write @n snapshots into @buf, packed as decision_pack() packs one */
+void decision_pack_cand(const struct decision_ctx *d, void *buf, const struct sr_snapshot *from,
+			int n);
+
+/**
+ * decision_unpack_cand() - the @n snapshots decision_pack_cand() wrote,
+ * into @to (zero beyond what earlier unpacks wrote, as decision_unpack())
+ * @l: as decision_unpack() left it for the decision packed with them
+ */
+void decision_unpack_cand(const struct decision_snap_layout *l, struct sr_snapshot *to,
+			  const void *buf, int n);
+
 /** decision_stats() - counters so far.  Return: borrowed. */
 const struct decision_stats *decision_stats(const struct decision_ctx *d);
 

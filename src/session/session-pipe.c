@@ -12,7 +12,7 @@
  * exactly what the serial loop's on_decision() and cost_ledger_feed() see,
  * in the same order, and a replay's output does not depend on its threads.
  *
- * Each side publishes its position every PIPE_BATCH slots and before it
+ * Each side publishes its position every batch of slots and before it
  * waits, and sleeps on the condition variable only when the ring is full
  * (the reader) or empty (the judge): on a 2-CPU host three threads (reader
  * worker, reader, judge) share two CPUs, and spinning would take one from
@@ -35,9 +35,19 @@
 #include "decision/decision-snap.h"
 #include "util/cpus.h"
 
-#define PIPE_SLOTS	256	/* a power of two */
-#define PIPE_BATCH	32
-#define PIPE_CAND_KEEP	2	/* candidates a slot keeps room for */
+/*
+ * The ring's size: its packed decisions take about PIPE_BYTES, in
+ * PIPE_SLOTS_MIN..MAX slots (a power of two), published PIPE_BATCHES
+ * times a lap.  Deep enough that each side runs on while the other waits
+ * for a CPU: with 256 slots, published every 32, the judge slept and was
+ * woken some 10,000 times in a 6 M-event replay, and on a 2-CPU VM those
+ * wake-ups cost a fifth of the replay's time (docs/performance.md).
+ */
+#define PIPE_BYTES	(4u << 20)
+#define PIPE_SLOTS_MIN	256
+#define PIPE_SLOTS_MAX	8192
+#define PIPE_BATCHES	32
+#define PIPE_PK_KEEP	(64u << 10)	/* a slot's buffer kept past this: a long pass's, freed */
 
 enum pipe_kind {
 	PIPE_DECISION = 1,
@@ -46,13 +56,13 @@ enum pipe_kind {
 
 struct pipe_slot {
 	int			kind;
-	int			cand_cap;
-	struct sr_snapshot	*cand;	/* the decision's candidates, copied */
+	int			nr_cand;	/* candidates packed after it... */
+	size_t			cand_off;	/* ...from this byte on */
 	struct cost_feed	feed;
 	/*
-	 * The decision, packed (decision_pack()): a few hundred bytes in a
-	 * row, where a struct decision spreads them over 12 KiB; 256 of those
-	 * were 3 MiB of cache the two threads took turns to miss in.
+	 * The decision, packed (decision_pack()), then its candidates
+	 * (decision_pack_cand()): a few hundred bytes in a row on a small
+	 * machine, where a struct decision spreads them over 12 KiB.
 	 */
 	void			*pk;
 	size_t			pk_cap;
@@ -61,6 +71,8 @@ struct pipe_slot {
 struct session_pipe {
 	struct session		*s;
 	struct pipe_slot	*slot;
+	size_t			nr_slots;	/* a power of two */
+	size_t			batch;		/* likewise, and below nr_slots */
 	/* the reader's own */
 	size_t			head;		/* next slot to fill */
 	size_t			tail_seen;	/* its last look at pub_tail */
@@ -85,6 +97,8 @@ struct session_pipe {
 	 */
 	struct decision		*d;
 	struct decision_snap_layout layout;
+	struct sr_snapshot	*cand;		/* its candidates, likewise zero past that part */
+	int			cand_cap;
 };
 
 static void wake(struct session_pipe *p, atomic_bool *waits)
@@ -105,13 +119,13 @@ static void publish_head(struct session_pipe *p)
 /* the next slot to fill, NULL once the judge has failed */
 static struct pipe_slot *slot_get(struct session_pipe *p)
 {
-	if (p->head - p->tail_seen == PIPE_SLOTS) {
+	if (p->head - p->tail_seen == p->nr_slots) {
 		p->tail_seen = atomic_load(&p->pub_tail);
-		if (p->head - p->tail_seen == PIPE_SLOTS) {
+		if (p->head - p->tail_seen == p->nr_slots) {
 			publish_head(p);
 			pthread_mutex_lock(&p->mu);
 			atomic_store(&p->reader_waits, true);
-			while ((p->tail_seen = atomic_load(&p->pub_tail)) + PIPE_SLOTS == p->head &&
+			while ((p->tail_seen = atomic_load(&p->pub_tail)) + p->nr_slots == p->head &&
 			       !atomic_load(&p->failed))
 				pthread_cond_wait(&p->cv, &p->mu);
 			atomic_store(&p->reader_waits, false);
@@ -120,12 +134,12 @@ static struct pipe_slot *slot_get(struct session_pipe *p)
 	}
 	if (atomic_load_explicit(&p->failed, memory_order_relaxed))
 		return NULL;
-	return &p->slot[p->head & (PIPE_SLOTS - 1)];
+	return &p->slot[p->head & (p->nr_slots - 1)];
 }
 
 static void slot_commit(struct session_pipe *p)
 {
-	if ((++p->head & (PIPE_BATCH - 1)) == 0)
+	if ((++p->head & (p->batch - 1)) == 0)
 		publish_head(p);
 }
 
@@ -133,25 +147,13 @@ int session_pipe_decision(struct session *s, const struct decision *d)
 {
 	struct session_pipe *p = s->pipe;
 	struct pipe_slot *sl = slot_get(p);
-	size_t need;
+	int nr_cand = d->nr_cand > 0 && d->cand ? d->nr_cand : 0;
+	size_t dsize, need;
 
 	if (!sl)
 		return -ECANCELED;
-	if (d->nr_cand > 0 && d->cand) {
-		if (d->nr_cand > sl->cand_cap) {
-			/* zeroed, and copied into by the used part only: 12 KB a
-			 * snapshot, of which a small machine uses a few hundred bytes */
-			struct sr_snapshot *c = calloc((size_t)d->nr_cand, sizeof(*c));
-
-			if (!c)
-				return err_set(&s->err, -ENOMEM, "out of memory");
-			free(sl->cand);
-			sl->cand = c;
-			sl->cand_cap = d->nr_cand;
-		}
-		decision_copy_snaps(s->dec, sl->cand, d->cand, d->nr_cand);
-	}
-	need = decision_pack_size(s->dec);
+	dsize = decision_pack_size(s->dec);
+	need = dsize + decision_pack_cand_size(s->dec, nr_cand);
 	if (need > sl->pk_cap) {
 		void *b = malloc(need);
 
@@ -162,6 +164,10 @@ int session_pipe_decision(struct session *s, const struct decision *d)
 		sl->pk_cap = need;
 	}
 	decision_pack(s->dec, sl->pk, d);
+	if (nr_cand)
+		decision_pack_cand(s->dec, (char *)sl->pk + dsize, d->cand, nr_cand);
+	sl->nr_cand = nr_cand;
+	sl->cand_off = dsize;
 	sl->kind = PIPE_DECISION;
 	slot_commit(p);
 	return 0;
@@ -181,6 +187,26 @@ int session_pipe_feed(struct session *s, const struct sr_event *ev)
 	return 0;
 }
 
+/* room for @n candidates in the judge's array, zero past what unpacks write */
+static int cand_room(struct session_pipe *p, int n)
+{
+	struct sr_snapshot *c;
+	int cap;
+
+	if (n <= p->cand_cap)
+		return 0;
+	cap = p->cand_cap ? p->cand_cap : 4;
+	while (cap < n)
+		cap *= 2;
+	c = realloc(p->cand, (size_t)cap * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	memset(c + p->cand_cap, 0, (size_t)(cap - p->cand_cap) * sizeof(*c));
+	p->cand = c;
+	p->cand_cap = cap;
+	return 0;
+}
+
 static int judge(struct session_pipe *p, struct pipe_slot *sl)
 {
 	struct session *s = p->s;
@@ -189,17 +215,20 @@ static int judge(struct session_pipe *p, struct pipe_slot *sl)
 	if (sl->kind == PIPE_FEED)
 		return cost_ledger_apply(s->ledger, &sl->feed);
 	decision_unpack(&p->layout, p->d, sl->pk);
-	p->d->cand = p->d->nr_cand > 0 && p->d->cand ? sl->cand : NULL;
+	p->d->cand = NULL;
+	if (sl->nr_cand) {
+		if (cand_room(p, sl->nr_cand))
+			return err_set(&p->err, -ENOMEM, "out of memory");
+		decision_unpack_cand(&p->layout, p->cand, (const char *)sl->pk + sl->cand_off,
+				     sl->nr_cand);
+		p->d->cand = p->cand;
+	}
 	ret = session_decide(s, p->d, &p->d);
-	/*
-	 * A long candidate list is not kept in its slot: 256 slots each
-	 * holding a balance pass's dozens of 12 KB snapshots would be tens of
-	 * megabytes, where the serial loop holds one pass
-	 */
-	if (sl->cand_cap > PIPE_CAND_KEEP) {
-		free(sl->cand);
-		sl->cand = NULL;
-		sl->cand_cap = 0;
+	/* a long pass's candidates are not kept in the slot: 8192 slots of them would be a lot */
+	if (sl->pk_cap > PIPE_PK_KEEP) {
+		free(sl->pk);
+		sl->pk = NULL;
+		sl->pk_cap = 0;
 	}
 	return ret;
 }
@@ -227,7 +256,7 @@ static void *judge_main(void *arg)
 			if (tail == head)
 				break;		/* done, and every slot judged */
 		}
-		ret = judge(p, &p->slot[tail & (PIPE_SLOTS - 1)]);
+		ret = judge(p, &p->slot[tail & (p->nr_slots - 1)]);
 		if (ret < 0) {
 			p->ret = ret;
 			if (!p->err.code)
@@ -238,7 +267,7 @@ static void *judge_main(void *arg)
 			pthread_mutex_unlock(&p->mu);
 			break;
 		}
-		if ((++tail & (PIPE_BATCH - 1)) == 0) {
+		if ((++tail & (p->batch - 1)) == 0) {
 			atomic_store(&p->pub_tail, tail);
 			wake(p, &p->reader_waits);
 		}
@@ -257,11 +286,18 @@ int session_pipe_start(struct session *s)
 {
 	struct session_pipe *p = calloc(1, sizeof(*p));
 	sigset_t all, old;
+	size_t per;
 	int ret;
 
 	if (!p)
 		return err_set(&s->err, -ENOMEM, "out of memory");
-	p->slot = calloc(PIPE_SLOTS, sizeof(*p->slot));
+	/* the ring for this machine's decisions: PIPE_BYTES of them, in bounds */
+	per = decision_pack_size(s->dec) + sizeof(*p->slot);
+	p->nr_slots = PIPE_SLOTS_MIN;
+	while (p->nr_slots < PIPE_SLOTS_MAX && (p->nr_slots * 2) * per <= PIPE_BYTES)
+		p->nr_slots *= 2;
+	p->batch = p->nr_slots / PIPE_BATCHES;
+	p->slot = calloc(p->nr_slots, sizeof(*p->slot));
 	if (!p->slot) {
 		free(p);
 		return err_set(&s->err, -ENOMEM, "out of memory");
@@ -317,15 +353,14 @@ int session_pipe_stop(struct session *s, int ret)
 void session_pipe_free(struct session *s)
 {
 	struct session_pipe *p = s->pipe;
-	int i;
+	size_t i;
 
 	if (!p)
 		return;
 	session_pipe_stop(s, 0);
-	for (i = 0; i < PIPE_SLOTS; i++) {
-		free(p->slot[i].cand);
+	for (i = 0; i < p->nr_slots; i++)
 		free(p->slot[i].pk);
-	}
+	free(p->cand);
 	free(p->d);
 	free(p->slot);
 	pthread_mutex_destroy(&p->mu);
