@@ -30,7 +30,18 @@ sr=$top/$build/schedreplay
 bare=$top/$build/bench/bare-loop
 [ -x "$sr" ] && [ -x "$bare" ] || { echo "build first: make (needs $sr and $bare)" >&2; exit 2; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# the bare loop and trace-cmd report (libtracefs) mount tracefs when it is
+# not mounted: at the end, unmount what they left, under the lock as any
+# tracefs use (bench/make-tc-trace.sh does the same)
+tfs=/sys/kernel/tracing
+premounted=0
+grep -q " $tfs tracefs " /proc/mounts && premounted=1
+cleanup() {
+	rm -rf "$tmp"
+	[ $premounted = 1 ] || [ "$(id -u)" -ne 0 ] || flock /tmp/tracefs.lock bash -c \
+		"! grep -q ' $tfs tracefs ' /proc/mounts || umount '$tfs'"
+}
+trap cleanup EXIT
 
 # measure_threads: replays on the default threads and on one, interleaved
 # (this VM's neighbours come and go: runs far apart in time are not
