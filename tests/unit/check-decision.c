@@ -794,6 +794,82 @@ START_TEST(test_snap_layout)
 }
 END_TEST
 
+/* @a's used part (layout @un nodes, @uc CPUs) all @byte, the rest zero */
+static void snap_fill_used(struct sr_snapshot *a, int un, int uc, int byte)
+{
+	int r;
+
+	memset(a, byte, sizeof(*a));
+	for (r = 0; r < SR_MAX_NODES; r++)
+		memset(&a->distance[r][r < un ? un : 0], 0,
+		       (size_t)(SR_MAX_NODES - (r < un ? un : 0)));
+	SNAP_NODE_ARRAYS(SNAP_TAIL_ZERO, a, un)
+	SNAP_CPU_ARRAYS(SNAP_TAIL_ZERO, a, uc)
+}
+
+/*
+ * A decision and its candidates packed (what crosses session-pipe.c's
+ * ring) and unpacked are the same bytes again; one unpacking side, fed a
+ * decision of a smaller topology and then of a larger one, redoes its
+ * layout and gets the larger one whole.
+ */
+START_TEST(test_decision_pack)
+{
+	struct topo *t1 = topo_new_single(2);
+	struct decision_ctx *d1 = t1 ? decision_new(t1, collect, NULL) : NULL;
+	struct decision *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct decision *to = calloc(1, sizeof(*to));
+	struct sr_snapshot *cand = calloc(3, sizeof(*cand)), *cto = calloc(3, sizeof(*cto));
+	struct decision_snap_layout l = { 0 };
+	void *buf;
+	int i;
+
+	ck_assert(d1 && a && b && to && cand && cto);
+	snap_fill_used(&a->snap, 1, 2, 0x11);
+	a->seq = 7;
+	a->why = DECISION_WHY_WAKING_STAYED;
+	a->has_place_truth = true;
+	a->place_truth_cpu = 1;
+	ck_assert_uint_lt(decision_pack_size(d1), sizeof(*a) / 8);
+	buf = malloc(decision_pack_size(d1));
+	ck_assert(buf);
+	decision_pack(d1, buf, a);
+	decision_unpack(&l, to, buf);
+	ck_assert(!memcmp(to, a, sizeof(*a)));
+	ck_assert_int_eq(l.nr_nodes, 1);
+	ck_assert_int_eq(l.nr_cpus, 2);
+	free(buf);
+
+	/* the fixture's 2 nodes x 2 CPUs, into the same decision and layout */
+	snap_fill_used(&b->snap, 2, 4, 0x22);
+	b->seq = 8;
+	b->nr_cand = 3;
+	b->nr_pull = 2;
+	for (i = 0; i < 3; i++)
+		snap_fill_used(&cand[i], 2, 4, 0x30 + i);
+	buf = malloc(decision_pack_size(d) + decision_pack_cand_size(d, 3));
+	ck_assert(buf);
+	ck_assert_uint_eq(decision_pack_cand_size(d, 0), 0);
+	decision_pack(d, buf, b);
+	decision_pack_cand(d, (char *)buf + decision_pack_size(d), cand, 3);
+	decision_unpack(&l, to, buf);
+	ck_assert(!memcmp(to, b, sizeof(*b)));
+	ck_assert_int_eq(l.nr_nodes, 2);
+	ck_assert_int_eq(l.nr_cpus, 4);
+	decision_unpack_cand(&l, cto, (const char *)buf + decision_pack_size(d), 3);
+	for (i = 0; i < 3; i++)
+		ck_assert_msg(!memcmp(&cto[i], &cand[i], sizeof(cand[i])), "candidate %d", i);
+	free(buf);
+	free(a);
+	free(b);
+	free(to);
+	free(cand);
+	free(cto);
+	decision_free(d1);
+	topo_free(t1);
+}
+END_TEST
+
 static Suite *decision_suite(void)
 {
 	Suite *s = suite_create("decision");
@@ -802,6 +878,7 @@ static Suite *decision_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wakeup);
+	tcase_add_test(tc, test_decision_pack);
 	tcase_add_loop_test(tc, test_snap_layout, 0, 5);
 	tcase_add_test(tc, test_wakeup_stayed);
 	tcase_add_test(tc, test_wakeup_queued_behind);
