@@ -238,9 +238,32 @@ static void decide(struct cost_ledger *l, uint64_t seq, uint64_t ts, int src_nod
 	ck_assert_int_eq(cost_ledger_decide(l, &d, node, NULL), 0);
 }
 
+/*
+ * check_topo2(), or (@wide) the same CPUs in a 10-node topology whose
+ * other nodes hold none: more nodes than the ledger keeps an interval's
+ * accesses for in place, so they are allocated
+ */
+static struct topo *ledger_topo(bool wide)
+{
+	struct topo *t;
+	int a, b;
+
+	if (!wide)
+		return check_topo2();
+	t = topo_new(10, 4);
+	ck_assert_ptr_nonnull(t);
+	t->cpu_node[0] = t->cpu_node[1] = 0;
+	t->cpu_node[2] = t->cpu_node[3] = 1;
+	for (a = 0; a < 10; a++)
+		for (b = 0; b < 10; b++)
+			t->distance[a * 10 + b] = a == b ? 10 : 20;
+	return t;
+}
+
 START_TEST(ledger_prices_interval)
 {
-	struct topo *t = check_topo2();
+	struct topo *t = ledger_topo(_i == 1);
+	int n = t->nr_nodes;
 	struct model *m = model_new(t);
 	struct cost_ledger *l = cost_ledger_new(t, take, NULL, NULL);
 	const struct cost_totals *tot;
@@ -278,8 +301,8 @@ START_TEST(ledger_prices_interval)
 	tot = cost_ledger_totals(l);
 	ck_assert_uint_eq(tot->decisions, 1);
 	ck_assert_uint_eq(tot->dropped_intervals, 2);
-	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * 2 + 0], 3, EPS);
-	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * 2 + 1], 1, EPS);
+	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * n + 0], 3, EPS);
+	ck_assert_double_eq_tol(tot->matrix[COST_NEW][1 * n + 1], 1, EPS);
 	/* calibration: 5 faults priced, local shares 3/4 (node 0) + 4 x 1/4 (node 1) */
 	ck_assert_uint_eq(tot->cal.faults, 5);
 	ck_assert_uint_eq(tot->cal.flag_local, 2);
@@ -544,7 +567,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(tc, rate_and_share);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ledger");
-	tcase_add_test(tc, ledger_prices_interval);
+	tcase_add_loop_test(tc, ledger_prices_interval, 0, 2);
 	tcase_add_test(tc, ledger_prices_other_task);
 	tcase_add_test(tc, ledger_other_task_closed_early);
 	tcase_add_test(tc, ledger_measured_profile);
