@@ -89,7 +89,11 @@ struct pend_wake {
 	int		claim_cpu;	/* the CPU claimed for it, -1 none */
 	bool		strf;		/* a select_task_rq_fair probe placed it */
 	int		strf_ret;
-	struct decision	d;		/* built at the sched_waking */
+	/*
+	 * its decision, built at the sched_waking: a pending one from the
+	 * pool, which on_wakeup() queues as it is (no 12 KiB copy)
+	 */
+	struct pending	*p;
 };
 
 /*
@@ -147,14 +151,11 @@ struct decision_ctx {
 	uint64_t		now_ns;
 	/*
 	 * What of a snapshot the topology's nodes and CPUs use.  Every
-	 * snapshot in the queue, the pool and wakes[] is zero beyond it (a
-	 * pending decision is allocated zeroed; a place of wakes[] is zeroed
-	 * whole the first time it is used: below wakes_clean they all have
-	 * been), so fill_snapshot() clears and decision_copy() copies only
-	 * that part (decision-snap.h).
+	 * snapshot in the queue, the pool and wakes[] (pending decisions
+	 * all, allocated zeroed) is zero beyond it, so fill_snapshot() clears
+	 * and decision_copy() copies only that part (decision-snap.h).
 	 */
 	struct decision_snap_layout snap_layout;
-	int			wakes_clean;
 
 	struct decision_probe_pairs	pairs;
 	/* per CPU: the last allowed candidate, for its sched_migrate_task */
@@ -244,6 +245,8 @@ void decision_free(struct decision_ctx *d)
 	decision_probe_free(&d->pairs);
 	free(d->allowed);
 	dplace_free(d->dp);
+	for (i = 0; i < (size_t)d->nr_wakes; i++)
+		free(d->wakes[i].p);
 	free(d->wakes);
 	free(d);
 }
@@ -661,7 +664,14 @@ static int queue_room(struct decision_ctx *d)
 	return 0;
 }
 
-static struct pending *queue_push(struct decision_ctx *d)
+/*
+ * A place at the queue's tail for @given, a pending decision from the
+ * pool whose decision is filled (its own fields cleared here), or for a
+ * new one (@given NULL: all but its snapshot cleared, for the caller to
+ * fill).  Return: the pending decision, NULL without memory (@given
+ * stays the caller's).
+ */
+static struct pending *queue_push_given(struct decision_ctx *d, struct pending *given)
 {
 	struct pending *p;
 
@@ -676,15 +686,22 @@ static struct pending *queue_push(struct decision_ctx *d)
 		d->open = o;
 		d->open_cap = cap;
 	}
-	p = pool_get(d);
+	p = given ? given : pool_get(d);
 	if (!p)
 		return NULL;
 	d->open[d->nr_open++] = d->tail;
 	d->queue[d->tail].p = p;
 	d->queue[d->tail++].packed = NULL;
-	/* every caller fills the snapshot: fill_snapshot() or decision_copy() */
-	memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
+	if (given)
+		memset((char *)p + sizeof(p->d), 0, sizeof(*p) - sizeof(p->d));
+	else	/* every caller fills the snapshot: fill_snapshot() or decision_copy() */
+		memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
 	return p;
+}
+
+static struct pending *queue_push(struct decision_ctx *d)
+{
+	return queue_push_given(d, NULL);
 }
 
 /*
@@ -1402,10 +1419,10 @@ static void wake_drop(struct decision_ctx *d, int i)
 
 	if (to->claim_cpu >= 0)
 		dplace_claim(d->dp, to->claim_cpu, -1);
-	if (i != d->nr_wakes - 1) {
-		memcpy(to, from, offsetof(struct pend_wake, d));
-		decision_copy(d, &to->d, &from->d);
-	}
+	if (to->p)
+		pool_put(d, to->p);
+	if (i != d->nr_wakes - 1)
+		*to = *from;
 	d->nr_wakes--;
 }
 
@@ -1447,7 +1464,7 @@ static void wake_expire(struct decision_ctx *d, uint64_t now)
 	int i = 0;
 
 	while (i < d->nr_wakes) {
-		if (d->wakes[i].d.snap.ts_ns + DECISION_NUMA_WINDOW_NS < now) {
+		if (d->wakes[i].p->d.snap.ts_ns + DECISION_NUMA_WINDOW_NS < now) {
 			d->stats.wakeups_no_placement++;
 			wake_drop(d, i);
 		} else {
@@ -1504,25 +1521,24 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 		d->wakes = n;
 		d->wakes_cap = cap;
 	}
-	pw = &d->wakes[d->nr_wakes++];
-	if (d->nr_wakes > d->wakes_clean) {	/* never used: see queue_push() */
-		memset(pw, 0, sizeof(*pw));
-		d->wakes_clean = d->nr_wakes;
-	}
+	pw = &d->wakes[d->nr_wakes];
+	memset(pw, 0, sizeof(*pw));
+	if (!(pw->p = pool_get(d)))
+		return -ENOMEM;
+	d->nr_wakes++;
 	/* all but the snapshot, which fill_snapshot() clears below */
-	memset(pw, 0, offsetof(struct pend_wake, d));
-	memset((char *)&pw->d + sizeof(pw->d.snap), 0, sizeof(pw->d) - sizeof(pw->d.snap));
+	memset((char *)pw->p + sizeof(pw->p->d.snap), 0, sizeof(*pw->p) - sizeof(pw->p->d.snap));
 	pw->tid = w->pid;
 	pw->waker_cpu = ev->cpu;
 	pw->prev = w->target_cpu;
 	pw->claim_cpu = -1;
-	pw->d.src_pos = ev->src_pos;
-	fill_snapshot(d, m, &pw->d, w->pid, w->comm, w->prio, w->target_cpu, w->target_cpu,
+	pw->p->d.src_pos = ev->src_pos;
+	fill_snapshot(d, m, &pw->p->d, w->pid, w->comm, w->prio, w->target_cpu, w->target_cpu,
 		      ev->ts_ns);
 	/* record_wakee() is in select_task_rq_fair(), which a task bound to one CPU skips */
-	ret = dplace_fill(d->dp, m, d->topo, &pw->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
+	ret = dplace_fill(d->dp, m, d->topo, &pw->p->d.snap, ev->cpu, ev->pid, comm_of(m, ev->pid),
 			  !bound_to_one(task));
-	fill_allowed(m, &pw->d.snap, w->pid);
+	fill_allowed(m, &pw->p->d.snap, w->pid);
 	wake_claim(d, pw, w->target_cpu);
 	return ret;
 }
@@ -1548,8 +1564,8 @@ static void on_strf(struct decision_ctx *d, const struct decision_probe_entry *e
 		}
 		d->wakes[i].strf = true;
 		d->wakes[i].strf_ret = cpu;
-		d->wakes[i].d.snap.wake_sync = !!(flags & DPLACE_WF_SYNC);
-		d->wakes[i].d.snap.known |= SR_SNAP_WAKE_SYNC;
+		d->wakes[i].p->d.snap.wake_sync = !!(flags & DPLACE_WF_SYNC);
+		d->wakes[i].p->d.snap.known |= SR_SNAP_WAKE_SYNC;
 		if (cpu >= 0)
 			wake_claim(d, &d->wakes[i], cpu);
 	} else if (flags & (DPLACE_WF_FORK | DPLACE_WF_EXEC)) {
@@ -1580,7 +1596,7 @@ static int wake_migrated(struct decision_ctx *d, struct pending *p, const struct
 	pw = &d->wakes[i];
 	if (pw->migrated || ev->cpu != pw->waker_cpu || ev->u.mig.orig_cpu != pw->prev)
 		return 0;
-	copy_place(&p->d.snap, &pw->d.snap);
+	copy_place(&p->d.snap, &pw->p->d.snap);
 	set_class(&p->d, SR_DECISION_CLASS_WAKEUP, DECISION_WHY_WAKING);
 	wake_truth(&p->d, pw);
 	p->resolved = true;
@@ -1703,7 +1719,7 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 		return 0;
 	}
 	/* the decision is the one built at the sched_waking, which goes now */
-	dec = &pw->d;
+	dec = &pw->p->d;
 	s = &dec->snap;
 	/* dated at its sched_wakeup: after every decision emitted before it (docs/replay.md) */
 	s->ts_ns = ev->ts_ns;
@@ -1719,10 +1735,11 @@ static int on_wakeup(struct decision_ctx *d, const struct model *m, const struct
 	wake_truth(dec, pw);
 	ret = dplace_placed(d->dp, pw->tid, s, target, false);
 	if (queue_push_packed(d, dec, pw->prev, MODEL_TASK_SLEEPING)) {
-		p = queue_push(d);
+		/* the pending decision itself goes into the queue */
+		p = queue_push_given(d, pw->p);
 		if (!p)
 			return -ENOMEM;
-		decision_copy(d, &p->d, dec);
+		pw->p = NULL;
 		p->task_cpu = pw->prev;
 		p->state = MODEL_TASK_SLEEPING;
 		p->resolved = true;
