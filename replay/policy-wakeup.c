@@ -400,7 +400,7 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 	struct wk_eval w = { .ver = ver };
 	int prev, choice = -1, c, ret, i;
 	unsigned int path = 0, why = 0, any = 0;
-	bool narrowed = false;
+	bool narrowed = false, inferred = false;
 
 	ret = replay_eval_begin(&w.ev, priv, snap, out, P__COUNT,
 				SR_CLASS_BIT(SR_DECISION_CLASS_WAKEUP));
@@ -439,6 +439,7 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 				continue;
 			if (snap->cpu_flags[c] & SR_PCPU_NOT_WAKER) {
 				narrowed = true;
+				inferred |= !!(snap->cpu_flags[c] & SR_PCPU_WAKER_INFERRED);
 				continue;
 			}
 			r = wk_choose(&w, c, prev, &p);
@@ -458,7 +459,8 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 			replay_verdict_unknown(out, &w.ev);
 			return 0;
 		}
-		any = narrowed ? SR_REASON_WAKER_CPU_WAKELIST : SR_REASON_WAKER_CPU_ANY;
+		any = inferred ? SR_REASON_WAKER_CPU_INFERRED :
+		      narrowed ? SR_REASON_WAKER_CPU_WAKELIST : SR_REASON_WAKER_CPU_ANY;
 	}
 	if (choice == WK_UNKNOWN && w.flips_split) {
 		replay_need(&w.ev, SR_SNAP_BIT_WAKEE_FLIPS);

@@ -32,6 +32,8 @@ struct engine {
 	size_t				tasks_cap;
 	size_t				tasks_used;
 	struct engine_place		place;
+	struct sr_snapshot		*scratch;	/* infer_waker()'s copy */
+	uint64_t			waker_inferred;	/* wake-ups it narrowed */
 };
 
 struct engine *engine_new(void)
@@ -61,6 +63,7 @@ void engine_free(struct engine *e)
 	strcount_release(&e->truth.unknown_by);
 	strcount_release(&e->place.miss_by);
 	free(e->tasks);
+	free(e->scratch);
 	free(e);
 }
 
@@ -239,9 +242,62 @@ static int choose_all(struct engine_result *r, struct err *err)
 	return 0;
 }
 
+/*
+ * A wake-up logged on its target names no waker's CPU (a trace without
+ * sched_waking).  Of the CPUs the trace leaves open, those from which the
+ * recording kernel's model would not have placed the task where the trace
+ * shows are ruled out for the other sides (SR_PCPU_NOT_WAKER |
+ * SR_PCPU_WAKER_INFERRED), on a copy of the snapshot; the kernel side
+ * itself is judged on the snapshot as the trace left it.  A CPU whose
+ * answer is unknown stays open, and nothing is ruled out unless one CPU
+ * stays (docs/replay.md, "The waker's CPU").
+ * Return: the snapshot the old and new sides read.
+ */
+static const struct sr_snapshot *infer_waker(struct engine *e, const struct decision *d,
+					     const struct replay_policy *kern, struct err *err)
+{
+	const struct sr_snapshot *s = &d->snap;
+	struct sr_snapshot *t;
+	struct sr_verdict v;
+	int c, open = 0, out = 0;
+
+	if (!kern || s->decision_class != SR_DECISION_CLASS_WAKEUP ||
+	    (s->known & SR_SNAP_WAKER_CPU) || !(s->known & SR_SNAP_PLACE_CPUS) ||
+	    s->nr_cpus <= 1 || s->nr_cpus > SR_PLACE_MAX_CPUS || s->dst_cpu < 0 ||
+	    s->dst_cpu >= s->nr_cpus)
+		return s;
+	if (!e->scratch && !(e->scratch = malloc(sizeof(*e->scratch))))
+		return s;	/* no memory for it: every CPU stays open, as before */
+	t = e->scratch;
+	memcpy(t, s, sizeof(*t));
+	t->known |= SR_SNAP_WAKER_CPU;
+	for (c = 0; c < s->nr_cpus; c++) {
+		if (s->cpu_flags[c] & SR_PCPU_NOT_WAKER)
+			continue;
+		t->waker_cpu = c;
+		replay_verdict_init(&v);
+		if (replay_policy_evaluate(kern, t, &v, err) < 0)
+			return NULL;
+		if ((v.verdict == SR_VERDICT_ALLOW || v.verdict == SR_VERDICT_RESIST) &&
+		    v.target_cpu >= 0 && v.target_cpu != s->dst_cpu) {
+			t->cpu_flags[c] |= SR_PCPU_NOT_WAKER | SR_PCPU_WAKER_INFERRED;
+			out++;
+		} else {
+			open++;
+		}
+	}
+	if (!out || !open)
+		return s;
+	t->known &= ~SR_SNAP_WAKER_CPU;
+	t->waker_cpu = s->waker_cpu;
+	e->waker_inferred++;
+	return t;
+}
+
 int engine_evaluate(struct engine *e, const struct decision *d, struct engine_result *r,
 		    struct err *err)
 {
+	const struct sr_snapshot *snap;
 	int cls = d->snap.decision_class, s, ret, b;
 	struct engine_class_stats *cs;
 	struct task_row *row;
@@ -257,12 +313,16 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		cs->moved++;
 	if (d->flags & DECISION_F_LOST)
 		cs->lost++;
+	snap = infer_waker(e, d, e->by_class[ENGINE_KERNEL][cls], err);
+	if (!snap)
+		return -EINVAL;
 	for (s = 0; s < ENGINE__SIDES; s++) {
 		r->pol[s] = e->by_class[s][cls];
 		replay_verdict_init(&r->v[s]);
 		if (!r->pol[s])
 			continue;
-		ret = replay_policy_evaluate(r->pol[s], &d->snap, &r->v[s], err);
+		ret = replay_policy_evaluate(r->pol[s], s == ENGINE_KERNEL ? &d->snap : snap,
+					     &r->v[s], err);
 		if (ret < 0)
 			return ret;
 	}
@@ -383,6 +443,11 @@ const struct engine_class_stats *engine_class(const struct engine *e, int cls)
 uint64_t engine_missing(const struct engine *e, int bit)
 {
 	return bit >= 0 && bit < 64 ? e->missing[bit] : 0;
+}
+
+uint64_t engine_waker_inferred(const struct engine *e)
+{
+	return e->waker_inferred;
 }
 
 const struct engine_place *engine_place(const struct engine *e)

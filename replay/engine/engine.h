@@ -174,6 +174,11 @@ const struct engine_class_stats *engine_class(const struct engine *e, int cls);
 
 /** engine_missing() - decisions with an unknown verdict that lacked field @bit */
 uint64_t engine_missing(const struct engine *e, int bit);
+/**
+ * engine_waker_inferred() - wake-ups without the waker's CPU for which the
+ * recording kernel's model ruled some CPUs out (waker-cpu-inferred)
+ */
+uint64_t engine_waker_inferred(const struct engine *e);
 
 /**
  * engine_reason_pairs() - disagreements counted by "old-reason / new-reason"

@@ -299,6 +299,7 @@ static json_t *summary_json(const struct report_replay_in *in)
 	json_object_set_new(sum, "balance_failed_dependent", jint((int64_t)flips));
 	json_object_set_new(sum, "lost_window", jint((int64_t)lost));
 	json_object_set_new(sum, "cpu_unseen", jint((int64_t)in->dstats->unseen_flagged));
+	json_object_set_new(sum, "waker_inferred", jint((int64_t)engine_waker_inferred(e)));
 	json_object_set_new(sum, "reason_pairs", pairs);
 	json_object_set_new(sum, "unknown_inputs", missing);
 	json_object_set_new(sum, "top_tasks", tasks);

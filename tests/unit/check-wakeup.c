@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check-common.h"
+#include "replay/engine/engine.h"
 #include "replay/replay.h"
 
 static const uint8_t dist4[4][4] = {
@@ -497,6 +498,93 @@ START_TEST(test_rows_per_policy)
 }
 END_TEST
 
+/*
+ * The engine's inference of an unknown waker's CPU (engine.c
+ * infer_waker()): the base with the waker unknown, CPU 3 lighter than prev
+ * (a waker there pulls the wakee to it) and node 0 heavier (a waker there
+ * leaves it on prev); nodes 2 and 3 are beyond the affine distance.  One
+ * row per outcome, with wakeup-v6.1 as the kernel model.
+ */
+struct infer_row {
+	const char	*name;
+	int		dst;		/* the CPU the kernel picked */
+	bool		kernel;		/* a kernel side at all */
+	int		verdict;	/* the old side's (wakeup-v5.19) */
+	int		cpu;
+	bool		inferred;	/* its chain names waker-cpu-inferred */
+};
+
+static const struct infer_row infer_rows[] = {
+	{ "kept on prev: the LLC's waker ruled out", 2, true, SR_VERDICT_ALLOW, 2, true },
+	{ "moved to CPU 3: every waker but CPU 3 ruled out", 3, true, SR_VERDICT_ALLOW, 3, true },
+	{ "a CPU no waker gives: nothing ruled out", 5, true, SR_VERDICT_UNKNOWN, -1, false },
+	{ "no kernel model: nothing ruled out", 2, false, SR_VERDICT_UNKNOWN, -1, false },
+};
+
+#define NR_INFER_ROWS ((int)(sizeof(infer_rows) / sizeof(infer_rows[0])))
+
+static struct replay_policy *started(const char *name)
+{
+	struct replay_policy *p = replay_policy_new(replay_registry_lookup(name));
+	struct err err = { 0 };
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(replay_policy_start(p, &err), 0);
+	return p;
+}
+
+static bool chain_has(const struct sr_verdict *v, unsigned int code)
+{
+	int i;
+
+	for (i = 0; i < (int)v->nr_reasons; i++)
+		if (v->reasons[i] == code)
+			return true;
+	return false;
+}
+
+START_TEST(test_infer_waker_row)
+{
+	const struct infer_row *row = &infer_rows[_i];
+	struct engine *e = engine_new();
+	struct engine_result r;
+	struct err err = { 0 };
+	static struct decision d;
+	struct sr_snapshot before;
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(engine_add(e, ENGINE_OLD, started("wakeup-v5.19"), &err), 0);
+	ck_assert_int_eq(engine_add(e, ENGINE_NEW, started("wakeup-v4.15"), &err), 0);
+	if (row->kernel)
+		ck_assert_int_eq(engine_add(e, ENGINE_KERNEL, started("wakeup-v6.1"), &err), 0);
+	memset(&d, 0, sizeof(d));
+	base(&d.snap);
+	d.snap.known &= ~SR_SNAP_WAKER_CPU;
+	d.snap.cpu_load[3] = 512;
+	d.snap.cpu_load[0] = d.snap.cpu_load[1] = 2048;
+	d.snap.dst_cpu = row->dst;
+	d.snap.dst_node = row->dst / 2;
+	before = d.snap;
+	ck_assert_int_eq(engine_evaluate(e, &d, &r, &err), 0);
+	ck_assert_msg(r.v[ENGINE_OLD].verdict == row->verdict, "%s: verdict %s", row->name,
+		      replay_verdict_name(r.v[ENGINE_OLD].verdict));
+	ck_assert_msg(r.v[ENGINE_OLD].target_cpu == row->cpu, "%s: cpu %d", row->name,
+		      r.v[ENGINE_OLD].target_cpu);
+	ck_assert_msg(chain_has(&r.v[ENGINE_OLD], SR_REASON_WAKER_CPU_INFERRED) == row->inferred,
+		      "%s: waker-cpu-inferred %s", row->name, row->inferred ? "absent" : "present");
+	ck_assert_msg(!chain_has(&r.v[ENGINE_NEW], SR_REASON_WAKER_CPU_INFERRED) || row->inferred,
+		      "%s: the new side inferred", row->name);
+	if (row->kernel) {
+		/* judged on the snapshot as the trace left it: its own answer is no evidence */
+		ck_assert_int_eq(r.v[ENGINE_KERNEL].verdict, SR_VERDICT_UNKNOWN);
+		ck_assert(!chain_has(&r.v[ENGINE_KERNEL], SR_REASON_WAKER_CPU_INFERRED));
+	}
+	ck_assert_msg(!memcmp(&before, &d.snap, sizeof(before)), "%s: the decision changed",
+		      row->name);
+	engine_free(e);
+}
+END_TEST
+
 static Suite *wakeup_suite(void)
 {
 	Suite *s = suite_create("wakeup");
@@ -505,6 +593,7 @@ static Suite *wakeup_suite(void)
 	tcase_add_loop_test(tc, test_wakeup_row, 0, NR_ROWS);
 	tcase_add_loop_test(tc, test_fork_row, 0, NR_FORK_ROWS);
 	tcase_add_test(tc, test_rows_per_policy);
+	tcase_add_loop_test(tc, test_infer_waker_row, 0, NR_INFER_ROWS);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -135,7 +135,8 @@ enum sr_verdict_kind {
 	X(NODE_IDLE_STAY,	"node-idle-stay",	"find_idlest_group(): past the NUMA imbalance allowance, the parent's node has as many idle CPUs as any: the child stays") \
 	X(PLACE_ONE_CPU,	"place-one-cpu",	"the task may run on one CPU only (nr_cpus_allowed 1): select_task_rq() takes it without asking the class") \
 	X(WAKE_WIDE_EITHER,	"wake-wide-either",	"wake_wide()'s flip counts are not known yet (the trace's first second), and both of its answers give this CPU") \
-	X(WAKER_CPU_WAKELIST,	"waker-cpu-wakelist", "the waker's CPU is not known: the wake-up was logged on its target, whose runqueue was not empty, so (6.0+ ttwu_queue_cond()) the waker ran there or on a CPU not sharing its cache; each of those gives this answer")
+	X(WAKER_CPU_WAKELIST,	"waker-cpu-wakelist", "the waker's CPU is not known: the wake-up was logged on its target, whose runqueue was not empty, so (6.0+ ttwu_queue_cond()) the waker ran there or on a CPU not sharing its cache; each of those gives this answer") \
+	X(WAKER_CPU_INFERRED,	"waker-cpu-inferred", "the waker's CPU is not known (the wake-up was logged on its target); of the CPUs it could have been, those from which the recording kernel's model places the task where the trace shows each give this answer (an estimate: the others are ruled out by that model)")
 
 #define SR_REASON_ENUM_(id, name, desc)	SR_REASON_##id,
 /**

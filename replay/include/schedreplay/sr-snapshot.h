@@ -238,6 +238,7 @@ enum sr_snap_bit {
 #define SR_PCPU_SINGLE		(1u << 2)	/* exactly one task runnable there (nr_running 1) */
 #define SR_PCPU_PELT		(1u << 3)	/* cpu_util / cpu_load hold its estimates */
 #define SR_PCPU_NOT_WAKER	(1u << 4)	/* without WAKER_CPU: the trace rules this CPU out as the waker's */
+#define SR_PCPU_WAKER_INFERRED	(1u << 5)	/* with NOT_WAKER: ruled out by the recording kernel's model, not the trace alone */
 
 /**
  * struct sr_snapshot - the state one decision was made in
