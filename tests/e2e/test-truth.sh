@@ -28,6 +28,9 @@ check "every candidate is an lb decision" test \
 	"$(jq '.summary.classes["lb-pull"].decisions + .summary.classes["lb-active"].decisions' "$T/p.json")" -ge "$n"
 check "no pairing damage" test \
 	"$(jq '.summary.ground_truth.probes.unpaired_entries + .summary.ground_truth.probes.returns_without_entry' "$T/p.json")" -eq 0
+pw() { jq -r ".summary.ground_truth.placement.by_class.wakeup.$1" "$T/p.json"; }
+check "wake-ups: $(pw policy) picks the probe's CPU for >= 90% ($(pw model_agrees) of $(pw candidates))" \
+	test $((100 * $(pw model_agrees))) -ge $((90 * $(pw candidates))) -a "$(pw candidates)" -gt 0
 w=$(jq '.summary.ground_truth.numa_claims.windows' "$T/p.json")
 check "task_numa_migrate windows paired ($w)" test "$w" -gt 0
 

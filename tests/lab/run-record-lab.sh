@@ -437,6 +437,12 @@ check "ground truth: >= 95% of candidates judged ($judged of $cand, $(pct "$judg
 	test $((100 * judged)) -ge $((95 * cand)) -a "$cand" -gt 0
 check "unknown verdicts <= 5% of load-balance decisions ($lbunk of $lbdec, $(pct "$lbunk" "$lbdec")%)" \
 	test $((100 * lbunk)) -le $((5 * lbdec)) -a "$lbdec" -gt 0
+# the wake-up model's CPU against the select_task_rq_fair probe's answer (issue 18: >= 90%)
+pw() { jq -r ".summary.ground_truth.placement.by_class.wakeup.$1 // 0" "$OUT/replay.json"; }
+wcand=$(pw candidates)
+wagree=$(pw model_agrees)
+check "ground truth: $(pw policy) picks the kernel's CPU for >= 90% of wake-ups ($wagree of $wcand, $(pct "$wagree" "$wcand")%)" \
+	test $((100 * wagree)) -ge $((90 * wcand)) -a "$wcand" -gt 0
 # the start snapshot seeds every task the trace names, but for the ones born
 # during the trace (sched_process_fork children) and ones that exited before
 # the snapshot was complete: neither can be in it
