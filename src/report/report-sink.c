@@ -138,12 +138,27 @@ static double obj_key(const json_t *o)
 	return d < 0 ? -d : d;
 }
 
-/* @a ranks before @b: larger |delta|, then the earlier */
+/* a decision of key @ka and seq @sa ranks before one of @kb, @sb: larger |delta|, then the earlier */
+static bool key_before(double ka, uint64_t sa, double kb, uint64_t sb)
+{
+	return ka != kb ? ka > kb : sa < sb;
+}
+
+/* @a ranks before @b */
 static bool ranks_before(const json_t *a, const json_t *b)
 {
-	double ka = obj_key(a), kb = obj_key(b);
+	return key_before(obj_key(a), obj_seq(a), obj_key(b), obj_seq(b));
+}
 
-	return ka != kb ? ka > kb : obj_seq(a) < obj_seq(b);
+/* obj_key() of the object decision_obj() would make of @cost */
+static double cost_key(const struct cost_item *cost)
+{
+	double d;
+
+	if (!cost->v[COST_OLD].known || !cost->v[COST_NEW].known)
+		return 0;
+	d = cost->v[COST_NEW].weighted - cost->v[COST_OLD].weighted;
+	return d < 0 ? -d : d;
 }
 
 /* keep the @top disagreements that rank first */
@@ -162,6 +177,15 @@ static int text_decision(void *priv, const struct engine_result *r, const struct
 		if (!k->top_dis)
 			return -ENOMEM;
 	}
+	if (k->nr_top_dis == k->top) {
+		/* the list is full: a decision that would not enter it is not made an object */
+		for (i = 1; i < k->nr_top_dis; i++)
+			if (ranks_before(k->top_dis[last], k->top_dis[i]))
+				last = i;
+		if (!key_before(cost_key(cost), r->d->seq, obj_key(k->top_dis[last]),
+				obj_seq(k->top_dis[last])))
+			return 0;
+	}
 	o = decision_obj(r, cost);
 	if (!o)
 		return -ENOMEM;
@@ -169,15 +193,8 @@ static int text_decision(void *priv, const struct engine_result *r, const struct
 		k->top_dis[k->nr_top_dis++] = o;
 		return 0;
 	}
-	for (i = 1; i < k->nr_top_dis; i++)
-		if (ranks_before(k->top_dis[last], k->top_dis[i]))
-			last = i;
-	if (ranks_before(o, k->top_dis[last])) {
-		json_decref(k->top_dis[last]);
-		k->top_dis[last] = o;
-	} else {
-		json_decref(o);
-	}
+	json_decref(k->top_dis[last]);
+	k->top_dis[last] = o;
 	return 0;
 }
 
