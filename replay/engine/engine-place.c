@@ -48,11 +48,17 @@ int engine_place_account(struct engine_place *p, const struct engine_result *r)
 	else if (picked && kv->target_cpu == d->snap.dst_cpu)
 		c->same++;
 	else if (picked && kv->nr_reasons) {
-		char key[96];
+		const struct sr_policy_ops *ops = replay_policy_ops(r->pol[ENGINE_KERNEL]);
 
-		snprintf(key, sizeof(key), "%s %s", replay_class_name(cls),
-			 replay_reason_name(replay_policy_ops(r->pol[ENGINE_KERNEL]), kv->reasons[0]));
-		if (strcount_add(&p->miss_by, key, 1) < 0)
+		if (!p->miss_key[0] || p->miss_cls != cls || p->miss_ops != ops ||
+		    p->miss_reason != kv->reasons[0]) {
+			snprintf(p->miss_key, sizeof(p->miss_key), "%s %s", replay_class_name(cls),
+				 replay_reason_name(ops, kv->reasons[0]));
+			p->miss_cls = cls;
+			p->miss_ops = ops;
+			p->miss_reason = kv->reasons[0];
+		}
+		if (strcount_add(&p->miss_by, p->miss_key, 1) < 0)
 			return -1;
 	}
 	if (d->has_place_truth) {

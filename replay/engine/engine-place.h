@@ -34,6 +34,11 @@ struct engine_place {
 	struct engine_place_class	cls[SR_DECISION_CLASS__COUNT];
 	struct strcount			miss_by;	/* kernel-model misses by first reason */
 	uint64_t			unlisted;	/* placements the JSON leaves out */
+	/* the last miss_by key made, and what it was made of: most misses repeat it */
+	char				miss_key[96];
+	int				miss_cls;
+	unsigned int			miss_reason;
+	const struct sr_policy_ops	*miss_ops;
 };
 
 /** engine_place_is_class() - wake-up, fork or exec */

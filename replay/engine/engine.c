@@ -34,6 +34,9 @@ struct engine {
 	struct engine_place		place;
 	struct sr_snapshot		*scratch;	/* infer_waker()'s copy */
 	uint64_t			waker_inferred;	/* wake-ups it narrowed */
+	/* the last reason-pair key made, and of what: most disagreements repeat it */
+	char				pair_key[160];
+	const char			*pair_of[2];
 };
 
 struct engine *engine_new(void)
@@ -357,13 +360,17 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 	if (r->flips)
 		cs->flips++;
 	if (r->disagree) {
-		char key[160];
+		/* the reasons of each side's choice (its verdict's, outside load balancing) */
+		const char *ro = first_reason(r->pol[ENGINE_OLD], &r->cv[ENGINE_OLD]);
+		const char *rn = first_reason(r->pol[ENGINE_NEW], &r->cv[ENGINE_NEW]);
 
 		cs->disagreements++;
-		/* the reasons of each side's choice (its verdict's, outside load balancing) */
-		snprintf(key, sizeof(key), "%s / %s", first_reason(r->pol[ENGINE_OLD], &r->cv[ENGINE_OLD]),
-			 first_reason(r->pol[ENGINE_NEW], &r->cv[ENGINE_NEW]));
-		if (strcount_add(&e->pairs, key, 1) < 0)
+		if (!e->pair_key[0] || ro != e->pair_of[0] || rn != e->pair_of[1]) {
+			snprintf(e->pair_key, sizeof(e->pair_key), "%s / %s", ro, rn);
+			e->pair_of[0] = ro;
+			e->pair_of[1] = rn;
+		}
+		if (strcount_add(&e->pairs, e->pair_key, 1) < 0)
 			return err_set(err, -ENOMEM, "out of memory");
 	}
 
