@@ -476,6 +476,17 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 		replay_verdict_unknown(out, &w.ev);
 		return 0;
 	}
+	/*
+	 * select_task_rq(): a task allowed on one CPU goes there, the class not
+	 * asked.  Where the trace does not show the mask and the kernel kept
+	 * the task on prev, it may be pinned there, so another CPU is not a
+	 * known answer; a task the kernel moved is allowed on two CPUs at least.
+	 */
+	if (choice != prev && snap->dst_cpu == prev &&
+	    !replay_need(&w.ev, SR_SNAP_BIT_ALLOWED_CPU)) {
+		replay_verdict_unknown(out, &w.ev);
+		return 0;
+	}
 	out->target_cpu = choice;
 	out->target_node = snap->cpu_node[choice];
 	replay_verdict_set(out, &w.ev, choice == snap->dst_cpu ? SR_VERDICT_ALLOW : SR_VERDICT_RESIST,

@@ -29,8 +29,10 @@ static void base(struct sr_snapshot *s)
 	s->size = sizeof(*s);
 	s->known = SR_SNAP_CLASS | SR_SNAP_SRC_CPU | SR_SNAP_DST_CPU | SR_SNAP_WAKER_CPU |
 		   SR_SNAP_PLACE_CPUS | SR_SNAP_WAKEE_FLIPS | SR_SNAP_RECENT_USED |
-		   SR_SNAP_CPU_UTIL | SR_SNAP_WAKE_SYNC | SR_SNAP_NR_NODES | SR_SNAP_DISTANCE;
+		   SR_SNAP_CPU_UTIL | SR_SNAP_WAKE_SYNC | SR_SNAP_NR_NODES | SR_SNAP_DISTANCE |
+		   SR_SNAP_ALLOWED_CPU;
 	s->decision_class = SR_DECISION_CLASS_WAKEUP;
+	s->allowed_cpu = -1;	/* allowed on several CPUs */
 	s->nr_nodes = 4;
 	for (a = 0; a < 4; a++)
 		for (b = 0; b < 4; b++)
@@ -75,100 +77,113 @@ struct row {
 	bool		wakelist;	/* the engine ruled out prev's LLC but prev as the waker */
 	int		load[2][2];	/* { 1 + CPU, load } set after the rest, { 0 } none */
 	const char	*also;		/* a reason the chain also holds, NULL none */
-	int		mask;		/* 0 not known, 1 + c only CPU c, -1 several CPUs */
+	int		mask;		/* 0 or -1 several CPUs, 1 + c only CPU c, MASK_UNKNOWN */
+	int		dst;		/* the kernel's CPU when > 0: 1 + c; 0 keeps prev */
 };
+
+#define MASK_UNKNOWN	(-2)	/* the trace does not show the mask */
 
 #define NONE	{ -1, -1, -1 }
 static const struct row rows[] = {
 	/* wake_wide() */
 	{ "all/wake_wide/wide: no affine, prev's LLC", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
-	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 8, 4 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/wake_wide/flips unknown", "wakeup-*", -1, NONE, -1, 0, { 0, 0 }, 0, 0, false,
-	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips", 0, false, false, { { 0 } }, NULL, 0 },
+	  true, SR_VERDICT_UNKNOWN, -1, "missing-wakee-flips", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	/* the walk: the affine domain */
 	{ "all/walk/waker on prev: wake_affine not asked", "wakeup-*", 2, { 3, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/walk/no SD_WAKE_AFFINE beyond distance 30", "wakeup-*", 4, { 4, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	/* wake_affine_idle() */
 	{ "v6.1/wake_affine_idle/idle waker, idle prev: prev", "wakeup-v6.1", -1, { 3, 2, -1 }, -1,
-	  0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/wake_affine_idle/idle waker sharing the cache: waker", "wakeup-v6.1", -1,
-	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/wake_affine_idle/idle waker on another node: not counted", "wakeup-v6.1", 0,
 	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 2048, false, false, SR_VERDICT_RESIST, 0,
-	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v4.15/wake_affine_idle/idle waker on another node: pulls", "wakeup-v4.15", 0,
-	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 0, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 0, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/wake_affine_idle/sync from a CPU running only the waker", "wakeup-v6.1", -1, NONE,
-	  -1, 1, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  -1, 1, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/wake_affine_idle/idle prev wins (5.11)", "wakeup-v6.1", 0, { 2, -1, -1 }, -1, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v4.16/wake_affine_idle/idle prev across nodes: weight decides", "wakeup-v4.16", 0,
-	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	/* wake_affine_weight() */
 	{ "v6.1/wake_affine_weight/prev heavier: waker", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 },
-	  0, 3072, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  0, 3072, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/wake_affine_weight/equal loads: the WA_BIAS margin favours the waker", "wakeup-v6.1",
-	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/wake_affine_weight/prev lighter: prev", "wakeup-v6.1", -1, NONE, -1, 0, { 0, 0 }, 0,
-	  512, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  512, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	/* select_idle_sibling() */
 	{ "v6.1/wake_affine_idle/idle prev before the weights", "wakeup-v6.1", -1, { 2, -1, -1 }, -1,
-	  0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v4.16/sis/prev idle and sharing the cache with the target", "wakeup-v4.16", -1,
-	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-prev-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 3072, false, false, SR_VERDICT_ALLOW, 2, "sis-prev-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/sis/per-CPU kthread waker on prev", "wakeup-v6.1", 2, NONE, -1, 0, { 0, 0 }, 0, 0,
-	  true, false, SR_VERDICT_ALLOW, 2, "sis-kthread-stack", 0, false, false, { { 0 } }, NULL, 0 },
+	  true, false, SR_VERDICT_ALLOW, 2, "sis-kthread-stack", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/sis/recent_used_cpu idle in the LLC", "wakeup-v6.1", 4, { 3, -1, -1 }, 3, 0,
-	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-recent-used", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 3, "sis-recent-used", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v4.15/sis/no recent_used_cpu: the scan finds it", "wakeup-v4.15", 4, { 3, -1, -1 }, 3, 0,
-	  { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/select_idle_cpu/SIS_UTIL budget 0 at high util", "wakeup-v6.1", 4, { 3, -1, -1 },
-	  -1, 0, { 0, 0 }, 1000, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  -1, 0, { 0, 0 }, 1000, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v6.1/select_idle_cpu/SIS_UTIL budget left at low util", "wakeup-v6.1", 4, { 3, -1, -1 },
-	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  -1, 0, { 0, 0 }, 100, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "v5.19/select_idle_cpu/SIS_PROP minimum budget", "wakeup-v5.19", 4, { 3, -1, -1 }, -1, 0,
-	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0 },
+	  { 0, 0 }, 1000, 0, false, false, SR_VERDICT_RESIST, 3, "sis-scan-idle", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/select_idle_cpu/nothing idle: the target", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0 },
+	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/sis/an unseen CPU in the scan: unknown", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-place-cpus", 4, false, false, { { 0 } }, NULL, 0 },
+	  0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-place-cpus", 4, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/sis/an unseen CPU elsewhere: known", "wakeup-*", 4, NONE, -1, 0, { 0, 0 },
-	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 7, false, false, { { 0 } }, NULL, 0 },
+	  0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 7, false, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/walk/waker CPU unknown, idle prev: every waker agrees", "wakeup-*", -1,
 	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
-	  "sis-target-idle", 0, true, false, { { 0 } }, NULL, 0 },
+	  "sis-target-idle", 0, true, false, { { 0 } }, NULL, 0, 0 },
 	{ "all/walk/waker CPU unknown, idle CPU 3: wakers disagree", "wakeup-*", -1,
 	  { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1,
-	  "missing-waker-cpu", 0, true, false, { { 0 } }, NULL, 0 },
+	  "missing-waker-cpu", 0, true, false, { { 0 } }, NULL, 0, 0 },
 	/* a waker on CPU 3 pulls (lighter), those on node 0 leave it on prev (heavier) */
 	{ "all/walk/waker CPU unknown, the LLC's waker pulls: wakers disagree", "wakeup-*", -1,
 	  NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1, "missing-waker-cpu",
-	  0, true, false, { { 4, 512 }, { 1, 2048 } }, NULL, 0 },
+	  0, true, false, { { 4, 512 }, { 1, 2048 } }, NULL, 0, 0 },
 	{ "all/walk/waker CPU unknown, busy target: its LLC ruled out (6.0 wakelist)", "wakeup-*",
 	  -1, NONE, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-scan-none", 0,
-	  true, true, { { 4, 512 }, { 1, 2048 } }, "waker-cpu-wakelist", 0 },
+	  true, true, { { 4, 512 }, { 1, 2048 } }, "waker-cpu-wakelist", 0, 0 },
 	/* wake_wide() with the flip counts unknown: both answers tried */
 	{ "all/wake_wide/flips unknown, both answers agree", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
 	  { 0, 0 }, 0, 0, false, true, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false,
-	  { { 0 } }, "wake-wide-either", 0 },
+	  { { 0 } }, "wake-wide-either", 0, 0 },
 	{ "all/wake_wide/flips known: no wake-wide-either", "wakeup-*", -1, { 2, -1, -1 }, -1, 0,
 	  { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false, false,
-	  { { 0 } }, NULL, 0 },
+	  { { 0 } }, NULL, 0, 0 },
 	/* select_task_rq(): nr_cpus_allowed 1 never asks the class */
 	{ "all/select_task_rq/a one-CPU mask: that CPU though prev is idle", "wakeup-*", -1,
 	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_RESIST, 5,
-	  "place-one-cpu", 0, false, false, { { 0 } }, "place-other-cpu", 1 + 5 },
+	  "place-one-cpu", 0, false, false, { { 0 } }, "place-other-cpu", 1 + 5, 0 },
 	{ "all/select_task_rq/a one-CPU mask of prev, the idle waker's CPU not taken", "wakeup-*",
 	  -1, { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
-	  "place-one-cpu", 0, false, false, { { 0 } }, "place-same-cpu", 1 + 2 },
+	  "place-one-cpu", 0, false, false, { { 0 } }, "place-same-cpu", 1 + 2, 0 },
 	{ "all/select_task_rq/a one-CPU mask decides even with the flips unknown", "wakeup-*", -1,
 	  NONE, -1, 0, { 0, 0 }, 0, 0, false, true, SR_VERDICT_RESIST, 6, "place-one-cpu", 0,
-	  false, false, { { 0 } }, NULL, 1 + 6 },
+	  false, false, { { 0 } }, NULL, 1 + 6, 0 },
 	{ "all/select_task_rq/several CPUs allowed: the class decides", "wakeup-*", -1,
 	  { 2, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2,
-	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, -1 },
+	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, -1, 0 },
+	/* the mask not shown: the task may be pinned to prev, where the kernel kept it */
+	{ "all/select_task_rq/mask unknown, kept on prev, another CPU picked: unknown", "wakeup-*",
+	  -1, { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_UNKNOWN, -1,
+	  "missing-allowed-cpus", 0, false, false, { { 0 } }, NULL, MASK_UNKNOWN, 0 },
+	{ "all/select_task_rq/mask unknown, prev picked: known", "wakeup-*", -1, { 2, -1, -1 },
+	  -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 2, "sis-target-idle", 0, false,
+	  false, { { 0 } }, NULL, MASK_UNKNOWN, 0 },
+	{ "all/select_task_rq/mask unknown, the kernel moved it: not pinned to prev", "wakeup-*",
+	  -1, { 3, -1, -1 }, -1, 0, { 0, 0 }, 0, 0, false, false, SR_VERDICT_ALLOW, 3,
+	  "sis-target-idle", 0, false, false, { { 0 } }, NULL, MASK_UNKNOWN, 1 + 3 },
 };
 
 #define NR_ROWS ((int)(sizeof(rows) / sizeof(rows[0])))
@@ -205,10 +220,12 @@ static void run_row(const struct row *r, const struct sr_policy_ops *ops)
 		s.known &= ~SR_SNAP_WAKER_CPU;
 	if (r->wakelist)
 		s.cpu_flags[3] |= SR_PCPU_NOT_WAKER;
-	if (r->mask) {
-		s.known |= SR_SNAP_ALLOWED_CPU;
+	if (r->mask == MASK_UNKNOWN)
+		s.known &= ~SR_SNAP_ALLOWED_CPU;
+	else
 		s.allowed_cpu = r->mask > 0 ? r->mask - 1 : -1;
-	}
+	if (r->dst > 0)
+		s.dst_cpu = r->dst - 1;
 	for (i = 0; i < 2; i++)
 		if (r->load[i][0] > 0) {
 			s.cpu_load[r->load[i][0] - 1] = r->load[i][1];
