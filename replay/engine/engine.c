@@ -253,24 +253,27 @@ static int choose_all(struct engine_result *r, struct err *err)
  * SR_PCPU_WAKER_INFERRED), on a copy of the snapshot; the kernel side
  * itself is judged on the snapshot as the trace left it.  A CPU whose
  * answer is unknown stays open, and nothing is ruled out unless one CPU
- * stays (docs/replay.md, "The waker's CPU").
- * Return: the snapshot the old and new sides read.
+ * stays and one goes (docs/policies.md, wake-up).
+ * Return: 0 with *@snap the snapshot the old and new sides read, or the
+ * kernel policy's negative code (@err).
  */
-static const struct sr_snapshot *infer_waker(struct engine *e, const struct decision *d,
-					     const struct replay_policy *kern, struct err *err)
+static int infer_waker(struct engine *e, const struct decision *d,
+		       const struct replay_policy *kern, const struct sr_snapshot **snap,
+		       struct err *err)
 {
 	const struct sr_snapshot *s = &d->snap;
 	struct sr_snapshot *t;
 	struct sr_verdict v;
-	int c, open = 0, out = 0;
+	int c, open = 0, out = 0, ret;
 
+	*snap = s;
 	if (!kern || s->decision_class != SR_DECISION_CLASS_WAKEUP ||
 	    (s->known & SR_SNAP_WAKER_CPU) || !(s->known & SR_SNAP_PLACE_CPUS) ||
 	    s->nr_cpus <= 1 || s->nr_cpus > SR_PLACE_MAX_CPUS || s->dst_cpu < 0 ||
 	    s->dst_cpu >= s->nr_cpus)
-		return s;
+		return 0;
 	if (!e->scratch && !(e->scratch = malloc(sizeof(*e->scratch))))
-		return s;	/* no memory for it: every CPU stays open, as before */
+		return 0;	/* no memory for it: every CPU stays open, as before */
 	t = e->scratch;
 	memcpy(t, s, sizeof(*t));
 	t->known |= SR_SNAP_WAKER_CPU;
@@ -279,8 +282,9 @@ static const struct sr_snapshot *infer_waker(struct engine *e, const struct deci
 			continue;
 		t->waker_cpu = c;
 		replay_verdict_init(&v);
-		if (replay_policy_evaluate(kern, t, &v, err) < 0)
-			return NULL;
+		ret = replay_policy_evaluate(kern, t, &v, err);
+		if (ret < 0)
+			return ret;
 		if ((v.verdict == SR_VERDICT_ALLOW || v.verdict == SR_VERDICT_RESIST) &&
 		    v.target_cpu >= 0 && v.target_cpu != s->dst_cpu) {
 			t->cpu_flags[c] |= SR_PCPU_NOT_WAKER | SR_PCPU_WAKER_INFERRED;
@@ -290,11 +294,12 @@ static const struct sr_snapshot *infer_waker(struct engine *e, const struct deci
 		}
 	}
 	if (!out || !open)
-		return s;
+		return 0;
 	t->known &= ~SR_SNAP_WAKER_CPU;
 	t->waker_cpu = s->waker_cpu;
 	e->waker_inferred++;
-	return t;
+	*snap = t;
+	return 0;
 }
 
 int engine_evaluate(struct engine *e, const struct decision *d, struct engine_result *r,
@@ -316,9 +321,9 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		cs->moved++;
 	if (d->flags & DECISION_F_LOST)
 		cs->lost++;
-	snap = infer_waker(e, d, e->by_class[ENGINE_KERNEL][cls], err);
-	if (!snap)
-		return -EINVAL;
+	ret = infer_waker(e, d, e->by_class[ENGINE_KERNEL][cls], &snap, err);
+	if (ret < 0)
+		return ret;
 	for (s = 0; s < ENGINE__SIDES; s++) {
 		r->pol[s] = e->by_class[s][cls];
 		replay_verdict_init(&r->v[s]);
