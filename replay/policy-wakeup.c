@@ -38,6 +38,11 @@
  * as off where it matters (wake-sync-assumed-off); an LLC is a node (the
  * topology sources hold no caches); no SMT (no idle-core scan).
  * recent_used_cpu in the snapshot follows 6.1's updates for every version.
+ * A wakee whose mask the trace does not show may be pinned to prev: where
+ * the kernel kept it there, an answer of another CPU is unknown
+ * (missing-allowed-cpus).  A waker's CPU the trace does not show is tried
+ * for each CPU it leaves open (waker-cpu-any, -wakelist), or each the
+ * engine leaves after asking the kernel model (waker-cpu-inferred).
  *
  * Verdict: allow when the CPU picked is the kernel's, resist otherwise;
  * target_cpu / target_node always say which CPU the policy picks.
@@ -480,7 +485,7 @@ static int wakeup_evaluate(const void *priv, const struct sr_snapshot *snap,
 	 * select_task_rq(): a task allowed on one CPU goes there, the class not
 	 * asked.  Where the trace does not show the mask and the kernel kept
 	 * the task on prev, it may be pinned there, so another CPU is not a
-	 * known answer; a task the kernel moved is allowed on two CPUs at least.
+	 * known answer; a task the kernel moved was not pinned to prev.
 	 */
 	if (choice != prev && snap->dst_cpu == prev &&
 	    !replay_need(&w.ev, SR_SNAP_BIT_ALLOWED_CPU)) {
