@@ -619,6 +619,20 @@ static struct pending *pool_get(struct decision_ctx *d)
 	return d->nr_pool ? d->pool[--d->nr_pool] : calloc(1, sizeof(struct pending));
 }
 
+/*
+ * pool_get() with all but the snapshot cleared: every caller fills the
+ * snapshot (fill_snapshot() or decision_copy(), which clear or copy the
+ * used part; past it, a pooled snapshot is zero)
+ */
+static struct pending *pool_get_clear(struct decision_ctx *d)
+{
+	struct pending *p = pool_get(d);
+
+	if (p)
+		memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
+	return p;
+}
+
 /* back to the pool, its snapshot as it was left: zero past the used part */
 static void pool_put(struct decision_ctx *d, struct pending *p)
 {
@@ -686,7 +700,7 @@ static struct pending *queue_push_given(struct decision_ctx *d, struct pending *
 		d->open = o;
 		d->open_cap = cap;
 	}
-	p = given ? given : pool_get(d);
+	p = given ? given : pool_get_clear(d);
 	if (!p)
 		return NULL;
 	d->open[d->nr_open++] = d->tail;
@@ -694,8 +708,6 @@ static struct pending *queue_push_given(struct decision_ctx *d, struct pending *
 	d->queue[d->tail++].packed = NULL;
 	if (given)
 		memset((char *)p + sizeof(p->d), 0, sizeof(*p) - sizeof(p->d));
-	else	/* every caller fills the snapshot: fill_snapshot() or decision_copy() */
-		memset((char *)p + sizeof(p->d.snap), 0, sizeof(*p) - sizeof(p->d.snap));
 	return p;
 }
 
@@ -1523,11 +1535,9 @@ static int on_waking(struct decision_ctx *d, const struct model *m, const struct
 	}
 	pw = &d->wakes[d->nr_wakes];
 	memset(pw, 0, sizeof(*pw));
-	if (!(pw->p = pool_get(d)))
+	if (!(pw->p = pool_get_clear(d)))
 		return -ENOMEM;
 	d->nr_wakes++;
-	/* all but the snapshot, which fill_snapshot() clears below */
-	memset((char *)pw->p + sizeof(pw->p->d.snap), 0, sizeof(*pw->p) - sizeof(pw->p->d.snap));
 	pw->tid = w->pid;
 	pw->waker_cpu = ev->cpu;
 	pw->prev = w->target_cpu;
