@@ -460,6 +460,7 @@ static void answer_text(FILE *out, const json_t *doc)
 	const json_t *fid = json_object_get(sum, "fidelity"), *o;
 	char *dis = counts_str(json_object_get(sum, "classes"), "disagreements");
 	char *unk = counts_str(json_object_get(sum, "unknown_inputs"), NULL);
+	char inferred[160] = "";
 	const char *k;
 	char *buf = NULL;
 	size_t len = 0;
@@ -496,21 +497,16 @@ static void answer_text(FILE *out, const json_t *doc)
 	free(buf);
 	choices_answer(out, sum);
 	truth_answer(out, json_object_get(sum, "ground_truth"));
-	{
-		char inferred[160] = "";
-
-		if (gi(sum, "waker_inferred") > 0)
-			snprintf(inferred, sizeof(inferred), "; %" PRId64 " wake-ups with the waker's CPU "
-				 "inferred from the kernel model (waker-cpu-inferred)",
-				 gi(sum, "waker_inferred"));
-		report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " verdicts unknown%s%s%s%s; %" PRId64
-			     " decisions in lost-event windows (%" PRId64 " events lost); %" PRId64
-			     " on CPUs not seen at the time; %" PRId64 " damage warnings\n",
-			     HEAD_INDENT, "trust:", gi(sum, "unknown"),
-			     unk && *unk ? " (missing: " : "", unk && *unk ? unk : "",
-			     unk && *unk ? ")" : "", inferred, gi(sum, "lost_window"),
-			     gi(tr, "lost_events"), gi(sum, "cpu_unseen"), gi(tr, "damage_warnings"));
-	}
+	if (gi(sum, "waker_inferred") > 0)
+		snprintf(inferred, sizeof(inferred), "; %" PRId64 " wake-ups with the waker's CPU "
+			 "inferred from the kernel model (waker-cpu-inferred)", gi(sum, "waker_inferred"));
+	report_wrapf(out, HEAD_INDENT, "%-*s%" PRId64 " verdicts unknown%s%s%s%s; %" PRId64
+		     " decisions in lost-event windows (%" PRId64 " events lost); %" PRId64
+		     " on CPUs not seen at the time; %" PRId64 " damage warnings\n", HEAD_INDENT,
+		     "trust:", gi(sum, "unknown"),
+		     unk && *unk ? " (missing: " : "", unk && *unk ? unk : "", unk && *unk ? ")" : "",
+		     inferred, gi(sum, "lost_window"), gi(tr, "lost_events"), gi(sum, "cpu_unseen"),
+		     gi(tr, "damage_warnings"));
 	free(unk);
 }
 
