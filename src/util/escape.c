@@ -10,8 +10,7 @@
 #include "digits.h"
 #include "escape.h"
 
-/* Length of the well-formed UTF-8 sequence at s (1..4), 0 when ill-formed. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+size_t escape_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	size_t len, i;
 	uint32_t c;
@@ -79,7 +78,7 @@ static char *escape(char *dst, size_t dstlen, const char *src, size_t srclen, en
 	while (i < srclen && s[i]) {
 		for (n = i; n < srclen && s[n]; n++)
 			;
-		len = utf8_seq(s + i, n - i, &cp);
+		len = escape_utf8_seq(s + i, n - i, &cp);
 		if (len == 0) {
 			/* each byte that is not well-formed UTF-8 on its own */
 			snprintf(tmp, sizeof(tmp), "\\x%02x", s[i]);
@@ -153,7 +152,7 @@ size_t escape_json_out(char *dst, const char *src, size_t n, size_t *used)
 			dst[o++] = (char)s[i++];
 			continue;
 		}
-		len = utf8_seq(s + i, n - i, &cp);
+		len = escape_utf8_seq(s + i, n - i, &cp);
 		if (len == 0) {
 			/* a sequence cut by the end of the chunk: the caller's next one */
 			if (s[i] >= 0xc2 && s[i] <= 0xf4 && n - i < 4)

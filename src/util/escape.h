@@ -31,6 +31,14 @@
  */
 
 /**
+ * escape_utf8_seq() - length of the well-formed UTF-8 sequence at @s
+ * (1..4, at most @n bytes read; @n >= 1), 0 when it is ill-formed (overlong,
+ * a surrogate, past U+10FFFF, or cut by @n)
+ * @cp: out: its code point
+ */
+size_t escape_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
+
+/**
  * escape_unsafe_cp() - a code point that text shows escaped and JSON writes
  * as \uXXXX: C0 controls, DEL, C1 controls, and the bidirectional controls
  * U+061C, U+200E, U+200F, U+202A..U+202E and U+2066..U+2069.

@@ -273,6 +273,145 @@ START_TEST(test_json_dumpf_chunks)
 }
 END_TEST
 
+/*
+ * report_json_dumpf() writes what json_dumps() and escape_json_out()
+ * together write, byte for byte, on random trees: nested objects and
+ * arrays (empty ones too), keys sharing prefixes, strings with every kind
+ * of character the two escape, integers to both ends, reals of every
+ * magnitude, under each set of flags the reports use.
+ */
+static uint64_t rnd_state = 88172645463325252ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+static json_t *rnd_string(void)
+{
+	static const char *const pieces[] = {
+		"a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\b", "\f", "\r", "\x01", "\x1f",
+		"\x7f", "\xc2\x80", "\xc2\x9f", "\xc2\xa0", "\xc3\xa9", "\xd8\x9c", "\xe2\x80\x8e",
+		"\xe2\x80\xaa", "\xe2\x80\xae", "\xe2\x81\xa6", "\xe2\x81\xa9", "\xe2\x82\xac",
+		"\xef\xbf\xbd", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "comm-", "kworker/0:1",
+	};
+	char buf[256];
+	size_t len = 0, n = rnd() % 12, k;
+
+	for (k = 0; k < n; k++) {
+		const char *p = pieces[rnd() % (sizeof(pieces) / sizeof(pieces[0]))];
+
+		memcpy(buf + len, p, strlen(p));
+		len += strlen(p);
+	}
+	return json_stringn(buf, len);
+}
+
+static json_t *rnd_tree(int depth)
+{
+	static const double reals[] = {
+		0.0, -0.0, 1.0, -1.5, 0.1, 1e-5, 1e-4, 123456.789, 1e12, 1e15, 1e16, 1e17, 1e20,
+		1e300, 5e-324, 2.5e-310, 1.0 / 3, 12345678901234.5, -987.654321, 100.0, 0.001,
+	};
+	static const char *const keys[] = {
+		"a", "ab", "abc", "b", "B", "", "old", "old_allow", "new", "kernel", "z\xc3\xa9",
+		"a b", "tid", "\xe2\x80\xae", "cost", "class",
+	};
+	json_t *j;
+	size_t n, k;
+
+	switch (depth > 3 ? rnd() % 6 : rnd() % 9) {
+	case 0: return json_null();
+	case 1: return json_boolean(rnd() % 2);
+	case 2:
+		switch (rnd() % 4) {
+		case 0: return json_integer(INT64_MIN);
+		case 1: return json_integer(INT64_MAX);
+		case 2: return json_integer(-(json_int_t)(rnd() % 100000));
+		default: return json_integer((json_int_t)(rnd() >> (rnd() % 64)));
+		}
+	case 3: return json_real(reals[rnd() % (sizeof(reals) / sizeof(reals[0]))] *
+				 (rnd() % 2 ? 1 : -1) * (double)(1 + rnd() % 3));
+	case 4: case 5: return rnd_string();
+	case 6: case 7:
+		j = json_object();
+		n = rnd() % 8;
+		for (k = 0; k < n; k++)
+			json_object_set_new(j, keys[rnd() % (sizeof(keys) / sizeof(keys[0]))],
+					    rnd_tree(depth + 1));
+		return j;
+	default:
+		j = json_array();
+		n = rnd() % 6;
+		for (k = 0; k < n; k++)
+			json_array_append_new(j, rnd_tree(depth + 1));
+		return j;
+	}
+}
+
+START_TEST(test_json_dumpf_random)
+{
+	static const size_t flags[] = {
+		JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12),
+		JSON_SORT_KEYS | JSON_INDENT(2),
+		JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12),
+		JSON_SORT_KEYS | JSON_REAL_PRECISION(5),
+		JSON_SORT_KEYS | JSON_INDENT(3) | JSON_COMPACT,
+	};
+	size_t t, glen, used, n;
+	char *doc, *want, *got;
+	json_t *root, *bad;
+	FILE *f;
+
+	for (t = 0; t < 4000; t++) {
+		root = rnd() % 2 ? json_object() : json_array();
+		if (json_is_object(root)) {
+			json_object_set_new(root, "tree", rnd_tree(0));
+			json_object_set_new(root, "more", rnd_tree(0));
+		} else {
+			json_array_append_new(root, rnd_tree(0));
+		}
+		doc = json_dumps(root, flags[t % 5]);
+		ck_assert_ptr_nonnull(doc);
+		want = malloc(6 * strlen(doc) + 1);
+		ck_assert_ptr_nonnull(want);
+		n = escape_json_out(want, doc, strlen(doc), &used);
+		ck_assert_uint_eq(used, strlen(doc));
+		got = NULL;
+		f = open_memstream(&got, &glen);
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(report_json_dumpf(root, f, flags[t % 5]), 0);
+		ck_assert_int_eq(fclose(f), 0);
+		if (glen != n || memcmp(got, want, n))
+			ck_abort_msg("tree %zu, flags %#zx:\nwant %.*s\ngot  %.*s", t, flags[t % 5],
+				     (int)n, want, (int)glen, got);
+		free(got);
+		free(want);
+		free(doc);
+		json_decref(root);
+	}
+
+	/* a string that is not UTF-8 fails the dump, as in Jansson */
+	root = json_array();
+	bad = json_stringn_nocheck("a\xff", 2);
+	json_array_append_new(root, bad);
+	ck_assert_ptr_null(json_dumps(root, JSON_COMPACT));
+	got = NULL;
+	f = open_memstream(&got, &glen);
+	ck_assert_int_eq(report_json_dumpf(root, f, JSON_COMPACT), -1);
+	fclose(f);
+	free(got);
+	json_decref(root);
+	/* and so does a bare scalar, as json_dumpf() without JSON_ENCODE_ANY */
+	root = json_integer(1);
+	ck_assert_int_eq(report_json_dumpf(root, stdout, JSON_COMPACT), -1);
+	json_decref(root);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -286,6 +425,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_escape_json_out);
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_json_dumpf_chunks);
+	tcase_add_test(tc, test_json_dumpf_random);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
 	tcase_add_test(tc, test_all_digits);

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-json-write.c - the serializer behind report_json_dumpf().
+ *
+ * json_dump_callback() costs more than building the tree it writes: for
+ * every array and object it checks for cycles in a hash table keyed by a
+ * printed pointer, it sorts an object's keys with qsort() into a fresh
+ * allocation, it formats every integer with snprintf(), and it hands the
+ * text over a few bytes at a time, which report_json_dumpf() then had to
+ * scan again to escape DEL, C1 and the bidi controls.  On a replay that
+ * lists a million wake-ups as NDJSON that was most of the run
+ * (docs/performance.md).
+ *
+ * This writes the same bytes in one pass, for the flags the reports use:
+ * JSON_SORT_KEYS (always: keys come out in byte order, as Jansson's
+ * comparison of bytes then lengths gives), JSON_COMPACT, JSON_INDENT(n) and
+ * JSON_REAL_PRECISION(p).  The trees are ours and acyclic, so there is no
+ * cycle check.  Strings are escaped as Jansson escapes them (\" \\ \b \f \n
+ * \r \t, other C0 as \u00XX) and, in the same pass, DEL, C1 and the bidi
+ * controls as escape_json_out() writes them (\u00xx); a string that is not
+ * well-formed UTF-8 fails the dump, as in Jansson.  A real is printed by
+ * Jansson itself (json_dumpb()), so its digits are what the installed
+ * Jansson writes (the build may use dtoa or printf).
+ *
+ * tests/unit/check-util.c compares the two serializers on random trees.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "util/escape.h"
+
+#define JW_FLAG_INDENT(f)	((int)((f) & 0x1f))
+
+static const double exp10_int[15] = {
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+};
+
+struct jw {
+	FILE *f;
+	size_t flags;
+	int indent;
+	int err;
+	size_t len;
+	char buf[65536];
+};
+
+static void jw_flush(struct jw *w)
+{
+	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
+		w->err = -1;
+	w->len = 0;
+}
+
+/* room for @n more bytes (n <= sizeof(buf)) */
+static inline char *jw_room(struct jw *w, size_t n)
+{
+	if (sizeof(w->buf) - w->len < n)
+		jw_flush(w);
+	return w->buf + w->len;
+}
+
+static inline void jw_put(struct jw *w, const char *s, size_t n)
+{
+	memcpy(jw_room(w, n), s, n);
+	w->len += n;
+}
+
+static void jw_newline(struct jw *w, int depth)
+{
+	size_t n = (size_t)w->indent * (size_t)depth;
+	char *p;
+
+	if (n > sizeof(w->buf) - 1)
+		n = sizeof(w->buf) - 1;	/* 65535 spaces: a depth no report has */
+	p = jw_room(w, n + 1);
+	*p = '\n';
+	memset(p + 1, ' ', n);
+	w->len += n + 1;
+}
+
+static void jw_int(struct jw *w, json_int_t v)
+{
+	char tmp[24], *p = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	jw_put(w, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+static int jw_real(struct jw *w, const json_t *j)
+{
+	int prec = (int)(w->flags >> 11 & 0x1f);
+	double v = json_real_value(j);
+	char tmp[128];
+	size_t n;
+
+	/*
+	 * A whole number of at most min(precision, 15) digits: its digits and
+	 * ".0", which is what printf's %.*g and dtoa both give (-0.0 is left
+	 * to Jansson).
+	 */
+	if (fabs(v) < (prec && prec < 15 ? exp10_int[prec] : 1e15) && v == trunc(v) && v != 0.0) {
+		jw_int(w, (json_int_t)v);
+		jw_put(w, ".0", 2);
+		return 0;
+	}
+	if (v == 0.0 && !signbit(v)) {
+		jw_put(w, "0.0", 3);
+		return 0;
+	}
+	n = json_dumpb(j, tmp, sizeof(tmp), JSON_ENCODE_ANY | (w->flags & JSON_REAL_PRECISION(31)));
+	if (!n || n > sizeof(tmp))
+		return -1;
+	jw_put(w, tmp, n);
+	return 0;
+}
+
+static const char hexup[] = "0123456789ABCDEF";
+static const char hexlo[] = "0123456789abcdef";
+
+static void jw_u(struct jw *w, uint32_t cp, const char *hex)
+{
+	char *p = jw_room(w, 6);
+
+	p[0] = '\\';
+	p[1] = 'u';
+	p[2] = hex[cp >> 12 & 0xf];
+	p[3] = hex[cp >> 8 & 0xf];
+	p[4] = hex[cp >> 4 & 0xf];
+	p[5] = hex[cp & 0xf];
+	w->len += 6;
+}
+
+static int jw_string(struct jw *w, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run, len;
+	uint32_t cp;
+
+	jw_put(w, "\"", 1);
+	while (i < n) {
+		/* plain ASCII, copied as it is */
+		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x7f &&
+			      s[run] != '"' && s[run] != '\\'; run++)
+			;
+		while (i < run) {
+			size_t take = run - i;
+
+			if (take > sizeof(w->buf) / 2)
+				take = sizeof(w->buf) / 2;
+			jw_put(w, str + i, take);
+			i += take;
+		}
+		if (i == n)
+			break;
+		if (s[i] < 0x80) {
+			switch (s[i]) {
+			case '"':  jw_put(w, "\\\"", 2); break;
+			case '\\': jw_put(w, "\\\\", 2); break;
+			case '\b': jw_put(w, "\\b", 2); break;
+			case '\f': jw_put(w, "\\f", 2); break;
+			case '\n': jw_put(w, "\\n", 2); break;
+			case '\r': jw_put(w, "\\r", 2); break;
+			case '\t': jw_put(w, "\\t", 2); break;
+			default:
+				/* C0 as Jansson writes it, DEL as escape_json_out() */
+				jw_u(w, s[i], s[i] == 0x7f ? hexlo : hexup);
+				break;
+			}
+			i++;
+			continue;
+		}
+		len = escape_utf8_seq(s + i, n - i, &cp);
+		if (!len)
+			return -1;
+		if (escape_unsafe_cp(cp))
+			jw_u(w, cp, hexlo);
+		else
+			jw_put(w, str + i, len);
+		i += len;
+	}
+	jw_put(w, "\"", 1);
+	return 0;
+}
+
+struct jw_key {
+	const char *key;
+	size_t len;
+	json_t *value;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct jw_key *x = a, *y = b;
+	size_t i, n = x->len < y->len ? x->len : y->len;
+
+	/* keys are short: a byte loop beats a call to memcmp() */
+	for (i = 0; i < n; i++)
+		if (x->key[i] != y->key[i])
+			return (unsigned char)x->key[i] - (unsigned char)y->key[i];
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static void keys_sort(struct jw_key *k, size_t n)
+{
+	struct jw_key t;
+	size_t i, j;
+
+	if (n > 24) {
+		qsort(k, n, sizeof(*k), key_cmp);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		t = k[i];
+		for (j = i; j > 0 && key_cmp(&k[j - 1], &t) > 0; j--)
+			k[j] = k[j - 1];
+		k[j] = t;
+	}
+}
+
+static int jw_value(struct jw *w, const json_t *j, int depth);
+
+/* what comes before the @i-th member of a container at @depth */
+static void jw_sep(struct jw *w, size_t i, int depth)
+{
+	if (i) {
+		jw_put(w, ",", 1);
+		if (!w->indent && !(w->flags & JSON_COMPACT))
+			jw_put(w, " ", 1);
+	}
+	if (w->indent)
+		jw_newline(w, depth + 1);
+}
+
+static int jw_object(struct jw *w, const json_t *j, int depth)
+{
+	struct jw_key stack[32], *keys = stack;
+	size_t n = json_object_size(j), i = 0;
+	void *it;
+	int ret = 0;
+
+	if (!n) {
+		jw_put(w, "{}", 2);
+		return 0;
+	}
+	if (n > sizeof(stack) / sizeof(stack[0])) {
+		keys = malloc(n * sizeof(*keys));
+		if (!keys)
+			return -1;
+	}
+	for (it = json_object_iter((json_t *)j); it && i < n;
+	     it = json_object_iter_next((json_t *)j, it), i++) {
+		keys[i].key = json_object_iter_key(it);
+		keys[i].len = json_object_iter_key_len(it);
+		keys[i].value = json_object_iter_value(it);
+	}
+	n = i;
+	keys_sort(keys, n);
+	jw_put(w, "{", 1);
+	for (i = 0; i < n && !ret; i++) {
+		jw_sep(w, i, depth);
+		ret = jw_string(w, keys[i].key, keys[i].len);
+		if (!ret) {
+			if (w->flags & JSON_COMPACT)
+				jw_put(w, ":", 1);
+			else
+				jw_put(w, ": ", 2);
+			ret = jw_value(w, keys[i].value, depth + 1);
+		}
+	}
+	if (!ret && w->indent)
+		jw_newline(w, depth);
+	jw_put(w, "}", 1);
+	if (keys != stack)
+		free(keys);
+	return ret;
+}
+
+static int jw_array(struct jw *w, const json_t *j, int depth)
+{
+	size_t n = json_array_size(j), i;
+
+	if (!n) {
+		jw_put(w, "[]", 2);
+		return 0;
+	}
+	jw_put(w, "[", 1);
+	for (i = 0; i < n; i++) {
+		jw_sep(w, i, depth);
+		if (jw_value(w, json_array_get(j, i), depth + 1))
+			return -1;
+	}
+	if (w->indent)
+		jw_newline(w, depth);
+	jw_put(w, "]", 1);
+	return 0;
+}
+
+static int jw_value(struct jw *w, const json_t *j, int depth)
+{
+	if (!j)
+		return -1;
+	switch (json_typeof(j)) {
+	case JSON_NULL:
+		jw_put(w, "null", 4);
+		return 0;
+	case JSON_TRUE:
+		jw_put(w, "true", 4);
+		return 0;
+	case JSON_FALSE:
+		jw_put(w, "false", 5);
+		return 0;
+	case JSON_INTEGER:
+		jw_int(w, json_integer_value(j));
+		return 0;
+	case JSON_REAL:
+		return jw_real(w, j);
+	case JSON_STRING:
+		return jw_string(w, json_string_value(j), json_string_length(j));
+	case JSON_ARRAY:
+		return jw_array(w, j, depth);
+	case JSON_OBJECT:
+		return jw_object(w, j, depth);
+	}
+	return -1;
+}
+
+int report_json_dumpf(const json_t *root, FILE *f, size_t flags)
+{
+	struct jw *w;
+	int ret;
+
+	if (!json_is_object(root) && !json_is_array(root))
+		return -1;	/* as json_dumpf() without JSON_ENCODE_ANY */
+	w = malloc(sizeof(*w));
+	if (!w)
+		return -1;
+	w->f = f;
+	w->flags = flags | JSON_SORT_KEYS;
+	w->indent = JW_FLAG_INDENT(flags);
+	w->err = 0;
+	w->len = 0;
+	ret = jw_value(w, root, 0);
+	jw_flush(w);
+	if (w->err)
+		ret = -1;
+	free(w);
+	return ret;
+}
