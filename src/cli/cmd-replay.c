@@ -396,7 +396,7 @@ static int replay_one(struct replay_cmd *c, const char *trace, bool batch, FILE 
 		goto out;
 	}
 	if (js.doc) {
-		r = report_write_json(js.doc, js.path);
+		r = report_sink_write_json(&js);
 		if (r < 0) {
 			ret = CLI_EXIT_INTERNAL;
 			cli_error("cannot write '%s': %s", js.path, strerror(-r));

@@ -149,7 +149,8 @@ int report_out_error(const struct report_out *o)
 	return outfile_error(&o->of);
 }
 
-int report_write_json_flags(const json_t *root, const char *path, size_t flags)
+static int write_json(const json_t *root, const char *path, size_t flags,
+		      const struct report_json_hole *hole)
 {
 	struct report_out o;
 	int ret;
@@ -157,7 +158,7 @@ int report_write_json_flags(const json_t *root, const char *path, size_t flags)
 	ret = report_out_open(&o, path);
 	if (ret < 0)
 		return ret;
-	if (report_json_dumpf(root, o.f, flags) < 0 || fputc('\n', o.f) == EOF) {
+	if (report_json_dumpf_hole(root, o.f, flags, hole) < 0 || fputc('\n', o.f) == EOF) {
 		ret = report_out_error(&o) ? -report_out_error(&o) : -EIO;
 		report_out_close(&o, false);
 		return ret;
@@ -165,10 +166,20 @@ int report_write_json_flags(const json_t *root, const char *path, size_t flags)
 	return report_out_close(&o, true);
 }
 
+int report_write_json_flags(const json_t *root, const char *path, size_t flags)
+{
+	return write_json(root, path, flags, NULL);
+}
+
 int report_write_json(const json_t *root, const char *path)
 {
-	return report_write_json_flags(root, path,
-				       JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	return write_json(root, path, REPORT_JSON_FLAGS, NULL);
+}
+
+int report_write_json_hole(const json_t *root, const char *path,
+			   const struct report_json_hole *hole)
+{
+	return write_json(root, path, REPORT_JSON_FLAGS, hole);
 }
 
 /* columns of @s[0..n): UTF-8 continuation bytes take none */

@@ -44,14 +44,17 @@ struct jw {
 	size_t flags;
 	int indent;
 	int err;
+	const struct report_json_hole *hole;
+	uint64_t total;		/* bytes handed to @f */
 	size_t len;
-	char buf[65536];
+	char buf[16384];
 };
 
 static void jw_flush(struct jw *w)
 {
 	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
 		w->err = -1;
+	w->total += w->len;
 	w->len = 0;
 }
 
@@ -75,7 +78,7 @@ static void jw_newline(struct jw *w, int depth)
 	char *p;
 
 	if (n > sizeof(w->buf) - 1)
-		n = sizeof(w->buf) - 1;	/* 65535 spaces: a depth no report has */
+		n = sizeof(w->buf) - 1;	/* a depth no report has */
 	p = jw_room(w, n + 1);
 	*p = '\n';
 	memset(p + 1, ' ', n);
@@ -305,10 +308,46 @@ static int jw_array(struct jw *w, const json_t *j, int depth)
 	return 0;
 }
 
+/* the caller's items, each written already at depth + 1, in an array */
+static int jw_hole(struct jw *w, int depth)
+{
+	const struct report_json_hole *h = w->hole;
+	const char *text;
+	size_t i, n;
+	int r;
+
+	for (i = 0; (r = h->next(h->arg, &text, &n)) > 0; i++) {
+		jw_put(w, i ? "," : "[", 1);
+		if (i && !w->indent && !(w->flags & JSON_COMPACT))
+			jw_put(w, " ", 1);
+		if (w->indent)
+			jw_newline(w, depth + 1);
+		while (n) {
+			size_t take = n < sizeof(w->buf) ? n : sizeof(w->buf);
+
+			jw_put(w, text, take);
+			text += take;
+			n -= take;
+		}
+	}
+	if (r < 0)
+		return -1;
+	if (!i) {
+		jw_put(w, "[]", 2);
+		return 0;
+	}
+	if (w->indent)
+		jw_newline(w, depth);
+	jw_put(w, "]", 1);
+	return 0;
+}
+
 static int jw_value(struct jw *w, const json_t *j, int depth)
 {
 	if (!j)
 		return -1;
+	if (w->hole && j == w->hole->at)
+		return jw_hole(w, depth);
 	switch (json_typeof(j)) {
 	case JSON_NULL:
 		jw_put(w, "null", 4);
@@ -334,25 +373,42 @@ static int jw_value(struct jw *w, const json_t *j, int depth)
 	return -1;
 }
 
-int report_json_dumpf(const json_t *root, FILE *f, size_t flags)
+static int dump(const json_t *root, FILE *f, size_t flags, int depth,
+		const struct report_json_hole *hole, uint64_t *written)
 {
-	struct jw *w;
+	struct jw w;	/* 16 KiB on the stack, for one document or line */
 	int ret;
 
 	if (!json_is_object(root) && !json_is_array(root))
 		return -1;	/* as json_dumpf() without JSON_ENCODE_ANY */
-	w = malloc(sizeof(*w));
-	if (!w)
-		return -1;
-	w->f = f;
-	w->flags = flags | JSON_SORT_KEYS;
-	w->indent = JW_FLAG_INDENT(flags);
-	w->err = 0;
-	w->len = 0;
-	ret = jw_value(w, root, 0);
-	jw_flush(w);
-	if (w->err)
+	w.f = f;
+	w.flags = flags | JSON_SORT_KEYS;
+	w.indent = JW_FLAG_INDENT(flags);
+	w.err = 0;
+	w.hole = hole;
+	w.total = 0;
+	w.len = 0;
+	ret = jw_value(&w, root, depth);
+	jw_flush(&w);
+	if (w.err)
 		ret = -1;
-	free(w);
+	if (written)
+		*written = w.total;
 	return ret;
+}
+
+int report_json_dumpf(const json_t *root, FILE *f, size_t flags)
+{
+	return dump(root, f, flags, 0, NULL, NULL);
+}
+
+int report_json_dump_at(const json_t *root, FILE *f, size_t flags, int depth, uint64_t *written)
+{
+	return dump(root, f, flags, depth, NULL, written);
+}
+
+int report_json_dumpf_hole(const json_t *root, FILE *f, size_t flags,
+			   const struct report_json_hole *hole)
+{
+	return dump(root, f, flags, 0, hole, NULL);
 }

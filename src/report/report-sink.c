@@ -7,9 +7,12 @@
  * cost completes.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/report.h"
 #include "report/report-sink.h"
@@ -89,8 +92,13 @@ void report_sink_release(struct report_sink *k)
 {
 	size_t i;
 
-	for (i = 0; i < k->nr_by_seq; i++)
-		json_decref(k->by_seq[i]);
+	if (k->spill)
+		fclose(k->spill);
+	k->spill = NULL;
+	k->spill_len = 0;
+	free(k->spill_buf);
+	k->spill_buf = NULL;
+	k->spill_max = 0;
 	free(k->by_seq);
 	for (i = 0; i < k->nr_top_dis; i++)
 		json_decref(k->top_dis[i]);
@@ -103,6 +111,7 @@ void report_sink_release(struct report_sink *k)
 	k->row_header = NULL;
 	json_decref(k->doc);
 	k->doc = NULL;
+	k->hole = NULL;
 }
 
 /* One decision's object with its "cost" block.  Return: owned, or NULL. */
@@ -256,68 +265,141 @@ const struct session_sink_ops report_text_sink_ops = {
 
 /* ---- json ----------------------------------------------------------------- */
 
+/*
+ * The code of a temporary file's error: what the session counts as the
+ * machine's fault (exit 4), never the trace's; the message says the errno.
+ */
+static int spill_code(int e)
+{
+	return e == ENOSPC || e == EDQUOT || e == EFBIG || e == EROFS || e == ENOMEM ? -e : -EIO;
+}
+
+/* the unlinked temporary file the decisions wait in, in $TMPDIR or /tmp */
+static int spill_open(struct report_sink *k, struct err *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[PATH_MAX];
+	int fd, e;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (snprintf(path, sizeof(path), "%s/schedreplay-decisions-XXXXXX", dir) >= (int)sizeof(path))
+		return err_set(err, -EIO, "cannot make a temporary file in '%s': %s", dir,
+			       strerror(ENAMETOOLONG));
+	fd = mkstemp(path);
+	if (fd < 0 || unlink(path) < 0 || !(k->spill = fdopen(fd, "w+"))) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		return err_set(err, spill_code(e), "cannot make a temporary file in '%s': %s", dir,
+			       strerror(e));
+	}
+	return 0;
+}
+
+static int spill_error(struct err *err)
+{
+	int e = errno ? errno : EIO;
+
+	return err_set(err, spill_code(e), "cannot write a temporary file: %s", strerror(e));
+}
+
 static int json_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
 			 struct err *err)
 {
 	struct report_sink *k = priv;
+	uint64_t n = 0;
 	json_t *o;
+	int ret;
 
+	if (!k->spill && (ret = spill_open(k, err)) < 0)
+		return ret;
+	/* priced out of order: kept by seq */
+	if (cost->seq >= k->nr_by_seq) {
+		size_t cap = k->nr_by_seq ? k->nr_by_seq : 256;
+		struct report_spilled *a;
+
+		while (cap <= cost->seq)
+			cap *= 2;
+		a = realloc(k->by_seq, cap * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		memset(a + k->nr_by_seq, 0, (cap - k->nr_by_seq) * sizeof(*a));
+		k->by_seq = a;
+		k->nr_by_seq = cap;
+	}
 	/* only listed ones come (.wants): a placement kept where every side put it is counted */
 	o = decision_obj(r, cost);
 	if (!o)
 		return -ENOMEM;
-	/* priced out of order: kept by seq */
-	if (cost->seq >= k->nr_by_seq) {
-		size_t n = k->nr_by_seq ? k->nr_by_seq : 256;
-		json_t **a;
-
-		while (n <= cost->seq)
-			n *= 2;
-		a = realloc(k->by_seq, n * sizeof(*a));
-		if (!a) {
-			json_decref(o);
-			return -ENOMEM;
-		}
-		memset(a + k->nr_by_seq, 0, (n - k->nr_by_seq) * sizeof(*a));
-		k->by_seq = a;
-		k->nr_by_seq = n;
-	}
-	json_decref(k->by_seq[cost->seq]);
-	k->by_seq[cost->seq] = o;
+	/* as it will stand in the document: an item of the top level's "decisions" */
+	errno = 0;
+	ret = report_json_dump_at(o, k->spill, REPORT_JSON_FLAGS, 2, &n);
+	json_decref(o);
+	if (ret < 0 || n > UINT32_MAX)
+		return spill_error(err);
+	k->by_seq[cost->seq].off = k->spill_len;
+	k->by_seq[cost->seq].len = (uint32_t)n;
+	k->spill_len += n;
+	if (n > k->spill_max)
+		k->spill_max = n;
 	return 0;
+}
+
+/* report_json_hole's next: the spilled decisions, by seq */
+static int spill_next(void *arg, const char **text, size_t *len)
+{
+	struct report_sink *k = arg;
+	const struct report_spilled *sp;
+
+	while (k->spill_at < k->nr_by_seq && !k->by_seq[k->spill_at].len)
+		k->spill_at++;
+	if (k->spill_at == k->nr_by_seq)
+		return 0;
+	sp = &k->by_seq[k->spill_at++];
+	if (pread(fileno(k->spill), k->spill_buf, sp->len, (off_t)sp->off) != (ssize_t)sp->len)
+		return -1;
+	*text = k->spill_buf;
+	*len = sp->len;
+	return 1;
+}
+
+int report_sink_write_json(struct report_sink *k)
+{
+	struct report_json_hole hole = { .at = k->hole, .next = spill_next, .arg = k };
+
+	if (k->spill && fflush(k->spill) == EOF)
+		return -(errno ? errno : EIO);
+	if (k->spill_max && !k->spill_buf && !(k->spill_buf = malloc(k->spill_max)))
+		return -ENOMEM;
+	k->spill_at = 0;
+	return report_write_json_hole(k->doc, k->path, &hole);
 }
 
 static int json_end(void *priv, const struct session *s, struct err *err)
 {
 	struct report_sink *k = priv;
-	json_t *doc, *all;
-	size_t i;
+	json_t *doc;
 	int r;
 
 	report_json_watch();
 	doc = report_replay_doc(s, k->top);
-	all = json_array();
-
-	for (i = 0; doc && all && i < k->nr_by_seq; i++)
-		if (k->by_seq[i] && json_array_append(all, k->by_seq[i]) < 0) {
-			json_decref(all);
-			all = NULL;
-		}
-	if (!doc || !all || json_object_set_new(doc, "decisions", all) < 0 || report_json_lost()) {
+	k->hole = json_array();
+	if (!doc || !k->hole || json_object_set_new(doc, "decisions", k->hole) < 0 ||
+	    report_json_lost()) {
 		if (!doc)
-			json_decref(all);
+			json_decref(k->hole);
 		json_decref(doc);
+		k->hole = NULL;
 		return err_set(err, -ENOMEM, "out of memory");
 	}
-	if (k->defer) {
-		json_decref(k->doc);
-		k->doc = doc;
+	json_decref(k->doc);
+	k->doc = doc;
+	if (k->defer)
 		return 0;
-	}
-	r = report_write_json(doc, k->path);
-	json_decref(doc);
+	r = report_sink_write_json(k);
 	if (r < 0)
-		return err_set(err, -EIO, "cannot write '%s': %s", k->path, strerror(-r));
+		return err_set(err, r, "cannot write '%s': %s", k->path, strerror(-r));
 	return 0;
 }
 

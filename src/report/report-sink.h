@@ -48,6 +48,12 @@ void report_replay_in_session(struct report_replay_in *ri, struct report_replay_
  */
 json_t *report_replay_doc(const struct session *s, size_t top);
 
+/* where a listed decision's text lies in a JSON sink's spill file */
+struct report_spilled {
+	uint64_t	off;
+	uint32_t	len;
+};
+
 /**
  * struct report_sink - the state of any sink of this header
  * @f:       in: where it writes (text, ndjson, flat, info)
@@ -61,7 +67,15 @@ json_t *report_replay_doc(const struct session *s, size_t top);
  *           trace_path, trace_time (unless @have_time is false: the
  *           file's mtime), cpus, nodes and engine are filled by begin
  * @have_time: in: flat: @row.trace_time is set
- * @by_seq, @nr_by_seq: json: the decisions so far
+ * @spill:   json: the decisions so far, each written as it will stand in
+ *           the document, to an unlinked temporary file (a replay may list
+ *           millions: as JSON trees they took some 8 KiB each)
+ * @spill_len: json: its length
+ * @by_seq, @nr_by_seq: json: where in @spill each decision is, by seq (len
+ *           0: not listed)
+ * @spill_max, @spill_buf, @spill_at: json: the longest, the buffer one is
+ *           read back into, and the next seq to read
+ * @hole:    json: the empty "decisions" array of @doc the spill stands for
  * @row_header: flat: the columns as JSON
  * @defer:   in: json: keep the document in @doc rather than write it, so
  *           a command writing several outputs replaces none of them
@@ -80,8 +94,14 @@ struct report_sink {
 	bool			verbose;
 	struct report_row_in	row;
 	bool			have_time;
-	json_t			**by_seq;
+	FILE			*spill;
+	uint64_t		spill_len;
+	struct report_spilled	*by_seq;
 	size_t			nr_by_seq;
+	size_t			spill_max;
+	char			*spill_buf;
+	size_t			spill_at;
+	json_t			*hole;
 	json_t			*row_header;
 	bool			defer;
 	json_t			*doc;
@@ -94,6 +114,13 @@ extern const struct session_sink_ops report_json_sink_ops;
 extern const struct session_sink_ops report_ndjson_sink_ops;
 extern const struct session_sink_ops report_flat_sink_ops;
 extern const struct session_sink_ops report_info_sink_ops;
+
+/**
+ * report_sink_write_json() - write a JSON sink's deferred @doc, with its
+ * decisions, to its @path
+ * Return: 0, or a negative errno.
+ */
+int report_sink_write_json(struct report_sink *k);
 
 /** report_sink_release() - free what a sink holds (safe on a zeroed one) */
 void report_sink_release(struct report_sink *k);

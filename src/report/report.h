@@ -105,6 +105,26 @@ int report_out_close(struct report_out *o, bool ok);
 int report_out_error(const struct report_out *o);
 
 /**
+ * struct report_json_hole - an array whose items the caller writes
+ * @at:   the node of the tree written in its place (an empty array, say)
+ * @next: the next item's text, made by report_json_dump_at() at the
+ *        hole's depth + 1 (valid until the next call); Return: 1 for an
+ *        item, 0 at the end, negative on error
+ * @arg:  @next's
+ *
+ * So a document's longest array need not be a tree in memory
+ * (report-sink.c: a replay's decisions).
+ */
+struct report_json_hole {
+	const json_t *at;
+	int (*next)(void *arg, const char **text, size_t *len);
+	void *arg;
+};
+
+/* the flags of a JSON report: sorted keys, 2-space indent, 12 digits */
+#define REPORT_JSON_FLAGS	(JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(12))
+
+/**
  * report_write_json() - dump @root to @path ("-" = stdout), sorted keys,
  * 2-space indent; a file is written to a temporary name in the same folder
  * and renamed, so a failure never leaves a half-written file
@@ -113,12 +133,36 @@ int report_out_error(const struct report_out *o);
 int report_write_json(const json_t *root, const char *path);
 
 /**
+ * report_write_json_hole() - report_write_json() with @hole's items where
+ * the tree has @hole->at (report_json_dumpf_hole())
+ * Return: 0, or a negative errno (-EIO when @hole->next failed).
+ */
+int report_write_json_hole(const json_t *root, const char *path,
+			   const struct report_json_hole *hole);
+
+/**
  * report_json_dumpf() - json_dumpf() that also writes DEL, C1 and the bidi
  * controls as \uXXXX (Jansson escapes only C0), so no JSON output of ours
  * carries a character that reorders or drives a terminal
  * Return: 0, or -1 when a write failed.
  */
 int report_json_dumpf(const json_t *root, FILE *f, size_t flags);
+
+/**
+ * report_json_dump_at() - report_json_dumpf() of a value that will sit at
+ * @depth of a larger document (its indentation is that depth's)
+ * @written: out: the bytes written
+ * Return: 0, or -1.
+ */
+int report_json_dump_at(const json_t *root, FILE *f, size_t flags, int depth, uint64_t *written);
+
+/**
+ * report_json_dumpf_hole() - report_json_dumpf() with @hole's items where
+ * the tree has @hole->at
+ * Return: 0, or -1 (a write failed, or @hole->next did).
+ */
+int report_json_dumpf_hole(const json_t *root, FILE *f, size_t flags,
+			   const struct report_json_hole *hole);
 
 /**
  * report_write_json_flags() - report_write_json() with json_dumpf() @flags

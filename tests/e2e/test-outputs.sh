@@ -120,4 +120,27 @@ sys.exit(1 if bad else 0)
 PY
 check "signals remove the temporary file" test $? -eq 0
 
+# replay --json keeps the listed decisions in an unlinked temporary file in
+# $TMPDIR until the document is written (report-sink.c): none is left
+# behind, the document is the same, and a $TMPDIR it cannot write in is
+# the machine's fault (exit 4), named, with no output file
+mkdir "$T/tmpd"
+TMPDIR=$T/tmpd "$S" replay --quiet --json "$T/o/spill.json" "$TRACE" >/dev/null 2>"$T/err"
+check "replay --json with TMPDIR set (exit 0)" test $? -eq 0
+check "replay --json leaves nothing in TMPDIR" test -z "$(ls -A "$T/tmpd")"
+check "the decisions are all there, in seq order" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["decisions"]
+s = [x["seq"] for x in d]
+sys.exit(0 if len(d) > 100 and s == sorted(set(s)) else 1)' "$T/o/spill.json"
+"$S" replay --quiet --json - "$TRACE" >"$T/o/stdout.json" 2>/dev/null
+check "the same document on stdout and in a file" cmp -s "$T/o/spill.json" "$T/o/stdout.json"
+TMPDIR=$T/no-such-dir "$S" replay --quiet --json "$T/o/none.json" "$TRACE" >/dev/null 2>"$T/err"
+rc=$?
+check "a TMPDIR that does not exist: exit 4 (got $rc)" test "$rc" -eq 4
+check "it is named, with the reason, on one line" test "$(cat "$T/err")" = \
+	"schedreplay: error: cannot make a temporary file in '$T/no-such-dir': No such file or directory"
+check "and no output file is made" test ! -e "$T/o/none.json"
+check "no temporary left" no_temp
+
 finish
