@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,20 +41,103 @@ char *report_cpulist(char *buf, size_t len, const struct topo *t, int node)
 }
 
 static _Thread_local bool json_oom;
+static _Thread_local struct report_json_arena *json_arena;
 static pthread_once_t json_alloc_once = PTHREAD_ONCE_INIT;
+
+/*
+ * A JSON tree made, written and dropped at once (an NDJSON line, a spilled
+ * decision) takes some hundred allocations: they come from an arena of
+ * 64 KiB chunks, one malloc() and free() for the tree, instead of one for
+ * each.  jansson has one pair of allocation functions for the process, so
+ * they tell the arena's memory from malloc()'s by address.
+ */
+struct arena_chunk {
+	struct arena_chunk	*next;
+	size_t			size;
+	size_t			used;
+	max_align_t		data[];
+};
+
+#define ARENA_CHUNK	(64u << 10)
+
+static void *arena_get(struct report_json_arena *a, size_t n)
+{
+	struct arena_chunk *c;
+	size_t size;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	for (c = a->cur; c; c = c->next) {
+		a->cur = c;
+		if (c->size - c->used >= n) {
+			c->used += n;
+			return (char *)c->data + c->used - n;
+		}
+	}
+	/* a new chunk, after the last (a->cur) */
+	size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+	c = malloc(sizeof(*c) + size);
+	if (!c)
+		return NULL;
+	c->next = NULL;
+	c->size = size;
+	c->used = n;
+	if (a->cur)
+		a->cur->next = c;
+	else
+		a->head = c;
+	a->cur = c;
+	return c->data;
+}
+
+static bool arena_has(const struct report_json_arena *a, const void *p)
+{
+	const struct arena_chunk *c;
+
+	for (c = a->head; c; c = c->next)
+		if ((const char *)p >= (const char *)c->data &&
+		    (const char *)p < (const char *)c->data + c->size)
+			return true;
+	return false;
+}
 
 static void *json_alloc(size_t n)
 {
-	void *p = malloc(n);
+	void *p = json_arena ? arena_get(json_arena, n) : malloc(n);
 
 	if (!p)
 		json_oom = true;
 	return p;
 }
 
+static void json_free(void *p)
+{
+	if (p && json_arena && arena_has(json_arena, p))
+		return;		/* the arena's, freed at report_json_arena_end() */
+	free(p);
+}
+
 static void json_alloc_install(void)
 {
-	json_set_alloc_funcs(json_alloc, free);
+	json_set_alloc_funcs(json_alloc, json_free);
+}
+
+void report_json_arena_begin(struct report_json_arena *a)
+{
+	pthread_once(&json_alloc_once, json_alloc_install);
+	a->cur = a->head;
+	json_arena = a;
+}
+
+void report_json_arena_end(struct report_json_arena *a)
+{
+	struct arena_chunk *c, *n;
+
+	json_arena = NULL;
+	for (c = a->head; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	a->head = a->cur = NULL;
 }
 
 void report_json_watch(void)

@@ -26,6 +26,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,13 @@ static void jw_u(struct jw *w, uint32_t cp, const char *hex)
 	w->len += 6;
 }
 
+/* the bytes a string holds as they are: printable ASCII but " and \\ */
+static const bool plain[256] = {
+	[0x20 ... 0x21] = true,		/* '"' is 0x22 */
+	[0x23 ... 0x5b] = true,		/* '\\' is 0x5c */
+	[0x5d ... 0x7e] = true,
+};
+
 static int jw_string(struct jw *w, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -152,8 +160,7 @@ static int jw_string(struct jw *w, const char *str, size_t n)
 	jw_put(w, "\"", 1);
 	while (i < n) {
 		/* plain ASCII, copied as it is */
-		for (run = i; run < n && s[run] >= 0x20 && s[run] < 0x7f &&
-			      s[run] != '"' && s[run] != '\\'; run++)
+		for (run = i; run < n && plain[s[run]]; run++)
 			;
 		while (i < run) {
 			size_t take = run - i;

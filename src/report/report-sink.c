@@ -308,6 +308,7 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 			 struct err *err)
 {
 	struct report_sink *k = priv;
+	struct report_json_arena arena = { 0 };
 	uint64_t n = 0;
 	json_t *o;
 	int ret;
@@ -329,13 +330,17 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 		k->nr_by_seq = cap;
 	}
 	/* only listed ones come (.wants): a placement kept where every side put it is counted */
+	report_json_arena_begin(&arena);
 	o = decision_obj(r, cost);
-	if (!o)
+	if (!o) {
+		report_json_arena_end(&arena);
 		return -ENOMEM;
+	}
 	/* as it will stand in the document: an item of the top level's "decisions" */
 	errno = 0;
 	ret = report_json_dump_at(o, k->spill, REPORT_JSON_FLAGS, 2, &n);
 	json_decref(o);
+	report_json_arena_end(&arena);
 	if (ret < 0 || n > UINT32_MAX)
 		return spill_error(err);
 	k->by_seq[cost->seq].off = k->spill_len;
@@ -434,24 +439,22 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 			   const struct cost_item *cost, struct err *err)
 {
 	struct report_sink *k = priv;
+	struct report_json_arena arena = { 0 };
 	json_t *o, *line;
-	int ret;
+	int ret = -ENOMEM;
 
+	report_json_arena_begin(&arena);
 	o = decision_obj(r, cost);	/* only listed ones come (.wants) */
-	if (!o)
-		return -ENOMEM;
-	report_json_watch();
-	line = k->row_header ? report_row_json(k->row_header, o) : o;
-	if (!line || report_json_lost()) {
+	if (o) {
+		report_json_watch();
+		line = k->row_header ? report_row_json(k->row_header, o) : o;
+		if (line && !report_json_lost())
+			ret = write_line(k, line, err);
 		if (line != o)
 			json_decref(line);
 		json_decref(o);
-		return -ENOMEM;
 	}
-	ret = write_line(k, line, err);
-	if (line != o)
-		json_decref(line);
-	json_decref(o);
+	report_json_arena_end(&arena);
 	return ret;
 }
 

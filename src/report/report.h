@@ -171,6 +171,24 @@ int report_json_dumpf_hole(const json_t *root, FILE *f, size_t flags,
 int report_write_json_flags(const json_t *root, const char *path, size_t flags);
 
 /**
+ * struct report_json_arena - memory for a JSON tree that is made, written
+ * and dropped at once (report-common.c); zeroed before use
+ */
+struct report_json_arena {
+	struct arena_chunk	*head;
+	struct arena_chunk	*cur;
+};
+
+/**
+ * report_json_arena_begin() - this thread's jansson allocations come from
+ * @a until report_json_arena_end(), which frees them all: every tree made
+ * in between must be dropped (json_decref()) before it, and none kept; a
+ * value made outside and dropped inside is freed as usual
+ */
+void report_json_arena_begin(struct report_json_arena *a);
+void report_json_arena_end(struct report_json_arena *a);
+
+/**
  * report_json_watch() - start watching this thread's JSON allocations
  *
  * jansson leaves out a key or an array item whose value could not be

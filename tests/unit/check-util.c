@@ -412,6 +412,82 @@ START_TEST(test_json_dumpf_random)
 }
 END_TEST
 
+/*
+ * Trees made in a report_json_arena (the NDJSON and JSON sinks'): the same
+ * text as trees made with malloc(), lap after lap, a string larger than a
+ * chunk and more than a chunk of small values included; a value made
+ * outside and shared into an arena tree outlives it and is freed as usual
+ * (ASan checks the frees, LSan the arena's own memory).
+ */
+static char *dump_str(const json_t *root)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(report_json_dumpf(root, f, JSON_SORT_KEYS | JSON_COMPACT), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+START_TEST(test_json_arena)
+{
+	struct report_json_arena a = { 0 };
+	json_t *outside = json_string("made outside"), *o, *ref;
+	char *big = malloc(200000), *want, *got;
+	size_t glen, lap, k;
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', 199999);
+	big[199999] = '\0';
+	for (lap = 0; lap < 50; lap++) {
+		rnd_state = 1234567 + lap;
+		ref = rnd_tree(0);
+		json_object_set_new(ref = json_pack("{s:o}", "t", ref), "n", json_integer((json_int_t)lap));
+		want = dump_str(ref);
+		json_decref(ref);
+
+		report_json_arena_begin(&a);
+		rnd_state = 1234567 + lap;
+		o = json_pack("{s:o}", "t", rnd_tree(0));
+		ck_assert_ptr_nonnull(o);
+		json_object_set_new(o, "n", json_integer((json_int_t)lap));
+		if (lap % 7 == 3) {	/* larger than a chunk */
+			json_object_set_new(o, "big", json_string(big));
+			free(want);
+			json_object_set_new(ref = json_pack("{s:o}", "t", json_null()), "n", json_null());
+			json_decref(ref);
+			want = NULL;
+		}
+		for (k = 0; k < 200; k++)	/* more than one chunk of small ones */
+			json_decref(json_integer((json_int_t)k));
+		json_object_set(o, "shared", outside);
+		got = dump_str(o);
+		glen = strlen(got);
+		json_decref(o);
+		report_json_arena_end(&a);
+		ck_assert_ptr_nonnull(strstr(got, "\"shared\":\"made outside\""));
+		if (want) {
+			/* the same tree without "shared" */
+			char *cut = strstr(got, ",\"shared\":\"made outside\"");
+
+			ck_assert_ptr_nonnull(cut);
+			memmove(cut, cut + strlen(",\"shared\":\"made outside\""),
+				strlen(cut + strlen(",\"shared\":\"made outside\"")) + 1);
+			ck_assert_str_eq(got, want);
+		} else {
+			ck_assert_uint_gt(glen, 199999);
+		}
+		free(got);
+		free(want);
+	}
+	ck_assert_str_eq(json_string_value(outside), "made outside");
+	json_decref(outside);
+	free(big);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -426,6 +502,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_json_dumpf_chunks);
 	tcase_add_test(tc, test_json_dumpf_random);
+	tcase_add_test(tc, test_json_arena);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
 	tcase_add_test(tc, test_all_digits);
