@@ -306,8 +306,9 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 		    struct err *err)
 {
 	const struct sr_snapshot *snap;
-	int cls = d->snap.decision_class, s, ret, b;
+	int cls = d->snap.decision_class, s, ret;
 	struct engine_class_stats *cs;
+	uint64_t m;
 	struct task_row *row;
 
 	if (cls < 0 || cls >= SR_DECISION_CLASS__COUNT)
@@ -358,9 +359,8 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 	if (r->unknown) {
 		cs->unknown++;
 		for (s = 0; s < 2; s++)
-			for (b = 0; b < 64; b++)
-				if (r->v[s].missing & (1ull << b))
-					e->missing[b]++;
+			for (m = r->v[s].missing; m; m &= m - 1)	/* each bit set */
+				e->missing[__builtin_ctzll(m)]++;
 	}
 	if (r->flips)
 		cs->flips++;
