@@ -52,7 +52,8 @@ static void counts_add(struct counts *c, const char *name, uint64_t k)
 		}
 	}
 	ck_assert_int_lt(c->n, MAX_NAMES);
-	snprintf(c->name[c->n], sizeof(c->name[0]), "%s", name);
+	ck_assert_int_lt(snprintf(c->name[c->n], sizeof(c->name[0]), "%s", name),
+			 (int)sizeof(c->name[0]));
 	c->count[c->n++] = k;
 }
 
@@ -436,7 +437,8 @@ static unsigned long long task_sigblk(const char *tid)
 	unsigned long long m = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/self/task/%s/status", tid);
+	if (snprintf(path, sizeof(path), "/proc/self/task/%s/status", tid) >= (int)sizeof(path))
+		return 0;
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
