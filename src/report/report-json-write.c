@@ -13,14 +13,18 @@
  *
  * This writes the same bytes in one pass, for the flags the reports use:
  * JSON_SORT_KEYS (always: keys come out in byte order, as Jansson's
- * comparison of bytes then lengths gives), JSON_COMPACT, JSON_INDENT(n) and
- * JSON_REAL_PRECISION(p).  The trees are ours and acyclic, so there is no
- * cycle check.  Strings are escaped as Jansson escapes them (\" \\ \b \f \n
- * \r \t, other C0 as \u00XX) and, in the same pass, DEL, C1 and the bidi
- * controls as escape_json_out() writes them (\u00xx); a string that is not
- * well-formed UTF-8 fails the dump, as in Jansson.  A real is printed by
- * Jansson itself (json_dumpb()), so its digits are what the installed
- * Jansson writes (the build may use dtoa or printf).
+ * comparison of bytes then lengths gives, whatever order they were set
+ * in), JSON_COMPACT, JSON_INDENT(n) and JSON_REAL_PRECISION(p).  The trees
+ * are ours and acyclic, so there is no cycle check.  Strings are escaped
+ * as Jansson escapes them (\" \\ \b \f \n \r \t, other C0 as \u00XX) and,
+ * in the same pass, DEL, C1 and the bidi controls as escape_json_out()
+ * writes them (\u00xx); a string that is not well-formed UTF-8 fails the
+ * dump, as in Jansson.  A real is printed by Jansson itself (json_dumpb()),
+ * so its digits are what the installed Jansson writes (the build may use
+ * dtoa or printf), but for a whole number of at most min(precision, 15)
+ * digits, which both write as its digits and ".0".  A "hole"
+ * (report_json_dumpf_hole()) is an array the caller writes item by item,
+ * already serialized.
  *
  * tests/unit/check-util.c compares the two serializers on random trees.
  */

@@ -141,10 +141,13 @@ int report_write_json_hole(const json_t *root, const char *path,
 			   const struct report_json_hole *hole);
 
 /**
- * report_json_dumpf() - json_dumpf() that also writes DEL, C1 and the bidi
- * controls as \uXXXX (Jansson escapes only C0), so no JSON output of ours
- * carries a character that reorders or drives a terminal
- * Return: 0, or -1 when a write failed.
+ * report_json_dumpf() - the bytes json_dumpf() writes, with DEL, C1 and the
+ * bidi controls also as \uXXXX (Jansson escapes only C0), so no JSON output
+ * of ours carries a character that reorders or drives a terminal; our own
+ * serializer (report-json-write.c), for sorted keys, compact or indented,
+ * with a real precision
+ * Return: 0, or -1 when a write failed (or a string is not UTF-8, or
+ * @root is neither an object nor an array).
  */
 int report_json_dumpf(const json_t *root, FILE *f, size_t flags);
 
