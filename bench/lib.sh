@@ -3,8 +3,8 @@
 # by them: their options, one timed run, the median of the runs.
 
 # bench_args SPEC USAGE ARG...: -n RUNS, -b BUILD_DIR and, when SPEC (getopts'
-# form) has it, -t THREADS into $runs, $build, $threads (the caller sets the
-# defaults first); the traces into the array $traces; the source tree's top
+# form) has them, -t THREADS and -j (replay --json too) into $runs, $build,
+# $threads, $json (the caller sets the defaults first); the traces into the array $traces; the source tree's top
 # folder into $top.  Exits 2 with the usage line on a bad option or no trace.
 bench_args() {
 	local spec=$1 usage=$2 opt
@@ -15,6 +15,7 @@ bench_args() {
 		n) runs=$OPTARG ;;
 		b) build=$OPTARG ;;
 		t) threads=$OPTARG ;;
+		j) json=1 ;;
 		*) echo "usage: $usage" >&2; exit 2 ;;
 		esac
 	done

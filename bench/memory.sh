@@ -6,14 +6,19 @@
 #   bench/make-trace.sh -e 500000 /tmp/small && bench/make-trace.sh -e 5000000 /tmp/big
 #   bench/memory.sh /tmp/small/big-v7.dat /tmp/big/big-v7.dat
 # The goal (issue 8): a trace 10x longer replays in at most 1.2x the memory.
-# usage: bench/memory.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
+# -j: each replay also writes --json (to /dev/null): a report that lists
+# every decision keeps them in a temporary file, not in memory (issue 21).
+# usage: bench/memory.sh [-n RUNS] [-b BUILD_DIR] [-j] TRACE.dat...
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 runs=3
 build=build
-bench_args n:b: "$0 [-n RUNS] [-b BUILD_DIR] TRACE..." "$@"
+json=
+bench_args n:b:j "$0 [-n RUNS] [-b BUILD_DIR] [-j] TRACE..." "$@"
 set -- "${traces[@]}"
 sr=$top/$build/schedreplay
+extra=()
+[ -n "$json" ] && extra=(--json /dev/null)
 [ -x "$sr" ] || { echo "build first: make" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -22,7 +27,7 @@ rows=()
 for f in "$@"; do
 	: >"$tmp/runs"
 	for ((i = 0; i < runs; i++)); do
-		time_once "$tmp/runs" "$sr" replay --quiet "$f"
+		time_once "$tmp/runs" "$sr" replay --quiet "${extra[@]}" "$f"
 	done
 	rss=$(median "$tmp/runs" 2)
 	read -r events reader < <("$sr" info --json --quiet "$f" | jq -r '"\(.events_total) \(.reader // "-")"')
