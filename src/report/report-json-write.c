@@ -17,8 +17,8 @@
  * in), JSON_COMPACT, JSON_INDENT(n) and JSON_REAL_PRECISION(p).  The trees
  * are ours and acyclic, so there is no cycle check.  Strings are escaped
  * as Jansson escapes them (\" \\ \b \f \n \r \t, other C0 as \u00XX) and,
- * in the same pass, DEL, C1 and the bidi controls as escape_json_out()
- * writes them (\u00xx); a string that is not well-formed UTF-8 fails the
+ * in the same pass DEL, C1 and the bidi controls (escape_unsafe_cp()) as
+ * \u00xx, which Jansson lets through; a string that is not well-formed UTF-8 fails the
  * dump, as in Jansson.  A real is printed by Jansson itself (json_dumpb()),
  * so its digits are what the installed Jansson writes (the build may use
  * dtoa or printf), but for a whole number of at most min(precision, 15)
@@ -26,7 +26,8 @@
  * (report_json_dumpf_hole()) is an array the caller writes item by item,
  * already serialized.
  *
- * tests/unit/check-util.c compares the two serializers on random trees.
+ * tests/unit/check-util.c compares it on random trees with Jansson's
+ * output escaped afterwards.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -186,7 +187,7 @@ static int jw_string(struct jw *w, const char *str, size_t n)
 			case '\r': jw_put(w, "\\r", 2); break;
 			case '\t': jw_put(w, "\\t", 2); break;
 			default:
-				/* C0 as Jansson writes it, DEL as escape_json_out() */
+				/* C0 as Jansson writes it, DEL in lower case as C1 */
 				jw_u(w, s[i], s[i] == 0x7f ? hexlo : hexup);
 				break;
 			}
@@ -255,6 +256,14 @@ static void jw_sep(struct jw *w, size_t i, int depth)
 		jw_newline(w, depth + 1);
 }
 
+/* the end of a container of @n members at @depth: "]" or "}" */
+static void jw_close(struct jw *w, size_t n, int depth, const char *end)
+{
+	if (n && w->indent)
+		jw_newline(w, depth);
+	jw_put(w, end, 1);
+}
+
 static int jw_object(struct jw *w, const json_t *j, int depth)
 {
 	struct jw_key stack[32], *keys = stack;
@@ -262,10 +271,6 @@ static int jw_object(struct jw *w, const json_t *j, int depth)
 	void *it;
 	int ret = 0;
 
-	if (!n) {
-		jw_put(w, "{}", 2);
-		return 0;
-	}
 	if (n > sizeof(stack) / sizeof(stack[0])) {
 		keys = malloc(n * sizeof(*keys));
 		if (!keys)
@@ -291,9 +296,8 @@ static int jw_object(struct jw *w, const json_t *j, int depth)
 			ret = jw_value(w, keys[i].value, depth + 1);
 		}
 	}
-	if (!ret && w->indent)
-		jw_newline(w, depth);
-	jw_put(w, "}", 1);
+	if (!ret)
+		jw_close(w, n, depth, "}");
 	if (keys != stack)
 		free(keys);
 	return ret;
@@ -303,23 +307,17 @@ static int jw_array(struct jw *w, const json_t *j, int depth)
 {
 	size_t n = json_array_size(j), i;
 
-	if (!n) {
-		jw_put(w, "[]", 2);
-		return 0;
-	}
 	jw_put(w, "[", 1);
 	for (i = 0; i < n; i++) {
 		jw_sep(w, i, depth);
 		if (jw_value(w, json_array_get(j, i), depth + 1))
 			return -1;
 	}
-	if (w->indent)
-		jw_newline(w, depth);
-	jw_put(w, "]", 1);
+	jw_close(w, n, depth, "]");
 	return 0;
 }
 
-/* the caller's items, each written already at depth + 1, in an array */
+/* the caller's items, each written already at depth + 1, as an array */
 static int jw_hole(struct jw *w, int depth)
 {
 	const struct report_json_hole *h = w->hole;
@@ -327,12 +325,9 @@ static int jw_hole(struct jw *w, int depth)
 	size_t i, n;
 	int r;
 
+	jw_put(w, "[", 1);
 	for (i = 0; (r = h->next(h->arg, &text, &n)) > 0; i++) {
-		jw_put(w, i ? "," : "[", 1);
-		if (i && !w->indent && !(w->flags & JSON_COMPACT))
-			jw_put(w, " ", 1);
-		if (w->indent)
-			jw_newline(w, depth + 1);
+		jw_sep(w, i, depth);
 		while (n) {
 			size_t take = n < sizeof(w->buf) ? n : sizeof(w->buf);
 
@@ -343,13 +338,7 @@ static int jw_hole(struct jw *w, int depth)
 	}
 	if (r < 0)
 		return -1;
-	if (!i) {
-		jw_put(w, "[]", 2);
-		return 0;
-	}
-	if (w->indent)
-		jw_newline(w, depth);
-	jw_put(w, "]", 1);
+	jw_close(w, i, depth, "]");
 	return 0;
 }
 

@@ -140,34 +140,3 @@ size_t escape_utf8_decode(char *dst, size_t dstlen, const char *src, size_t srcl
 	dst[o] = '\0';
 	return o;
 }
-
-size_t escape_json_out(char *dst, const char *src, size_t n, size_t *used)
-{
-	const unsigned char *s = (const unsigned char *)src;
-	size_t i = 0, o = 0, len;
-	uint32_t cp;
-
-	while (i < n) {
-		if (s[i] < 0x80 && s[i] != 0x7f) {
-			dst[o++] = (char)s[i++];
-			continue;
-		}
-		len = escape_utf8_seq(s + i, n - i, &cp);
-		if (len == 0) {
-			/* a sequence cut by the end of the chunk: the caller's next one */
-			if (s[i] >= 0xc2 && s[i] <= 0xf4 && n - i < 4)
-				break;
-			dst[o++] = (char)s[i++];
-			continue;
-		}
-		if (escape_unsafe_cp(cp)) {
-			o += (size_t)sprintf(dst + o, "\\u%04x", (unsigned int)cp);
-		} else {
-			memcpy(dst + o, s + i, len);
-			o += len;
-		}
-		i += len;
-	}
-	*used = i;
-	return o;
-}

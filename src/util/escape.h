@@ -22,7 +22,7 @@
  *   which a backslash stands for itself only when doubled; "\\" is one
  *   backslash of the name and "\xNN" one byte NN that is not part of
  *   well-formed UTF-8.  Controls stay as they are; the JSON writer writes
- *   them as \uXXXX (escape_json_out()).
+ *   them as \uXXXX (report_json_dumpf()).
  * - text (escape_text()): the escaped form with every byte of an unsafe
  *   character (escape_unsafe_cp()) written as "\xNN" too.  escape_text(x) ==
  *   escape_text_value(escape_utf8(x)), so text rendered from a JSON tree
@@ -95,21 +95,5 @@ size_t escape_utf8_decode(char *dst, size_t dstlen, const char *src, size_t srcl
  * Return: @dst.
  */
 char *escape_text_value(char *dst, size_t dstlen, const char *src, size_t srclen);
-
-/**
- * escape_json_out() - a chunk of serialized JSON with DEL, C1 and bidi
- * controls written as \uXXXX
- * @dst:  at least 6 * @n bytes
- * @src:  JSON text as Jansson writes it (C0 controls already escaped)
- * @n:    its length
- * @used: out: bytes of @src consumed; a UTF-8 sequence cut by the end of
- *        @src is left for the next chunk
- *
- * Outside strings serialized JSON is ASCII, so every such character is
- * inside a string, where \uXXXX means the same character.
- *
- * Return: bytes written to @dst.
- */
-size_t escape_json_out(char *dst, const char *src, size_t n, size_t *used);
 
 #endif
