@@ -26,9 +26,15 @@
  * (report_json_dumpf_hole()) is an array the caller writes item by item,
  * already serialized.
  *
+ * The same writer also runs as a stream (report-json-write.h): a value
+ * written member by member with no tree, the caller keeping the keys in
+ * sorted order, for the one object per decision that NDJSON and the --json
+ * spill write (report-decision-write.c).
+ *
  * tests/unit/check-util.c compares it on random trees with Jansson's
- * output escaped afterwards.
+ * output escaped afterwards; check-session.c the stream with the tree.
  */
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -37,6 +43,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "report-json-write.h"
 #include "util/escape.h"
 
 #define JW_FLAG_INDENT(f)	((int)((f) & 0x1f))
@@ -45,18 +52,8 @@ static const double exp10_int[15] = {
 	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
 };
 
-struct jw {
-	FILE *f;
-	size_t flags;
-	int indent;
-	int err;
-	const struct report_json_hole *hole;
-	uint64_t total;		/* bytes handed to @f */
-	size_t len;
-	char buf[16384];
-};
 
-static void jw_flush(struct jw *w)
+static void jw_flush(struct report_jw *w)
 {
 	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
 		w->err = -1;
@@ -65,20 +62,20 @@ static void jw_flush(struct jw *w)
 }
 
 /* room for @n more bytes (n <= sizeof(buf)) */
-static inline char *jw_room(struct jw *w, size_t n)
+static inline char *jw_room(struct report_jw *w, size_t n)
 {
 	if (sizeof(w->buf) - w->len < n)
 		jw_flush(w);
 	return w->buf + w->len;
 }
 
-static inline void jw_put(struct jw *w, const char *s, size_t n)
+static inline void jw_put(struct report_jw *w, const char *s, size_t n)
 {
 	memcpy(jw_room(w, n), s, n);
 	w->len += n;
 }
 
-static void jw_newline(struct jw *w, int depth)
+static void jw_newline(struct report_jw *w, int depth)
 {
 	size_t n = (size_t)w->indent * (size_t)depth;
 	char *p;
@@ -91,7 +88,7 @@ static void jw_newline(struct jw *w, int depth)
 	w->len += n + 1;
 }
 
-static void jw_int(struct jw *w, json_int_t v)
+static void jw_int(struct report_jw *w, json_int_t v)
 {
 	char tmp[24], *p = tmp + sizeof(tmp);
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
@@ -105,10 +102,11 @@ static void jw_int(struct jw *w, json_int_t v)
 	jw_put(w, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
-static int jw_real(struct jw *w, const json_t *j)
+/* @v as Jansson prints a real; @j: @v as a json_t when the caller has one */
+static int jw_real(struct report_jw *w, double v, const json_t *j)
 {
 	int prec = (int)(w->flags >> 11 & 0x1f);
-	double v = json_real_value(j);
+	json_t *own = NULL;
 	char tmp[128];
 	size_t n;
 
@@ -126,7 +124,10 @@ static int jw_real(struct jw *w, const json_t *j)
 		jw_put(w, "0.0", 3);
 		return 0;
 	}
+	if (!j && !(j = own = json_real(v)))
+		return -1;	/* not finite (json_real() refuses it), or out of memory */
 	n = json_dumpb(j, tmp, sizeof(tmp), JSON_ENCODE_ANY | (w->flags & JSON_REAL_PRECISION(31)));
+	json_decref(own);
 	if (!n || n > sizeof(tmp))
 		return -1;
 	jw_put(w, tmp, n);
@@ -136,7 +137,7 @@ static int jw_real(struct jw *w, const json_t *j)
 static const char hexup[] = "0123456789ABCDEF";
 static const char hexlo[] = "0123456789abcdef";
 
-static void jw_u(struct jw *w, uint32_t cp, const char *hex)
+static void jw_u(struct report_jw *w, uint32_t cp, const char *hex)
 {
 	char *p = jw_room(w, 6);
 
@@ -150,13 +151,13 @@ static void jw_u(struct jw *w, uint32_t cp, const char *hex)
 }
 
 /* the bytes a string holds as they are: printable ASCII but " and \\ */
-static const bool plain[256] = {
+const bool report_jw_plain_[256] = {
 	[0x20 ... 0x21] = true,		/* '"' is 0x22 */
 	[0x23 ... 0x5b] = true,		/* '\\' is 0x5c */
 	[0x5d ... 0x7e] = true,
 };
 
-static int jw_string(struct jw *w, const char *str, size_t n)
+static int jw_string(struct report_jw *w, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, run, len;
@@ -165,7 +166,7 @@ static int jw_string(struct jw *w, const char *str, size_t n)
 	jw_put(w, "\"", 1);
 	while (i < n) {
 		/* plain ASCII, copied as it is */
-		for (run = i; run < n && plain[s[run]]; run++)
+		for (run = i; run < n && report_jw_plain_[s[run]]; run++)
 			;
 		while (i < run) {
 			size_t take = run - i;
@@ -213,16 +214,23 @@ struct jw_key {
 	json_t *value;
 };
 
-static int key_cmp(const void *a, const void *b)
+/* Jansson's order of keys: bytes, then length */
+static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	const struct jw_key *x = a, *y = b;
-	size_t i, n = x->len < y->len ? x->len : y->len;
+	size_t i, n = alen < blen ? alen : blen;
 
 	/* keys are short: a byte loop beats a call to memcmp() */
 	for (i = 0; i < n; i++)
-		if (x->key[i] != y->key[i])
-			return (unsigned char)x->key[i] - (unsigned char)y->key[i];
-	return x->len < y->len ? -1 : x->len > y->len;
+		if (a[i] != b[i])
+			return (unsigned char)a[i] - (unsigned char)b[i];
+	return alen < blen ? -1 : alen > blen;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct jw_key *x = a, *y = b;
+
+	return bytes_cmp(x->key, x->len, y->key, y->len);
 }
 
 static void keys_sort(struct jw_key *k, size_t n)
@@ -242,10 +250,10 @@ static void keys_sort(struct jw_key *k, size_t n)
 	}
 }
 
-static int jw_value(struct jw *w, const json_t *j, int depth);
+static int jw_value(struct report_jw *w, const json_t *j, int depth);
 
 /* what comes before the @i-th member of a container at @depth */
-static void jw_sep(struct jw *w, size_t i, int depth)
+static void jw_sep(struct report_jw *w, size_t i, int depth)
 {
 	if (i) {
 		jw_put(w, ",", 1);
@@ -257,14 +265,14 @@ static void jw_sep(struct jw *w, size_t i, int depth)
 }
 
 /* the end of a container of @n members at @depth: "]" or "}" */
-static void jw_close(struct jw *w, size_t n, int depth, const char *end)
+static void jw_close(struct report_jw *w, size_t n, int depth, const char *end)
 {
 	if (n && w->indent)
 		jw_newline(w, depth);
 	jw_put(w, end, 1);
 }
 
-static int jw_object(struct jw *w, const json_t *j, int depth)
+static int jw_object(struct report_jw *w, const json_t *j, int depth)
 {
 	struct jw_key stack[32], *keys = stack;
 	size_t n = json_object_size(j), i = 0;
@@ -303,7 +311,7 @@ static int jw_object(struct jw *w, const json_t *j, int depth)
 	return ret;
 }
 
-static int jw_array(struct jw *w, const json_t *j, int depth)
+static int jw_array(struct report_jw *w, const json_t *j, int depth)
 {
 	size_t n = json_array_size(j), i;
 
@@ -318,7 +326,7 @@ static int jw_array(struct jw *w, const json_t *j, int depth)
 }
 
 /* the caller's items, each written already at depth + 1, as an array */
-static int jw_hole(struct jw *w, int depth)
+static int jw_hole(struct report_jw *w, int depth)
 {
 	const struct report_json_hole *h = w->hole;
 	const char *text;
@@ -342,7 +350,7 @@ static int jw_hole(struct jw *w, int depth)
 	return 0;
 }
 
-static int jw_value(struct jw *w, const json_t *j, int depth)
+static int jw_value(struct report_jw *w, const json_t *j, int depth)
 {
 	if (!j)
 		return -1;
@@ -362,7 +370,7 @@ static int jw_value(struct jw *w, const json_t *j, int depth)
 		jw_int(w, json_integer_value(j));
 		return 0;
 	case JSON_REAL:
-		return jw_real(w, j);
+		return jw_real(w, json_real_value(j), j);
 	case JSON_STRING:
 		return jw_string(w, json_string_value(j), json_string_length(j));
 	case JSON_ARRAY:
@@ -376,18 +384,13 @@ static int jw_value(struct jw *w, const json_t *j, int depth)
 static int dump(const json_t *root, FILE *f, size_t flags, int depth,
 		const struct report_json_hole *hole, uint64_t *written)
 {
-	struct jw w;	/* 16 KiB on the stack, for one document or line */
+	struct report_jw w;	/* 16 KiB on the stack, for one document or line */
 	int ret;
 
 	if (!json_is_object(root) && !json_is_array(root))
 		return -1;	/* as json_dumpf() without JSON_ENCODE_ANY */
-	w.f = f;
-	w.flags = flags | JSON_SORT_KEYS;
-	w.indent = JW_FLAG_INDENT(flags);
-	w.err = 0;
+	report_jw_begin(&w, f, flags, depth);
 	w.hole = hole;
-	w.total = 0;
-	w.len = 0;
 	ret = jw_value(&w, root, depth);
 	jw_flush(&w);
 	if (w.err)
@@ -411,4 +414,170 @@ int report_json_dumpf_hole(const json_t *root, FILE *f, size_t flags,
 			   const struct report_json_hole *hole)
 {
 	return dump(root, f, flags, 0, hole, NULL);
+}
+
+/* ---- the stream ------------------------------------------------------------ */
+
+void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth)
+{
+	w->f = f;
+	w->flags = flags | JSON_SORT_KEYS;
+	w->indent = JW_FLAG_INDENT(flags);
+	w->err = 0;
+	w->hole = NULL;
+	w->total = 0;
+	w->base = depth;
+	w->open = 0;
+	w->compact = !w->indent && (flags & JSON_COMPACT);
+	w->len = 0;
+}
+
+int report_jw_end(struct report_jw *w, uint64_t *written)
+{
+	if (w->open)
+		w->err = -1;
+	jw_flush(w);
+	if (written)
+		*written = w->total;
+	return w->err ? -1 : 0;
+}
+
+/* before a value: an array's separator (an object's came with the key) */
+static inline void jw_item(struct report_jw *w)
+{
+	int top = w->open - 1;
+
+	if (top >= 0 && w->lvl[top].kind == '[')
+		jw_sep(w, w->lvl[top].n++, w->base + top);
+}
+
+bool report_jw_key_after_(const char *prev, size_t prev_len, const char *key, size_t len)
+{
+	return bytes_cmp(prev, prev_len, key, len) < 0;
+}
+
+/* the checks and separator before a key; false when the key has no place */
+static bool jw_key_begin(struct report_jw *w, const char *key, size_t len)
+{
+	int top = w->open - 1;
+
+	if (top < 0 || w->lvl[top].kind != '{' || len > 256) {
+		w->err = -1;
+		return false;
+	}
+	/* JSON_SORT_KEYS' order is the caller's to keep */
+	assert(!w->lvl[top].n ||
+	       bytes_cmp(w->lvl[top].key, w->lvl[top].key_len, key, len) < 0);
+#ifndef NDEBUG
+	w->lvl[top].key = key;
+	w->lvl[top].key_len = len;
+#endif
+	jw_sep(w, w->lvl[top].n++, w->base + top);
+	return true;
+}
+
+static void jw_key_end(struct report_jw *w)
+{
+	if (!(w->flags & JSON_COMPACT))
+		jw_put(w, " ", 1);
+}
+
+void report_jw_key(struct report_jw *w, const char *key, size_t len)
+{
+	char *p;
+
+	if (!jw_key_begin(w, key, len))
+		return;
+	p = jw_room(w, len + 3);
+	*p++ = '"';
+	memcpy(p, key, len);
+	p += len;
+	*p++ = '"';
+	*p = ':';
+	w->len += len + 3;
+	jw_key_end(w);
+}
+
+void report_jw_key_any_(struct report_jw *w, const char *key, size_t len,
+			const char *quoted, size_t qlen)
+{
+	if (!jw_key_begin(w, key, len))
+		return;
+	jw_put(w, quoted, qlen);
+	jw_key_end(w);
+}
+
+static void jw_open(struct report_jw *w, char kind)
+{
+	jw_item(w);
+	if (w->open == REPORT_JW_MAX_DEPTH) {
+		w->err = -1;
+		return;
+	}
+	w->lvl[w->open].kind = kind;
+	w->lvl[w->open].n = 0;
+	w->open++;
+	jw_put(w, kind == '{' ? "{" : "[", 1);
+}
+
+void report_jw_object(struct report_jw *w)
+{
+	jw_open(w, '{');
+}
+
+void report_jw_array(struct report_jw *w)
+{
+	jw_open(w, '[');
+}
+
+void report_jw_close(struct report_jw *w)
+{
+	int top = w->open - 1;
+
+	if (top < 0) {
+		w->err = -1;
+		return;
+	}
+	jw_close(w, w->lvl[top].n, w->base + top, w->lvl[top].kind == '{' ? "}" : "]");
+	w->open--;
+}
+
+void report_jw_null(struct report_jw *w)
+{
+	jw_item(w);
+	jw_put(w, "null", 4);
+}
+
+void report_jw_bool(struct report_jw *w, bool v)
+{
+	jw_item(w);
+	if (v)
+		jw_put(w, "true", 4);
+	else
+		jw_put(w, "false", 5);
+}
+
+void report_jw_int(struct report_jw *w, int64_t v)
+{
+	jw_item(w);
+	jw_int(w, (json_int_t)v);
+}
+
+void report_jw_real(struct report_jw *w, double v)
+{
+	jw_item(w);
+	if (jw_real(w, v, NULL) < 0)
+		w->err = -1;
+}
+
+void report_jw_string(struct report_jw *w, const char *s, size_t n)
+{
+	jw_item(w);
+	if (jw_string(w, s, n) < 0)
+		w->err = -1;
+}
+
+void report_jw_cstring_any_(struct report_jw *w, const char *s)
+{
+	report_jw_string(w, s, strlen(s));
 }

@@ -68,6 +68,16 @@ struct report_replay_in {
  */
 json_t *report_decision_json(const struct engine_result *r);
 
+struct report_jw;
+
+/**
+ * report_decision_write() - the same object with @cost as its "cost"
+ * (report_cost_item_json()), written to @w with no tree
+ * (report-decision-write.c); report_jw_end() says whether it was written
+ */
+void report_decision_write(struct report_jw *w, const struct engine_result *r,
+			   const struct cost_item *cost);
+
 /**
  * report_replay_build() - the report document without "decisions"
  * (the caller appends them, or streams them as NDJSON instead)

@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "report/report-sink.h"
 #include "report/report-place.h"
+#include "report/report-json-write.h"
 
 struct tc_arg {
 	struct report_task_counters	*tc;
@@ -308,9 +309,8 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 			 struct err *err)
 {
 	struct report_sink *k = priv;
-	struct report_json_arena arena = { 0 };
+	struct report_jw w;
 	uint64_t n = 0;
-	json_t *o;
 	int ret;
 
 	if (!k->spill && (ret = spill_open(k, err)) < 0)
@@ -329,18 +329,15 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 		k->by_seq = a;
 		k->nr_by_seq = cap;
 	}
-	/* only listed ones come (.wants): a placement kept where every side put it is counted */
-	report_json_arena_begin(&arena);
-	o = decision_obj(r, cost);
-	if (!o) {
-		report_json_arena_end(&arena);
-		return -ENOMEM;
-	}
-	/* as it will stand in the document: an item of the top level's "decisions" */
+	/*
+	 * only listed ones come (.wants): a placement kept where every side put
+	 * it is counted; written as it will stand in the document, an item of
+	 * the top level's "decisions"
+	 */
 	errno = 0;
-	ret = report_json_dump_at(o, k->spill, REPORT_JSON_FLAGS, 2, &n);
-	json_decref(o);
-	report_json_arena_end(&arena);
+	report_jw_begin(&w, k->spill, REPORT_JSON_FLAGS, 2);
+	report_decision_write(&w, r, cost);
+	ret = report_jw_end(&w, &n);
 	if (ret < 0 || n > UINT32_MAX)
 		return spill_error(err);
 	k->by_seq[cost->seq].off = k->spill_len;
@@ -421,18 +418,24 @@ const struct session_sink_ops report_json_sink_ops = {
  * One line; a failed write names the output and the first real error
  * (ENOSPC for a full disk) that @k->out saw, when the sink has it.
  */
+#define NDJSON_FLAGS	(JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12))
+
+static int write_failed(struct report_sink *k, int e, struct err *err)
+{
+	return err_set(err, -e, "cannot write '%s': %s",
+		       k->path && strcmp(k->path, "-") ? k->path : "stdout", strerror(e));
+}
+
 static int write_line(struct report_sink *k, const json_t *line, struct err *err)
 {
 	int e;
 
-	if (report_json_dumpf(line, k->f, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) >= 0 &&
-	    fputc('\n', k->f) != EOF)
+	if (report_json_dumpf(line, k->f, NDJSON_FLAGS) >= 0 && fputc('\n', k->f) != EOF)
 		return 0;
 	e = k->out ? report_out_error(k->out) : 0;
 	if (!e)
 		e = errno ? errno : EIO;
-	return err_set(err, -e, "cannot write '%s': %s",
-		       k->path && strcmp(k->path, "-") ? k->path : "stdout", strerror(e));
+	return write_failed(k, e, err);
 }
 
 static int ndjson_decision(void *priv, const struct engine_result *r,
@@ -440,18 +443,31 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 {
 	struct report_sink *k = priv;
 	struct report_json_arena arena = { 0 };
+	struct report_jw w;
 	json_t *o, *line;
-	int ret = -ENOMEM;
+	int ret = -ENOMEM, e;
 
+	if (!k->row_header) {
+		/* a decision's line, with no tree (only listed ones come: .wants) */
+		errno = 0;
+		report_jw_begin(&w, k->f, NDJSON_FLAGS, 0);
+		report_decision_write(&w, r, cost);
+		if (report_jw_end(&w, NULL) >= 0 && fputc('\n', k->f) != EOF)
+			return 0;
+		e = k->out ? report_out_error(k->out) : 0;
+		if (!e)
+			e = errno ? errno : EIO;
+		return write_failed(k, e, err);
+	}
+	/* a flat row: the decision's tree, its columns taken out */
 	report_json_arena_begin(&arena);
-	o = decision_obj(r, cost);	/* only listed ones come (.wants) */
+	o = decision_obj(r, cost);
 	if (o) {
 		report_json_watch();
-		line = k->row_header ? report_row_json(k->row_header, o) : o;
+		line = report_row_json(k->row_header, o);
 		if (line && !report_json_lost())
 			ret = write_line(k, line, err);
-		if (line != o)
-			json_decref(line);
+		json_decref(line);
 		json_decref(o);
 	}
 	report_json_arena_end(&arena);

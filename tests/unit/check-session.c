@@ -8,6 +8,8 @@
  * UPDATE_GOLDEN=1 rewrites them for review).
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 #include "check-common.h"
 #include "replay/replay.h"
+#include "report/report-json-write.h"
 #include "report/report-sink.h"
 #include "session/session.h"
 
@@ -287,6 +290,251 @@ START_TEST(test_threads_same_output)
 		free(j2);
 		free(n2);
 	}
+}
+END_TEST
+
+/*
+ * The stream writer of a decision (report_decision_write(), used by NDJSON
+ * and the --json spill) against the tree it stands in for
+ * (report_decision_json() with report_cost_item_json() as "cost",
+ * report_json_dump_at()): the same bytes, compact at depth 0 and indented
+ * at depth 2, for every decision of fixtures with every class, and for
+ * random variations of each (every optional member, flag and choice kind,
+ * unknown codes, task names with quotes, controls, bidi and broken UTF-8,
+ * reals that are not finite or round to infinity, cost parts).
+ */
+struct same_sink {
+	uint64_t	state;
+	uint64_t	compared;
+	uint64_t	seen_parts, seen_cand, seen_truth;
+	bool		count_only;
+};
+
+static uint32_t rnd(struct same_sink *c)
+{
+	c->state = c->state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)(c->state >> 33);
+}
+
+static double rnd_real(struct same_sink *c)
+{
+	static const double odd[] = { 0.0, -0.0, 1.0, -1.0, 0.0004, 0.0005, 0.0015, -2.5e-4,
+				      1e15, 123456789012.5, 1e300, -1e306, 1e-300 };
+
+	switch (rnd(c) % 6) {
+	case 0:
+		return NAN;
+	case 1:
+		return rnd(c) & 1 ? INFINITY : -INFINITY;
+	case 2:
+		return odd[rnd(c) % (sizeof(odd) / sizeof(odd[0]))];
+	case 3:
+		return (double)(int32_t)rnd(c);
+	default:
+		return ((double)(int32_t)rnd(c)) / (1 + rnd(c) % 100000);
+	}
+}
+
+static void rnd_comm(struct same_sink *c, char *comm, size_t cap)
+{
+	static const char *const bits[] = {
+		"a", "\"", "\\", "\n", "\t", "\x01", "\x7f", "\xc2\x85", "\xe2\x80\xae", "\xff",
+		"\xe2\x80", "\xf0\x9f\x98\x80", "\xc0\xaf", "/", "kworker/0:1", " ",
+	};
+	size_t n = 0;
+
+	memset(comm, 0, cap);
+	while (n < cap - 1) {
+		const char *b = bits[rnd(c) % (sizeof(bits) / sizeof(bits[0]))];
+		size_t l = strlen(b);
+
+		if (rnd(c) % 5 == 0 || n + l > cap - 1)
+			break;
+		memcpy(comm + n, b, l);
+		n += l;
+	}
+	if (rnd(c) % 4 == 0)
+		memset(comm, 'x', cap);	/* no NUL: strnlen() stops at the end */
+}
+
+static void rnd_value(struct same_sink *c, struct cost_value *v, int *node)
+{
+	v->known = rnd(c) % 3 != 0;
+	v->accesses = rnd_real(c);
+	v->remote = rnd_real(c);
+	v->weighted = rnd_real(c);
+	*node = (int)(rnd(c) % 6) - 1;
+}
+
+static void vary(struct same_sink *c, struct engine_result *r, struct decision *d,
+		 struct cost_item *it)
+{
+	int side, i, s;
+
+	d->flags = rnd(c) & 7;
+	d->has_truth = rnd(c) & 1;
+	d->truth = rnd(c) & 1;
+	d->partner_tid = rnd(c) % 3 ? 0 : (int)rnd(c);
+	d->why = (int)(rnd(c) % (DECISION_WHY__COUNT + 2)) - 1;
+	d->dp_flags = rnd(c) & 15;
+	d->nr_cand = (int)(rnd(c) % 300);
+	d->nr_pull = (int)(rnd(c) % 4);
+	d->snap.decision_class = (int)(rnd(c) % (SR_DECISION_CLASS__COUNT + 2)) - 1;
+	d->snap.known ^= rnd(c);
+	d->snap.tid = (int)rnd(c);
+	d->snap.tgid = -(int)(rnd(c) % 5);
+	d->snap.src_node = (int)(rnd(c) % 5) - 1;
+	d->snap.ts_ns = (uint64_t)rnd(c) << 31 | rnd(c);
+	if (rnd(c) & 1)
+		rnd_comm(c, d->snap.comm, sizeof(d->snap.comm));
+	r->flips = rnd(c) & 1;
+	r->disagree = rnd(c) & 1;
+	r->unknown = rnd(c) & 1;
+	r->verdicts_differ = rnd(c) & 1;
+	for (side = 0; side < ENGINE__SIDES; side++) {
+		struct sr_verdict *v = rnd(c) & 1 ? &r->v[side] : &r->cv[side];
+
+		if (rnd(c) % 4 == 0)
+			r->pol[side] = rnd(c) & 1 ? NULL : r->pol[(side + 1) % ENGINE__SIDES];
+		v->verdict = (int32_t)(rnd(c) % 6) - 1;
+		v->flags = rnd(c) & 31;
+		v->nr_reasons = rnd(c) % (SR_MAX_REASONS + 3);
+		for (i = 0; i < SR_MAX_REASONS; i++)
+			v->reasons[i] = (uint16_t)(rnd(c) % 3 ? rnd(c) % SR_REASON__COUNT : rnd(c));
+		v->target_node = (int32_t)(rnd(c) % 4) - 1;
+		v->target_cpu = (int32_t)(rnd(c) % 4) - 1;
+		r->choice[side].kind = (int)(rnd(c) % 5);
+		r->choice[side].tid = (int)rnd(c);
+		r->choice[side].pos = (int)(rnd(c) % 5) - 1;
+		r->choice[side].cpu = (int)(rnd(c) % 5) - 1;
+		r->choice[side].node = (int)(rnd(c) % 5) - 1;
+		if (rnd(c) & 1)
+			rnd_comm(c, r->choice[side].comm, sizeof(r->choice[side].comm));
+	}
+	for (s = 0; s < COST__SIDES; s++)
+		rnd_value(c, &it->v[s], &it->node[s]);
+	it->unpriced = rnd_real(c);
+	it->unknown = (int)(rnd(c) % (COST_UNKNOWN__COUNT + 1));
+	it->end = (int)(rnd(c) % 5) - 1;
+	it->start_ns = rnd(c);
+	it->end_ns = it->start_ns + rnd(c);
+	it->nr_parts = (int)(rnd(c) % (COST_MAX_PARTS + 1));
+	for (i = 0; i < it->nr_parts; i++) {
+		struct cost_part *p = &it->part[i];
+
+		p->tid = (int)rnd(c);
+		p->from_node = (int)(rnd(c) % 4) - 1;
+		for (s = 0; s < COST__SIDES; s++)
+			rnd_value(c, &p->v[s], &p->node[s]);
+		p->start_ns = rnd(c);
+		p->end_ns = p->start_ns + rnd(c);
+		p->end = (int)(rnd(c) % 4);
+		p->unpriced = rnd_real(c);
+		p->short_history = rnd(c) & 1;
+	}
+}
+
+static void same_bytes(struct same_sink *c, const struct engine_result *r,
+		       const struct cost_item *cost)
+{
+	static const struct { size_t flags; int depth; } forms[] = {
+		{ JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12), 0 },
+		{ REPORT_JSON_FLAGS, 2 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		char *tb = NULL, *sb = NULL;
+		size_t tl = 0, sl = 0;
+		FILE *tf = open_memstream(&tb, &tl), *sf = open_memstream(&sb, &sl);
+		json_t *o = report_decision_json(r), *cj = report_cost_item_json(cost);
+		struct report_jw w;
+		uint64_t n = 0;
+
+		ck_assert_ptr_nonnull(tf);
+		ck_assert_ptr_nonnull(sf);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_ptr_nonnull(cj);
+		ck_assert_int_eq(json_object_set_new(o, "cost", cj), 0);
+		ck_assert_int_eq(report_json_dump_at(o, tf, forms[i].flags, forms[i].depth, NULL), 0);
+		json_decref(o);
+		report_jw_begin(&w, sf, forms[i].flags, forms[i].depth);
+		report_decision_write(&w, r, cost);
+		ck_assert_int_eq(report_jw_end(&w, &n), 0);
+		fclose(tf);
+		fclose(sf);
+		ck_assert_uint_eq(n, sl);
+		ck_assert_msg(tl == sl && !memcmp(tb, sb, tl),
+			      "decision %" PRIu64 ": the stream writes\n%s\nthe tree\n%s",
+			      cost->seq, sb, tb);
+		free(tb);
+		free(sb);
+		c->compared++;
+	}
+}
+
+static int same_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
+			 struct err *err)
+{
+	struct same_sink *c = priv;
+	struct engine_result vr;
+	struct decision vd;
+	struct cost_item vc;
+	int k;
+
+	(void)err;
+	c->seen_parts += cost->nr_parts > 1;
+	c->seen_cand += decision_is_lb(r->d->snap.decision_class);
+	c->seen_truth += r->d->has_truth;
+	if (c->count_only)
+		return 0;
+	same_bytes(c, r, cost);
+	for (k = 0; k < 3; k++) {
+		vr = *r;
+		vd = *r->d;
+		vc = *cost;
+		vr.d = &vd;
+		vary(c, &vr, &vd, &vc);
+		same_bytes(c, &vr, &vc);
+	}
+	return 0;
+}
+
+static const struct session_sink_ops same_ops = { .name = "same", .decision = same_decision };
+
+static const char *const stream_traces[] = {
+	SR_FIXTURE("numa02-2n"), SR_FIXTURE("numa01-4n"), SR_FIXTURE("probes-4n"),
+	SR_FIXTURE("mixed-2n"), SR_FIXTURE("host-2cpu-mixed.dat"), SR_FIXTURE("numa01-shm-4n"),
+};
+
+START_TEST(test_decision_stream_same_bytes)
+{
+	struct same_sink c = { .state = 20261206 + (uint64_t)_i };
+	struct session_sink k = { .ops = &same_ops, .priv = &c };
+	struct session *s = open_replay(stream_traces[_i]);
+
+	ck_assert_msg(session_run(s, &k, 1) == 0, "%s", session_err(s)->msg);
+	session_close(s);
+	ck_assert_uint_gt(c.compared, 100);
+}
+END_TEST
+
+/* the fixtures have what the variations vary, as the kernel made it */
+START_TEST(test_decision_stream_fixtures_cover)
+{
+	struct same_sink c = { .count_only = true };
+	struct session_sink k = { .ops = &same_ops, .priv = &c };
+	size_t i;
+
+	for (i = 0; i < sizeof(stream_traces) / sizeof(stream_traces[0]); i++) {
+		struct session *s = open_replay(stream_traces[i]);
+
+		ck_assert_msg(session_run(s, &k, 1) == 0, "%s", session_err(s)->msg);
+		session_close(s);
+	}
+	ck_assert_uint_gt(c.seen_parts, 0);
+	ck_assert_uint_gt(c.seen_cand, 0);
+	ck_assert_uint_gt(c.seen_truth, 0);
 }
 END_TEST
 
@@ -817,6 +1065,9 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_disagreements_only);
 	tcase_add_test(tc, test_every_sink);
 	tcase_add_test(tc, test_threads_same_output);
+	tcase_add_loop_test(tc, test_decision_stream_same_bytes, 0,
+			    (int)(sizeof(stream_traces) / sizeof(stream_traces[0])));
+	tcase_add_test(tc, test_decision_stream_fixtures_cover);
 	tcase_add_test(tc, test_threads_sink_error);
 	tcase_add_test(tc, test_info);
 	tcase_add_test(tc, test_topology_frozen);

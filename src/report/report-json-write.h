@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report-json-write.h - the serializer of report-json-write.c as a stream:
+ * a value written member by member, with no tree, in the bytes
+ * report_json_dumpf() would write for the same tree.  For the outputs that
+ * write one object per decision, a million times (report-decision-write.c).
+ *
+ * The caller writes an object's keys in the order JSON_SORT_KEYS gives
+ * (bytes, then length: "kernel" before "kernel_verdict"); a debug build
+ * asserts it.  Keys are plain ASCII the caller spells; string values are
+ * escaped as report_json_dumpf() escapes them.
+ */
+#ifndef SR_REPORT_REPORT_JSON_WRITE_H
+#define SR_REPORT_REPORT_JSON_WRITE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "report.h"
+
+#define REPORT_JW_MAX_DEPTH	16
+
+/**
+ * struct report_jw - a serializer's state (its fields are report-json-write.c's)
+ *
+ * About 17 KiB: a stack variable for one document or line.
+ */
+struct report_jw {
+	FILE				*f;
+	size_t				flags;
+	int				indent;
+	int				err;
+	const struct report_json_hole	*hole;
+	uint64_t			total;	/* bytes handed to @f */
+	/* the stream: containers open, below the value at depth @base */
+	int				base;
+	int				open;
+	bool				compact;	/* JSON_COMPACT, no indent */
+	struct {
+		char		kind;	/* '{' or '[' */
+		uint32_t	n;	/* members so far */
+		const char	*key;	/* the last key (the order check) */
+		size_t		key_len;
+	} lvl[REPORT_JW_MAX_DEPTH];
+	size_t				len;
+	char				buf[16384];
+};
+
+/**
+ * report_jw_begin() - start a value that will stand at @depth of a
+ * document written with json_dumpf() @flags (JSON_SORT_KEYS is implied)
+ */
+void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth);
+
+/**
+ * report_jw_end() - flush what is left to @f
+ * @written: out, may be NULL: the bytes written
+ * Return: 0, or -1 when a write failed, a string was not UTF-8, a real was
+ * not finite, or the containers did not balance.
+ */
+int report_jw_end(struct report_jw *w, uint64_t *written);
+
+/** report_jw_key() - the next member's key (@len bytes of plain ASCII), in sorted order */
+void report_jw_key(struct report_jw *w, const char *key, size_t len);
+
+/** report_jw_object(), report_jw_array() - open a container as the next value */
+void report_jw_object(struct report_jw *w);
+void report_jw_array(struct report_jw *w);
+
+/** report_jw_close() - close the innermost container */
+void report_jw_close(struct report_jw *w);
+
+/* the next value */
+void report_jw_null(struct report_jw *w);
+void report_jw_bool(struct report_jw *w, bool v);
+void report_jw_int(struct report_jw *w, int64_t v);
+/* as json_real(): @v must be finite */
+void report_jw_real(struct report_jw *w, double v);
+/* @n bytes of UTF-8 */
+void report_jw_string(struct report_jw *w, const char *s, size_t n);
+
+/*
+ * A key spelled in the source and a NUL-terminated string: the most
+ * frequent calls (some 40 a decision), inline for compact output, the
+ * one form NDJSON writes; anything else goes through the functions above.
+ */
+void report_jw_key_any_(struct report_jw *w, const char *key, size_t len,
+			const char *quoted, size_t qlen);
+void report_jw_cstring_any_(struct report_jw *w, const char *s);
+bool report_jw_key_after_(const char *prev, size_t prev_len, const char *key, size_t len);
+extern const bool report_jw_plain_[256];
+
+/* REPORT_JW_KEY(w, "name"): report_jw_key() of a literal, copied as "\"name\":" */
+#define REPORT_JW_KEY(w, lit)	\
+	report_jw_key_quoted((w), (lit), sizeof(lit) - 1, "\"" lit "\":", sizeof(lit) + 2)
+
+static inline void report_jw_key_quoted(struct report_jw *w, const char *key, size_t len,
+					const char *quoted, size_t qlen)
+{
+	int top = w->open - 1;
+	char *p;
+
+	if (!w->compact || top < 0 || w->lvl[top].kind != '{' ||
+	    sizeof(w->buf) - w->len < qlen + 1) {
+		report_jw_key_any_(w, key, len, quoted, qlen);
+		return;
+	}
+	/* JSON_SORT_KEYS' order is the caller's to keep */
+	assert(!w->lvl[top].n || report_jw_key_after_(w->lvl[top].key, w->lvl[top].key_len,
+						      key, len));
+#ifndef NDEBUG
+	w->lvl[top].key = key;
+	w->lvl[top].key_len = len;
+#endif
+	p = w->buf + w->len;
+	if (w->lvl[top].n++)
+		*p++ = ',';
+	memcpy(p, quoted, qlen);
+	w->len = (size_t)(p + qlen - w->buf);
+}
+
+/* report_jw_string() of a NUL-terminated string */
+static inline void report_jw_cstring(struct report_jw *w, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t run = 0;
+	char *p;
+
+	/* a plain ASCII name: found and copied in one pass */
+	while (report_jw_plain_[u[run]])
+		run++;
+	if (u[run] || !w->compact || !w->open || sizeof(w->buf) - w->len < run + 3) {
+		report_jw_cstring_any_(w, s);
+		return;
+	}
+	p = w->buf + w->len;
+	if (w->lvl[w->open - 1].kind == '[' && w->lvl[w->open - 1].n++)
+		*p++ = ',';
+	*p = '"';
+	memcpy(p + 1, s, run);
+	p[run + 1] = '"';
+	w->len = (size_t)(p + run + 2 - w->buf);
+}
+
+#endif
