@@ -308,6 +308,80 @@ static void verdict(struct report_jw *w, const struct engine_result *r, int side
 	report_jw_close(w);
 }
 
+/* @a and @b give the same reason names */
+static bool same_reasons(const struct sr_verdict *a, const struct sr_verdict *b)
+{
+	uint32_t na = a->nr_reasons < SR_MAX_REASONS ? a->nr_reasons : SR_MAX_REASONS;
+	uint32_t nb = b->nr_reasons < SR_MAX_REASONS ? b->nr_reasons : SR_MAX_REASONS;
+
+	return na == nb && !memcmp(a->reasons, b->reasons, na * sizeof(a->reasons[0]));
+}
+
+/* @m was made of what verdict() would read for @side of @r */
+static bool memo_holds(const struct report_verdict_memo *m, const struct engine_result *r,
+		       int side, bool lb)
+{
+	const struct sr_verdict *v = &r->v[side];
+	const struct decision_choice *c = &r->choice[side];
+
+	if (!m->valid || m->pol != r->pol[side] || m->lb != lb ||
+	    m->v.verdict != v->verdict || m->v.flags != v->flags ||
+	    m->v.target_node != v->target_node || m->v.target_cpu != v->target_cpu ||
+	    !same_reasons(&m->v, v) || m->choice.kind != c->kind)
+		return false;
+	switch (c->kind) {
+	case DECISION_CHOICE_TASK:
+		return m->choice.tid == c->tid && m->choice.pos == c->pos &&
+		       !strncmp(m->choice.comm, c->comm, sizeof(c->comm)) &&
+		       (!lb || same_reasons(&m->cv, &r->cv[side]));
+	case DECISION_CHOICE_PLACE:
+		return m->choice.cpu == c->cpu && m->choice.node == c->node;
+	default:
+		return true;
+	}
+}
+
+/* verdict(), through @memo: the side's text made again only when what it is made of changed */
+static void verdict_memo(struct report_jw *w, const struct engine_result *r, int side,
+			 struct report_decision_memo *memo)
+{
+	struct report_verdict_memo *m = &memo->side[side];
+	bool lb = decision_is_lb(r->d->snap.decision_class);
+	struct report_jw mw;
+
+	if (memo_holds(m, r, side, lb)) {
+		memo->hits++;
+		report_jw_raw(w, m->text, m->len);
+		return;
+	}
+	m->valid = false;
+	report_jw_begin(&mw, NULL, w->flags, 0);
+	verdict(&mw, r, side);
+	if (report_jw_end(&mw, NULL) < 0 || mw.len > sizeof(m->text)) {
+		verdict(w, r, side);	/* too long to keep: written as it is */
+		return;
+	}
+	memcpy(m->text, mw.buf, mw.len);
+	m->len = mw.len;
+	m->pol = r->pol[side];
+	m->lb = lb;
+	m->v = r->v[side];
+	m->cv = r->cv[side];
+	m->choice = r->choice[side];
+	m->valid = true;
+	report_jw_raw(w, m->text, m->len);
+}
+
+/* the "kernel", "new" and "old" members */
+static void side(struct report_jw *w, const struct engine_result *r, int s,
+		 struct report_decision_memo *memo)
+{
+	if (memo && w->compact && r->pol[s])
+		verdict_memo(w, r, s, memo);
+	else
+		verdict(w, r, s);
+}
+
 /* report_candidates_json() */
 static void candidates(struct report_jw *w, const struct decision *d)
 {
@@ -327,7 +401,7 @@ static void candidates(struct report_jw *w, const struct decision *d)
 }
 
 void report_decision_write(struct report_jw *w, const struct engine_result *r,
-			   const struct cost_item *cost)
+			   const struct cost_item *cost, struct report_decision_memo *memo)
 {
 	const struct decision *d = r->d;
 	const struct sr_snapshot *s = &d->snap;
@@ -366,15 +440,15 @@ void report_decision_write(struct report_jw *w, const struct engine_result *r,
 		str(w, "cpu-unseen");
 	report_jw_close(w);
 	KEY(w, "kernel");
-	verdict(w, r, ENGINE_KERNEL);
+	side(w, r, ENGINE_KERNEL, memo);
 	if (d->has_truth) {
 		KEY(w, "kernel_verdict");
 		str(w, d->truth ? "allowed" : "refused");
 	}
 	KEY(w, "new");
-	verdict(w, r, ENGINE_NEW);
+	side(w, r, ENGINE_NEW, memo);
 	KEY(w, "old");
-	verdict(w, r, ENGINE_OLD);
+	side(w, r, ENGINE_OLD, memo);
 	if (d->partner_tid) {
 		KEY(w, "partner_tid");
 		report_jw_int(w, d->partner_tid);

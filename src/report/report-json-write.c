@@ -55,6 +55,11 @@ static const double exp10_int[15] = {
 
 static void jw_flush(struct report_jw *w)
 {
+	if (w->len && !w->f) {
+		w->err = -1;	/* in memory, and out of room */
+		w->len = 0;
+		return;
+	}
 	if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
 		w->err = -1;
 	w->total += w->len;
@@ -436,7 +441,8 @@ int report_jw_end(struct report_jw *w, uint64_t *written)
 {
 	if (w->open)
 		w->err = -1;
-	jw_flush(w);
+	if (w->f)
+		jw_flush(w);
 	if (written)
 		*written = w->total;
 	return w->err ? -1 : 0;
@@ -507,7 +513,7 @@ void report_jw_key_any_(struct report_jw *w, const char *key, size_t len,
 	jw_key_end(w);
 }
 
-static void jw_open(struct report_jw *w, char kind)
+void report_jw_open_any_(struct report_jw *w, char kind)
 {
 	jw_item(w);
 	if (w->open == REPORT_JW_MAX_DEPTH) {
@@ -520,17 +526,7 @@ static void jw_open(struct report_jw *w, char kind)
 	jw_put(w, kind == '{' ? "{" : "[", 1);
 }
 
-void report_jw_object(struct report_jw *w)
-{
-	jw_open(w, '{');
-}
-
-void report_jw_array(struct report_jw *w)
-{
-	jw_open(w, '[');
-}
-
-void report_jw_close(struct report_jw *w)
+void report_jw_close_any_(struct report_jw *w)
 {
 	int top = w->open - 1;
 
@@ -542,13 +538,13 @@ void report_jw_close(struct report_jw *w)
 	w->open--;
 }
 
-void report_jw_null(struct report_jw *w)
+void report_jw_null_any_(struct report_jw *w)
 {
 	jw_item(w);
 	jw_put(w, "null", 4);
 }
 
-void report_jw_bool(struct report_jw *w, bool v)
+void report_jw_bool_any_(struct report_jw *w, bool v)
 {
 	jw_item(w);
 	if (v)
@@ -557,7 +553,7 @@ void report_jw_bool(struct report_jw *w, bool v)
 		jw_put(w, "false", 5);
 }
 
-void report_jw_int(struct report_jw *w, int64_t v)
+void report_jw_int_any_(struct report_jw *w, int64_t v)
 {
 	jw_item(w);
 	jw_int(w, (json_int_t)v);
@@ -568,6 +564,18 @@ void report_jw_real(struct report_jw *w, double v)
 	jw_item(w);
 	if (jw_real(w, v, NULL) < 0)
 		w->err = -1;
+}
+
+void report_jw_raw(struct report_jw *w, const char *text, size_t n)
+{
+	jw_item(w);
+	while (n) {
+		size_t take = n < sizeof(w->buf) ? n : sizeof(w->buf);
+
+		jw_put(w, text, take);
+		text += take;
+		n -= take;
+	}
 }
 
 void report_jw_string(struct report_jw *w, const char *s, size_t n)

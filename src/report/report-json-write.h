@@ -53,7 +53,8 @@ struct report_jw {
 
 /**
  * report_jw_begin() - start a value that will stand at @depth of a
- * document written with json_dumpf() @flags (JSON_SORT_KEYS is implied)
+ * document written with json_dumpf() @flags (JSON_SORT_KEYS is implied);
+ * @f NULL: in memory only, @buf's 16 KiB at most (more is an error)
  */
 void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth);
 
@@ -68,32 +69,138 @@ int report_jw_end(struct report_jw *w, uint64_t *written);
 /** report_jw_key() - the next member's key (@len bytes of plain ASCII), in sorted order */
 void report_jw_key(struct report_jw *w, const char *key, size_t len);
 
-/** report_jw_object(), report_jw_array() - open a container as the next value */
-void report_jw_object(struct report_jw *w);
-void report_jw_array(struct report_jw *w);
-
-/** report_jw_close() - close the innermost container */
-void report_jw_close(struct report_jw *w);
-
-/* the next value */
-void report_jw_null(struct report_jw *w);
-void report_jw_bool(struct report_jw *w, bool v);
-void report_jw_int(struct report_jw *w, int64_t v);
 /* as json_real(): @v must be finite */
 void report_jw_real(struct report_jw *w, double v);
+/* a value already written (by a writer of the same flags and depth) */
+void report_jw_raw(struct report_jw *w, const char *text, size_t n);
 /* @n bytes of UTF-8 */
 void report_jw_string(struct report_jw *w, const char *s, size_t n);
 
 /*
- * A key spelled in the source and a NUL-terminated string: the most
- * frequent calls (some 40 a decision), inline for compact output, the
- * one form NDJSON writes; anything else goes through the functions above.
+ * The rest are inline for compact output, the one form NDJSON writes, some
+ * 60 calls a decision; each falls back on its _any_() function, which
+ * writes every form.
  */
 void report_jw_key_any_(struct report_jw *w, const char *key, size_t len,
 			const char *quoted, size_t qlen);
 void report_jw_cstring_any_(struct report_jw *w, const char *s);
+void report_jw_open_any_(struct report_jw *w, char kind);
+void report_jw_close_any_(struct report_jw *w);
+void report_jw_null_any_(struct report_jw *w);
+void report_jw_bool_any_(struct report_jw *w, bool v);
+void report_jw_int_any_(struct report_jw *w, int64_t v);
 bool report_jw_key_after_(const char *prev, size_t prev_len, const char *key, size_t len);
 extern const bool report_jw_plain_[256];
+
+/*
+ * Where a value of up to @n bytes goes in compact output, after an array's
+ * comma; NULL when it is not compact output, not inside a container, or
+ * the buffer is short: the caller's _any_() function then writes it.
+ */
+static inline char *report_jw_fast_(struct report_jw *w, size_t n)
+{
+	char *p;
+
+	if (!w->compact || !w->open || sizeof(w->buf) - w->len < n + 1)
+		return NULL;
+	p = w->buf + w->len;
+	if (w->lvl[w->open - 1].kind == '[' && w->lvl[w->open - 1].n++)
+		*p++ = ',';
+	return p;
+}
+
+/* the buffer filled up to @p */
+static inline void report_jw_fast_end_(struct report_jw *w, char *p)
+{
+	w->len = (size_t)(p - w->buf);
+}
+
+/** report_jw_object(), report_jw_array() - open a container as the next value */
+static inline void report_jw_open_(struct report_jw *w, char kind)
+{
+	char *p;
+
+	if (w->open == REPORT_JW_MAX_DEPTH || !(p = report_jw_fast_(w, 1))) {
+		report_jw_open_any_(w, kind);
+		return;
+	}
+	w->lvl[w->open].kind = kind;
+	w->lvl[w->open].n = 0;
+	w->open++;
+	*p++ = kind;
+	report_jw_fast_end_(w, p);
+}
+
+static inline void report_jw_object(struct report_jw *w)
+{
+	report_jw_open_(w, '{');
+}
+
+static inline void report_jw_array(struct report_jw *w)
+{
+	report_jw_open_(w, '[');
+}
+
+/** report_jw_close() - close the innermost container */
+static inline void report_jw_close(struct report_jw *w)
+{
+	if (!w->compact || !w->open || sizeof(w->buf) - w->len < 1) {
+		report_jw_close_any_(w);
+		return;
+	}
+	w->open--;
+	w->buf[w->len++] = w->lvl[w->open].kind == '{' ? '}' : ']';
+}
+
+/* the next value */
+static inline void report_jw_null(struct report_jw *w)
+{
+	char *p = report_jw_fast_(w, 4);
+
+	if (!p) {
+		report_jw_null_any_(w);
+		return;
+	}
+	memcpy(p, "null", 4);
+	report_jw_fast_end_(w, p + 4);
+}
+
+static inline void report_jw_bool(struct report_jw *w, bool v)
+{
+	char *p = report_jw_fast_(w, 5);
+
+	if (!p) {
+		report_jw_bool_any_(w, v);
+		return;
+	}
+	if (v) {
+		memcpy(p, "true", 4);
+		p += 4;
+	} else {
+		memcpy(p, "false", 5);
+		p += 5;
+	}
+	report_jw_fast_end_(w, p);
+}
+
+static inline void report_jw_int(struct report_jw *w, int64_t v)
+{
+	char tmp[24], *d = tmp + sizeof(tmp), *p = report_jw_fast_(w, 21);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	if (!p) {
+		report_jw_int_any_(w, v);
+		return;
+	}
+	do {
+		*--d = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--d = '-';
+	memcpy(p, d, (size_t)(tmp + sizeof(tmp) - d));
+	report_jw_fast_end_(w, p + (tmp + sizeof(tmp) - d));
+}
 
 /* REPORT_JW_KEY(w, "name"): report_jw_key() of a literal, copied as "\"name\":" */
 #define REPORT_JW_KEY(w, lit)	\

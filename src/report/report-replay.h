@@ -71,12 +71,33 @@ json_t *report_decision_json(const struct engine_result *r);
 struct report_jw;
 
 /**
+ * struct report_decision_memo - the text of each side's last verdict, and
+ * what it was made of: a run of decisions with the same verdicts (on a
+ * trace of pinned tasks, a million "unknown: allowed-cpus") writes them
+ * once.  Zeroed before first use; one per output.
+ */
+struct report_decision_memo {
+	struct report_verdict_memo {
+		bool				valid;
+		bool				lb;
+		const struct replay_policy	*pol;
+		struct sr_verdict		v;
+		struct sr_verdict		cv;
+		struct decision_choice		choice;
+		size_t				len;
+		char				text[1024];
+	} side[ENGINE__SIDES];
+	uint64_t	hits;
+};
+
+/**
  * report_decision_write() - the same object with @cost as its "cost"
  * (report_cost_item_json()), written to @w with no tree
  * (report-decision-write.c); report_jw_end() says whether it was written
+ * @memo: may be NULL; used for compact output only
  */
 void report_decision_write(struct report_jw *w, const struct engine_result *r,
-			   const struct cost_item *cost);
+			   const struct cost_item *cost, struct report_decision_memo *memo);
 
 /**
  * report_replay_build() - the report document without "decisions"

@@ -110,6 +110,7 @@ void report_sink_release(struct report_sink *k)
 	k->nr_by_seq = 0;
 	json_decref(k->row_header);
 	k->row_header = NULL;
+	memset(&k->memo, 0, sizeof(k->memo));
 	json_decref(k->doc);
 	k->doc = NULL;
 	k->hole = NULL;
@@ -336,7 +337,7 @@ static int json_decision(void *priv, const struct engine_result *r, const struct
 	 */
 	errno = 0;
 	report_jw_begin(&w, k->spill, REPORT_JSON_FLAGS, 2);
-	report_decision_write(&w, r, cost);
+	report_decision_write(&w, r, cost, NULL);
 	ret = report_jw_end(&w, &n);
 	if (ret < 0 || n > UINT32_MAX)
 		return spill_error(err);
@@ -451,7 +452,7 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 		/* a decision's line, with no tree (only listed ones come: .wants) */
 		errno = 0;
 		report_jw_begin(&w, k->f, NDJSON_FLAGS, 0);
-		report_decision_write(&w, r, cost);
+		report_decision_write(&w, r, cost, &k->memo);
 		if (report_jw_end(&w, NULL) >= 0 && fputc('\n', k->f) != EOF)
 			return 0;
 		e = k->out ? report_out_error(k->out) : 0;
@@ -474,8 +475,20 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 	return ret;
 }
 
+/* a new session's policies: a verdict kept from another's would be keyed by freed pointers */
+static int ndjson_begin(void *priv, const struct session *s, struct err *err)
+{
+	struct report_sink *k = priv;
+
+	(void)s;
+	(void)err;
+	memset(&k->memo, 0, sizeof(k->memo));
+	return 0;
+}
+
 const struct session_sink_ops report_ndjson_sink_ops = {
 	.name		= "ndjson",
+	.begin		= ndjson_begin,
 	.wants		= report_place_listed,
 	.decision	= ndjson_decision,
 };

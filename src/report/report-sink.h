@@ -84,6 +84,7 @@ struct report_spilled {
  *           drops it)
  * @top_dis, @nr_top_dis: text: the disagreements with the largest
  *           |cost delta| so far (their decision objects), at most @top
+ * @memo:    ndjson: the last verdicts written (report_decision_write())
  */
 struct report_sink {
 	FILE			*f;
@@ -107,6 +108,7 @@ struct report_sink {
 	json_t			*doc;
 	json_t			**top_dis;
 	size_t			nr_top_dis;
+	struct report_decision_memo memo;
 };
 
 extern const struct session_sink_ops report_text_sink_ops;
