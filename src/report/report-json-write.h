@@ -13,9 +13,9 @@
 #ifndef SR_REPORT_REPORT_JSON_WRITE_H
 #define SR_REPORT_REPORT_JSON_WRITE_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +26,9 @@
 #define REPORT_JW_MAX_DEPTH	16
 
 /**
- * struct report_jw - a serializer's state (its fields are report-json-write.c's)
+ * struct report_jw - a serializer's state, for report-json-write.c and
+ * the inline calls below only; a caller reads @buf and @len of an
+ * in-memory one (@f NULL) after report_jw_end()
  *
  * About 17 KiB: a stack variable for one document or line.
  */
