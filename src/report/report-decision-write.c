@@ -13,9 +13,10 @@
  * rows); tests/unit/check-session.c holds the two to the same bytes on the
  * fixtures' decisions and on random variations of them.
  *
- * Keys are written in sorted order, as JSON_SORT_KEYS writes them.  Where
- * Jansson would drop a value (a name from a plugin that is not UTF-8, a
- * real that rounds to infinity), the member is dropped here too.
+ * Keys are written in sorted order, as JSON_SORT_KEYS writes them; that
+ * test is what holds them there.  Where Jansson would drop a value (a name
+ * from a plugin that is not UTF-8, a real that rounds to infinity), the
+ * member is dropped here too.
  */
 #include <math.h>
 #include <string.h>
@@ -55,12 +56,7 @@ static bool utf8_ok(const char *s, size_t n)
 /* a name from a policy (a plugin's may be anything): json_string() refuses one that is not UTF-8 */
 static bool name_ok(const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t run = 0;
-
-	while (u[run] && u[run] < 0x80)
-		run++;
-	return !u[run] || utf8_ok(s + run, strlen(s + run));
+	return utf8_ok(s, strlen(s));
 }
 
 /* report_json_str(): a task name, escaped to UTF-8 */
@@ -89,23 +85,23 @@ static void int_or_null(struct report_jw *w, bool known, int64_t v)
 		report_jw_null(w);
 }
 
-/* report-cost.c's jreal(): to 1/1000; null when not finite, dropped when the rounding is not */
-#define KREAL(w, lit, v)	kreal((w), (lit), sizeof(lit) - 1, (v))
+/*
+ * KREAL(w, "name", v) - the member report-cost.c's jreal() makes: @v to
+ * 1/1000; null when not finite, left out when only the rounding is not
+ */
+#define KREAL(w, lit, v)	kreal((w), "\"" lit "\":", sizeof(lit) + 2, (v))
 
-static void kreal(struct report_jw *w, const char *key, size_t len, double v)
+static void kreal(struct report_jw *w, const char *quoted, size_t qlen, double v)
 {
-	double r;
+	double r = round(v * 1000.0) / 1000.0;
 
-	if (!isfinite(v)) {
-		report_jw_key(w, key, len);
+	if (isfinite(v) && !isfinite(r))
+		return;
+	report_jw_key_quoted(w, quoted, qlen);
+	if (isfinite(v))
+		report_jw_real(w, r);
+	else
 		report_jw_null(w);
-		return;
-	}
-	r = round(v * 1000.0) / 1000.0;
-	if (!isfinite(r))
-		return;
-	report_jw_key(w, key, len);
-	report_jw_real(w, r);
 }
 
 /* report-cost.c's value_json(), with the node */
@@ -136,11 +132,17 @@ static void cost_delta(struct report_jw *w, const struct cost_value *old, const 
 	report_jw_close(w);
 }
 
+/* a part's side: null when the decision's cost is unknown */
+static void part_value(struct report_jw *w, const struct cost_part *p, int side, bool unknown)
+{
+	if (unknown)
+		report_jw_null(w);
+	else
+		cost_value(w, &p->v[side], p->node[side]);
+}
+
 static void cost_part(struct report_jw *w, const struct cost_part *p, bool unknown)
 {
-	static const int sides[] = { COST_NEW, COST_OLD };	/* "new", "old" in key order */
-	size_t i;
-
 	report_jw_object(w);
 	KEY(w, "from_node");
 	int_or_null(w, p->from_node >= 0, p->from_node);
@@ -148,13 +150,10 @@ static void cost_part(struct report_jw *w, const struct cost_part *p, bool unkno
 	str(w, cost_end_name(p->end));
 	KEY(w, "interval_ns");
 	report_jw_int(w, (int64_t)(p->end_ns - p->start_ns));
-	for (i = 0; i < 2; i++) {
-		report_jw_key(w, sides[i] == COST_NEW ? "new" : "old", 3);
-		if (unknown)
-			report_jw_null(w);
-		else
-			cost_value(w, &p->v[sides[i]], p->node[sides[i]]);
-	}
+	KEY(w, "new");
+	part_value(w, p, COST_NEW, unknown);
+	KEY(w, "old");
+	part_value(w, p, COST_OLD, unknown);
 	if (p->short_history) {
 		KEY(w, "short_history");
 		report_jw_bool(w, true);
@@ -162,10 +161,7 @@ static void cost_part(struct report_jw *w, const struct cost_part *p, bool unkno
 	KEY(w, "tid");
 	report_jw_int(w, p->tid);
 	KEY(w, "trace");
-	if (unknown)
-		report_jw_null(w);
-	else
-		cost_value(w, &p->v[COST_TRACE], p->node[COST_TRACE]);
+	part_value(w, p, COST_TRACE, unknown);
 	KREAL(w, "unpriced_faults", p->unpriced);
 	report_jw_close(w);
 }

@@ -34,7 +34,6 @@
  * tests/unit/check-util.c compares it on random trees with Jansson's
  * output escaped afterwards; check-session.c the stream with the tree.
  */
-#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -51,7 +50,6 @@
 static const double exp10_int[15] = {
 	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
 };
-
 
 static void jw_flush(struct report_jw *w)
 {
@@ -80,6 +78,18 @@ static inline void jw_put(struct report_jw *w, const char *s, size_t n)
 	w->len += n;
 }
 
+/* any number of bytes, a buffer at a time */
+static void jw_put_long(struct report_jw *w, const char *s, size_t n)
+{
+	while (n) {
+		size_t take = n < sizeof(w->buf) ? n : sizeof(w->buf);
+
+		jw_put(w, s, take);
+		s += take;
+		n -= take;
+	}
+}
+
 static void jw_newline(struct report_jw *w, int depth)
 {
 	size_t n = (size_t)w->indent * (size_t)depth;
@@ -95,15 +105,8 @@ static void jw_newline(struct report_jw *w, int depth)
 
 static void jw_int(struct report_jw *w, json_int_t v)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char tmp[REPORT_JW_INT_MAX], *p = report_jw_digits_(tmp + sizeof(tmp), v);
 
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
 	jw_put(w, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
@@ -173,14 +176,8 @@ static int jw_string(struct report_jw *w, const char *str, size_t n)
 		/* plain ASCII, copied as it is */
 		for (run = i; run < n && report_jw_plain_[s[run]]; run++)
 			;
-		while (i < run) {
-			size_t take = run - i;
-
-			if (take > sizeof(w->buf) / 2)
-				take = sizeof(w->buf) / 2;
-			jw_put(w, str + i, take);
-			i += take;
-		}
+		jw_put_long(w, str + i, run - i);
+		i = run;
 		if (i == n)
 			break;
 		if (s[i] < 0x80) {
@@ -219,23 +216,16 @@ struct jw_key {
 	json_t *value;
 };
 
-/* Jansson's order of keys: bytes, then length */
-static int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t i, n = alen < blen ? alen : blen;
-
-	/* keys are short: a byte loop beats a call to memcmp() */
-	for (i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return (unsigned char)a[i] - (unsigned char)b[i];
-	return alen < blen ? -1 : alen > blen;
-}
-
 static int key_cmp(const void *a, const void *b)
 {
 	const struct jw_key *x = a, *y = b;
+	size_t i, n = x->len < y->len ? x->len : y->len;
 
-	return bytes_cmp(x->key, x->len, y->key, y->len);
+	/* keys are short: a byte loop beats a call to memcmp() */
+	for (i = 0; i < n; i++)
+		if (x->key[i] != y->key[i])
+			return (unsigned char)x->key[i] - (unsigned char)y->key[i];
+	return x->len < y->len ? -1 : x->len > y->len;
 }
 
 static void keys_sort(struct jw_key *k, size_t n)
@@ -341,13 +331,7 @@ static int jw_hole(struct report_jw *w, int depth)
 	jw_put(w, "[", 1);
 	for (i = 0; (r = h->next(h->arg, &text, &n)) > 0; i++) {
 		jw_sep(w, i, depth);
-		while (n) {
-			size_t take = n < sizeof(w->buf) ? n : sizeof(w->buf);
-
-			jw_put(w, text, take);
-			text += take;
-			n -= take;
-		}
+		jw_put_long(w, text, n);
 	}
 	if (r < 0)
 		return -1;
@@ -457,60 +441,18 @@ static inline void jw_item(struct report_jw *w)
 		jw_sep(w, w->lvl[top].n++, w->base + top);
 }
 
-bool report_jw_key_after_(const char *prev, size_t prev_len, const char *key, size_t len)
-{
-	return bytes_cmp(prev, prev_len, key, len) < 0;
-}
-
-/* the checks and separator before a key; false when the key has no place */
-static bool jw_key_begin(struct report_jw *w, const char *key, size_t len)
+void report_jw_key_any_(struct report_jw *w, const char *quoted, size_t qlen)
 {
 	int top = w->open - 1;
 
-	if (top < 0 || w->lvl[top].kind != '{' || len > 256) {
+	if (top < 0 || w->lvl[top].kind != '{' || qlen > sizeof(w->buf)) {
 		w->err = -1;
-		return false;
+		return;
 	}
-	/* JSON_SORT_KEYS' order is the caller's to keep */
-	assert(!w->lvl[top].n ||
-	       bytes_cmp(w->lvl[top].key, w->lvl[top].key_len, key, len) < 0);
-#ifndef NDEBUG
-	w->lvl[top].key = key;
-	w->lvl[top].key_len = len;
-#endif
 	jw_sep(w, w->lvl[top].n++, w->base + top);
-	return true;
-}
-
-static void jw_key_end(struct report_jw *w)
-{
+	jw_put(w, quoted, qlen);
 	if (!(w->flags & JSON_COMPACT))
 		jw_put(w, " ", 1);
-}
-
-void report_jw_key(struct report_jw *w, const char *key, size_t len)
-{
-	char *p;
-
-	if (!jw_key_begin(w, key, len))
-		return;
-	p = jw_room(w, len + 3);
-	*p++ = '"';
-	memcpy(p, key, len);
-	p += len;
-	*p++ = '"';
-	*p = ':';
-	w->len += len + 3;
-	jw_key_end(w);
-}
-
-void report_jw_key_any_(struct report_jw *w, const char *key, size_t len,
-			const char *quoted, size_t qlen)
-{
-	if (!jw_key_begin(w, key, len))
-		return;
-	jw_put(w, quoted, qlen);
-	jw_key_end(w);
 }
 
 void report_jw_open_any_(struct report_jw *w, char kind)
@@ -569,13 +511,7 @@ void report_jw_real(struct report_jw *w, double v)
 void report_jw_raw(struct report_jw *w, const char *text, size_t n)
 {
 	jw_item(w);
-	while (n) {
-		size_t take = n < sizeof(w->buf) ? n : sizeof(w->buf);
-
-		jw_put(w, text, take);
-		text += take;
-		n -= take;
-	}
+	jw_put_long(w, text, n);
 }
 
 void report_jw_string(struct report_jw *w, const char *s, size_t n)

@@ -6,14 +6,15 @@
  * write one object per decision, a million times (report-decision-write.c).
  *
  * The caller writes an object's keys in the order JSON_SORT_KEYS gives
- * (bytes, then length: "kernel" before "kernel_verdict"); a debug build
- * asserts it.  Keys are plain ASCII the caller spells; string values are
- * escaped as report_json_dumpf() escapes them.
+ * (bytes, then length: "kernel" before "kernel_verdict"); nothing here
+ * checks it: tests/unit/check-session.c compares report-decision-write.c's
+ * objects with the sorted trees they stand for.  Keys are plain ASCII the
+ * caller spells; string values are escaped as report_json_dumpf() escapes
+ * them.
  */
 #ifndef SR_REPORT_REPORT_JSON_WRITE_H
 #define SR_REPORT_REPORT_JSON_WRITE_H
 
-#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,8 +47,6 @@ struct report_jw {
 	struct {
 		char		kind;	/* '{' or '[' */
 		uint32_t	n;	/* members so far */
-		const char	*key;	/* the last key (the order check) */
-		size_t		key_len;
 	} lvl[REPORT_JW_MAX_DEPTH];
 	size_t				len;
 	char				buf[16384];
@@ -68,9 +67,6 @@ void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth);
  */
 int report_jw_end(struct report_jw *w, uint64_t *written);
 
-/** report_jw_key() - the next member's key (@len bytes of plain ASCII), in sorted order */
-void report_jw_key(struct report_jw *w, const char *key, size_t len);
-
 /* as json_real(): @v must be finite */
 void report_jw_real(struct report_jw *w, double v);
 /* a value already written (by a writer of the same flags and depth) */
@@ -83,16 +79,29 @@ void report_jw_string(struct report_jw *w, const char *s, size_t n);
  * 60 calls a decision; each falls back on its _any_() function, which
  * writes every form.
  */
-void report_jw_key_any_(struct report_jw *w, const char *key, size_t len,
-			const char *quoted, size_t qlen);
+void report_jw_key_any_(struct report_jw *w, const char *quoted, size_t qlen);
 void report_jw_cstring_any_(struct report_jw *w, const char *s);
 void report_jw_open_any_(struct report_jw *w, char kind);
 void report_jw_close_any_(struct report_jw *w);
 void report_jw_null_any_(struct report_jw *w);
 void report_jw_bool_any_(struct report_jw *w, bool v);
 void report_jw_int_any_(struct report_jw *w, int64_t v);
-bool report_jw_key_after_(const char *prev, size_t prev_len, const char *key, size_t len);
 extern const bool report_jw_plain_[256];
+
+/* the digits of @v, written backwards ending at @end (REPORT_JW_INT_MAX bytes before it) */
+#define REPORT_JW_INT_MAX	21
+static inline char *report_jw_digits_(char *end, int64_t v)
+{
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		*--end = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--end = '-';
+	return end;
+}
 
 /*
  * Where a value of up to @n bytes goes in compact output, after an array's
@@ -187,45 +196,34 @@ static inline void report_jw_bool(struct report_jw *w, bool v)
 
 static inline void report_jw_int(struct report_jw *w, int64_t v)
 {
-	char tmp[24], *d = tmp + sizeof(tmp), *p = report_jw_fast_(w, 21);
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char tmp[REPORT_JW_INT_MAX], *d = report_jw_digits_(tmp + sizeof(tmp), v);
+	char *p = report_jw_fast_(w, REPORT_JW_INT_MAX);
 
 	if (!p) {
 		report_jw_int_any_(w, v);
 		return;
 	}
-	do {
-		*--d = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--d = '-';
 	memcpy(p, d, (size_t)(tmp + sizeof(tmp) - d));
 	report_jw_fast_end_(w, p + (tmp + sizeof(tmp) - d));
 }
 
-/* REPORT_JW_KEY(w, "name"): report_jw_key() of a literal, copied as "\"name\":" */
-#define REPORT_JW_KEY(w, lit)	\
-	report_jw_key_quoted((w), (lit), sizeof(lit) - 1, "\"" lit "\":", sizeof(lit) + 2)
+/*
+ * REPORT_JW_KEY(w, "name") - the next member's key, a literal of plain
+ * ASCII, in sorted order; written as one copy of "\"name\":"
+ */
+#define REPORT_JW_KEY(w, lit)	report_jw_key_quoted((w), "\"" lit "\":", sizeof(lit) + 2)
 
-static inline void report_jw_key_quoted(struct report_jw *w, const char *key, size_t len,
-					const char *quoted, size_t qlen)
+/* the next member's key as it is written, "\"name\":" (@qlen bytes) */
+static inline void report_jw_key_quoted(struct report_jw *w, const char *quoted, size_t qlen)
 {
 	int top = w->open - 1;
 	char *p;
 
 	if (!w->compact || top < 0 || w->lvl[top].kind != '{' ||
 	    sizeof(w->buf) - w->len < qlen + 1) {
-		report_jw_key_any_(w, key, len, quoted, qlen);
+		report_jw_key_any_(w, quoted, qlen);
 		return;
 	}
-	/* JSON_SORT_KEYS' order is the caller's to keep */
-	assert(!w->lvl[top].n || report_jw_key_after_(w->lvl[top].key, w->lvl[top].key_len,
-						      key, len));
-#ifndef NDEBUG
-	w->lvl[top].key = key;
-	w->lvl[top].key_len = len;
-#endif
 	p = w->buf + w->len;
 	if (w->lvl[top].n++)
 		*p++ = ',';
@@ -243,17 +241,14 @@ static inline void report_jw_cstring(struct report_jw *w, const char *s)
 	/* a plain ASCII name: found and copied in one pass */
 	while (report_jw_plain_[u[run]])
 		run++;
-	if (u[run] || !w->compact || !w->open || sizeof(w->buf) - w->len < run + 3) {
+	if (u[run] || run > sizeof(w->buf) || !(p = report_jw_fast_(w, run + 2))) {
 		report_jw_cstring_any_(w, s);
 		return;
 	}
-	p = w->buf + w->len;
-	if (w->lvl[w->open - 1].kind == '[' && w->lvl[w->open - 1].n++)
-		*p++ = ',';
 	*p = '"';
 	memcpy(p + 1, s, run);
 	p[run + 1] = '"';
-	w->len = (size_t)(p + run + 2 - w->buf);
+	report_jw_fast_end_(w, p + run + 2);
 }
 
 #endif

@@ -415,28 +415,27 @@ const struct session_sink_ops report_json_sink_ops = {
 
 /* ---- ndjson and flat rows --------------------------------------------------- */
 
-/*
- * One line; a failed write names the output and the first real error
- * (ENOSPC for a full disk) that @k->out saw, when the sink has it.
- */
 #define NDJSON_FLAGS	(JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12))
 
-static int write_failed(struct report_sink *k, int e, struct err *err)
+/*
+ * A line that was not written: the error names the output and the first
+ * real error (ENOSPC for a full disk) that @k->out saw, when the sink has it.
+ */
+static int write_failed(struct report_sink *k, struct err *err)
 {
+	int e = k->out ? report_out_error(k->out) : 0;
+
+	if (!e)
+		e = errno ? errno : EIO;
 	return err_set(err, -e, "cannot write '%s': %s",
 		       k->path && strcmp(k->path, "-") ? k->path : "stdout", strerror(e));
 }
 
 static int write_line(struct report_sink *k, const json_t *line, struct err *err)
 {
-	int e;
-
 	if (report_json_dumpf(line, k->f, NDJSON_FLAGS) >= 0 && fputc('\n', k->f) != EOF)
 		return 0;
-	e = k->out ? report_out_error(k->out) : 0;
-	if (!e)
-		e = errno ? errno : EIO;
-	return write_failed(k, e, err);
+	return write_failed(k, err);
 }
 
 static int ndjson_decision(void *priv, const struct engine_result *r,
@@ -446,7 +445,7 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 	struct report_json_arena arena = { 0 };
 	struct report_jw w;
 	json_t *o, *line;
-	int ret = -ENOMEM, e;
+	int ret = -ENOMEM;
 
 	if (!k->row_header) {
 		/* a decision's line, with no tree (only listed ones come: .wants) */
@@ -455,10 +454,7 @@ static int ndjson_decision(void *priv, const struct engine_result *r,
 		report_decision_write(&w, r, cost, &k->memo);
 		if (report_jw_end(&w, NULL) >= 0 && fputc('\n', k->f) != EOF)
 			return 0;
-		e = k->out ? report_out_error(k->out) : 0;
-		if (!e)
-			e = errno ? errno : EIO;
-		return write_failed(k, e, err);
+		return write_failed(k, err);
 	}
 	/* a flat row: the decision's tree, its columns taken out */
 	report_json_arena_begin(&arena);

@@ -107,9 +107,10 @@ int report_out_error(const struct report_out *o);
 /**
  * struct report_json_hole - an array whose items the caller writes
  * @at:   the node of the tree written in its place (an empty array, say)
- * @next: the next item's text, made by report_json_dump_at() at the
- *        hole's depth + 1 (valid until the next call); Return: 1 for an
- *        item, 0 at the end, negative on error
+ * @next: the next item's text, written for the hole's depth + 1
+ *        (report_json_dump_at(), or report_jw_begin() at that depth: a
+ *        replay's spilled decisions) and valid until the next call;
+ *        Return: 1 for an item, 0 at the end, negative on error
  * @arg:  @next's
  *
  * So a document's longest array need not be a tree in memory
