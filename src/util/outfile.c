@@ -17,9 +17,17 @@
 #define OUTFILE_SLOTS	8	/* temporary files open at once */
 #define OUTFILE_LINKS	40	/* symbolic links followed, as the kernel's limit */
 
+/*
+ * stdio's own buffer for a stream of its own is BUFSIZ (8 KiB): a million
+ * NDJSON lines would be 120 thousand write() calls.  This one makes them
+ * a few thousand (docs/performance.md).
+ */
+#define OUTFILE_BUF	(256 * 1024)
+
 struct outfile_sink {
 	int	fd;
 	int	werr;
+	char	buf[OUTFILE_BUF];
 };
 
 /* ---- the signal registry ------------------------------------------------ */
@@ -210,6 +218,7 @@ static int make_stream(struct outfile *o, int fd, struct err *e)
 		o->sink = NULL;
 		return err_set(e, -ENOMEM, "out of memory");
 	}
+	setvbuf(o->f, o->sink->buf, _IOFBF, sizeof(o->sink->buf));
 	return 0;
 }
 
