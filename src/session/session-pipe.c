@@ -14,9 +14,10 @@
  *
  * Each side publishes its position every batch of slots and before it
  * waits, and sleeps on the condition variable only when the ring is full
- * (the reader) or empty (the judge): on a 2-CPU host three threads (reader
- * worker, reader, judge) share two CPUs, and spinning would take one from
- * the other.
+ * (the reader) or empty (the judge), until half of it is free (or filled,
+ * or the reader is done): on a 2-CPU host three threads (reader worker,
+ * reader, judge) share two CPUs, and spinning would take one from the
+ * other.
  *
  * Errors: the judge stops at its first and says so (failed); the reader's
  * next slot then fails with -ECANCELED and the session reports the
@@ -110,10 +111,29 @@ static void wake(struct session_pipe *p, atomic_bool *waits)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/*
+ * Whether a side that waits has enough to go on with: half the ring free
+ * for the reader, half of it filled for the judge (or the reader done).
+ * Woken sooner, each would take a batch and wait again: when the judge
+ * is the slower side (a million NDJSON lines), the reader slept and was
+ * woken at every batch the judge finished, some 2,400 times in a replay
+ * of a pinned trace; some 250 now (docs/performance.md).
+ */
+static bool pipe_room(const struct session_pipe *p, size_t head, size_t tail)
+{
+	return head - tail <= p->nr_slots / 2;
+}
+
+static bool pipe_work(const struct session_pipe *p, size_t head, size_t tail)
+{
+	return head - tail >= p->nr_slots / 2;
+}
+
 static void publish_head(struct session_pipe *p)
 {
 	atomic_store(&p->pub_head, p->head);
-	wake(p, &p->judge_waits);
+	if (atomic_load(&p->judge_waits) && pipe_work(p, p->head, atomic_load(&p->pub_tail)))
+		wake(p, &p->judge_waits);
 }
 
 /* the next slot to fill, NULL once the judge has failed */
@@ -125,7 +145,8 @@ static struct pipe_slot *slot_get(struct session_pipe *p)
 			publish_head(p);
 			pthread_mutex_lock(&p->mu);
 			atomic_store(&p->reader_waits, true);
-			while ((p->tail_seen = atomic_load(&p->pub_tail)) + p->nr_slots == p->head &&
+			/* on until half the ring is free again (pipe_room()) */
+			while (!pipe_room(p, p->head, p->tail_seen = atomic_load(&p->pub_tail)) &&
 			       !atomic_load(&p->failed))
 				pthread_cond_wait(&p->cv, &p->mu);
 			atomic_store(&p->reader_waits, false);
@@ -248,7 +269,8 @@ static void *judge_main(void *arg)
 		if (tail == head) {
 			pthread_mutex_lock(&p->mu);
 			atomic_store(&p->judge_waits, true);
-			while ((head = atomic_load(&p->pub_head)) == tail && !atomic_load(&p->done))
+			while (!pipe_work(p, head = atomic_load(&p->pub_head), tail) &&
+			       !atomic_load(&p->done))
 				pthread_cond_wait(&p->cv, &p->mu);
 			atomic_store(&p->judge_waits, false);
 			pthread_mutex_unlock(&p->mu);
@@ -269,7 +291,9 @@ static void *judge_main(void *arg)
 		}
 		if ((++tail & (p->batch - 1)) == 0) {
 			atomic_store(&p->pub_tail, tail);
-			wake(p, &p->reader_waits);
+			if (atomic_load(&p->reader_waits) &&
+			    pipe_room(p, atomic_load(&p->pub_head), tail))
+				wake(p, &p->reader_waits);
 		}
 	}
 	return NULL;
@@ -296,7 +320,9 @@ int session_pipe_start(struct session *s)
 	p->nr_slots = PIPE_SLOTS_MIN;
 	while (p->nr_slots < PIPE_SLOTS_MAX && (p->nr_slots * 2) * per <= PIPE_BYTES)
 		p->nr_slots *= 2;
-	p->batch = p->nr_slots / PIPE_BATCHES;
+	if (s->opts.pipe_slots >= 2 && !(s->opts.pipe_slots & (s->opts.pipe_slots - 1)))
+		p->nr_slots = s->opts.pipe_slots;
+	p->batch = p->nr_slots >= PIPE_BATCHES ? p->nr_slots / PIPE_BATCHES : 1;
 	p->slot = calloc(p->nr_slots, sizeof(*p->slot));
 	if (!p->slot) {
 		free(p);

@@ -82,6 +82,9 @@ typedef void (*session_progress_fn)(void *arg, uint64_t nr_read, double fraction
  * @params:         "[P:]K=V" settings, in order
  * @plugins:        policy plugin files, in order
  * @scan_period_ns: decay period of the NUMA fault model, 0 for the trace's
+ * @pipe_slots:     slots of the ring to the decision thread (a power of two
+ *                  >= 2), 0 for some 4 MiB of decisions; for tests, which
+ *                  make it small to fill and drain it often
  * @warn, @note, @progress, @cb_arg: callbacks, each may be NULL
  */
 struct session_opts {
@@ -97,6 +100,7 @@ struct session_opts {
 	const char		*plugins[SESSION_MAX_PLUGINS];
 	int			nr_plugins;
 	uint64_t		scan_period_ns;
+	size_t			pipe_slots;
 	session_warn_fn		warn;
 	session_note_fn		note;
 	session_progress_fn	progress;
