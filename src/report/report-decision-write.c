@@ -259,6 +259,16 @@ static void choice(struct report_jw *w, const struct engine_result *r, int side)
 	}
 }
 
+/* a "flags" array: the names of the bits of @set that are in @bits */
+static void flags(struct report_jw *w, const struct report_flag_name *set, unsigned int bits)
+{
+	report_jw_array(w);
+	for (; set->name; set++)
+		if (bits & set->bit)
+			str(w, set->name);
+	report_jw_close(w);
+}
+
 /* verdict_json() of report-replay.c */
 static void verdict(struct report_jw *w, const struct engine_result *r, int side)
 {
@@ -275,16 +285,7 @@ static void verdict(struct report_jw *w, const struct engine_result *r, int side
 	KEY(w, "choice");
 	choice(w, r, side);
 	KEY(w, "flags");
-	report_jw_array(w);
-	if (v->flags & SR_VF_FAILED_DEPENDENT)
-		str(w, "failed-dependent");
-	if (v->flags & SR_VF_FORCED)
-		str(w, "forced");
-	if (v->flags & SR_VF_ASSUMED_NOT_BUDDY)
-		str(w, "assumed-not-buddy");
-	if (v->flags & SR_VF_ASSUMED_NOT_SMT)
-		str(w, "assumed-not-smt");
-	report_jw_close(w);
+	flags(w, report_verdict_flags, v->flags);
 	if (name_ok(name)) {
 		KEY(w, "policy");
 		str(w, name);
@@ -427,14 +428,7 @@ void report_decision_write(struct report_jw *w, const struct engine_result *r,
 	KEY(w, "evidence");
 	str(w, decision_why_name(d->why));
 	KEY(w, "flags");
-	report_jw_array(w);
-	if (d->flags & DECISION_F_LOST)
-		str(w, "lost-events-window");
-	if (d->flags & DECISION_F_STATE_GUESS)
-		str(w, "task-state-unknown");
-	if (d->flags & DECISION_F_UNSEEN)
-		str(w, "cpu-unseen");
-	report_jw_close(w);
+	flags(w, report_decision_flags, d->flags);
 	KEY(w, "kernel");
 	side(w, r, ENGINE_KERNEL, memo);
 	if (d->has_truth) {

@@ -20,10 +20,26 @@ static json_t *jint(int64_t v)
 	return json_integer((json_int_t)v);
 }
 
+const struct report_flag_name report_verdict_flags[] = {
+	{ SR_VF_FAILED_DEPENDENT,	"failed-dependent" },
+	{ SR_VF_FORCED,			"forced" },
+	{ SR_VF_ASSUMED_NOT_BUDDY,	"assumed-not-buddy" },
+	{ SR_VF_ASSUMED_NOT_SMT,	"assumed-not-smt" },
+	{ 0, NULL },
+};
+
+const struct report_flag_name report_decision_flags[] = {
+	{ DECISION_F_LOST,		"lost-events-window" },
+	{ DECISION_F_STATE_GUESS,	"task-state-unknown" },
+	{ DECISION_F_UNSEEN,		"cpu-unseen" },
+	{ 0, NULL },
+};
+
 static json_t *verdict_json(const struct engine_result *r, int side)
 {
 	const struct replay_policy *pol = r->pol[side];
 	const struct sr_verdict *v = &r->v[side];
+	const struct report_flag_name *f;
 	const struct sr_policy_ops *ops;
 	json_t *o, *reasons, *flags;
 	uint32_t i;
@@ -36,14 +52,9 @@ static json_t *verdict_json(const struct engine_result *r, int side)
 	flags = json_array();
 	for (i = 0; i < v->nr_reasons && i < SR_MAX_REASONS; i++)
 		json_array_append_new(reasons, json_string(replay_reason_name(ops, v->reasons[i])));
-	if (v->flags & SR_VF_FAILED_DEPENDENT)
-		json_array_append_new(flags, json_string("failed-dependent"));
-	if (v->flags & SR_VF_FORCED)
-		json_array_append_new(flags, json_string("forced"));
-	if (v->flags & SR_VF_ASSUMED_NOT_BUDDY)
-		json_array_append_new(flags, json_string("assumed-not-buddy"));
-	if (v->flags & SR_VF_ASSUMED_NOT_SMT)
-		json_array_append_new(flags, json_string("assumed-not-smt"));
+	for (f = report_verdict_flags; f->name; f++)
+		if (v->flags & f->bit)
+			json_array_append_new(flags, json_string(f->name));
 	json_object_set_new(o, "policy", json_string(ops->name));
 	json_object_set_new(o, "verdict", json_string(replay_verdict_name(v->verdict)));
 	json_object_set_new(o, "reasons", reasons);
@@ -61,6 +72,7 @@ json_t *report_decision_json(const struct engine_result *r)
 	const struct decision *d = r->d;
 	const struct sr_snapshot *s = &d->snap;
 	json_t *o = json_object(), *flags = json_array(), *cand;
+	const struct report_flag_name *f;
 
 	if (!o || !flags) {
 		json_decref(o);
@@ -94,12 +106,9 @@ json_t *report_decision_json(const struct engine_result *r)
 	json_object_set_new(o, "disagree", json_boolean(r->disagree));
 	json_object_set_new(o, "unknown", json_boolean(r->unknown));
 	json_object_set_new(o, "balance_failed_dependent", json_boolean(r->flips));
-	if (d->flags & DECISION_F_LOST)
-		json_array_append_new(flags, json_string("lost-events-window"));
-	if (d->flags & DECISION_F_STATE_GUESS)
-		json_array_append_new(flags, json_string("task-state-unknown"));
-	if (d->flags & DECISION_F_UNSEEN)
-		json_array_append_new(flags, json_string("cpu-unseen"));
+	for (f = report_decision_flags; f->name; f++)
+		if (d->flags & f->bit)
+			json_array_append_new(flags, json_string(f->name));
 	json_object_set_new(o, "flags", flags);
 	return o;
 }

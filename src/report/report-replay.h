@@ -68,6 +68,19 @@ struct report_replay_in {
  */
 json_t *report_decision_json(const struct engine_result *r);
 
+/*
+ * The names of a verdict's flags (struct sr_verdict.flags, SR_VF_*) and of
+ * a decision's (struct decision.flags, DECISION_F_*), in the order both
+ * writers list them in "flags"; each table ends with a NULL name.
+ */
+struct report_flag_name {
+	unsigned int	bit;
+	const char	*name;
+};
+
+extern const struct report_flag_name report_verdict_flags[];
+extern const struct report_flag_name report_decision_flags[];
+
 struct report_jw;
 
 /**
