@@ -302,8 +302,13 @@ json_t *report_cost_json(const struct report_cost_in *in)
 	size_t n = in->top_tasks, i;
 	int c, s;
 
-	if (!o)
+	if (!o) {
+		json_decref(unk);
+		json_decref(cls);
+		json_decref(mat);
+		json_decref(tasks);
 		return NULL;
+	}
 	for (c = 1; c < COST_UNKNOWN__COUNT; c++)
 		if (t->unknown[c])
 			json_object_set_new(unk, cost_unknown_name(c), jint((int64_t)t->unknown[c]));
