@@ -29,12 +29,14 @@
  * @nr_nodes: nodes (capped at SR_MAX_NODES)
  * @nr_cpus:  CPUs (capped at SR_PLACE_MAX_CPUS)
  * @nr_segs:  ranges in @seg, in offset order, none adjacent to the next
+ * @used:     the ranges' bytes in all (decision_snap_used())
  * @seg:      offset and length of each range
  */
 struct decision_snap_layout {
 	int		nr_nodes;
 	int		nr_cpus;
 	int		nr_segs;
+	size_t		used;
 	struct {
 		uint32_t	off;
 		uint32_t	len;

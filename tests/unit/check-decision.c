@@ -740,9 +740,14 @@ END_TEST
 	if ((n) < (int)(sizeof((s)->f) / sizeof((s)->f[0])))			\
 		ck_assert_msg(((const unsigned char *)&(s)->f[(n)])[0] == 0x5a, #f " touched");
 
+/* nodes and CPUs: ranges of 1 to 2048 bytes, the capped counts too */
+static const int snap_sizes[][2] = {
+	{ 1, 2 }, { 4, 8 }, { 3, 300 }, { 64, 256 }, { 70, 1 }, { 2, 3 }, { 5, 5 }, { 7, 33 },
+};
+
 START_TEST(test_snap_layout)
 {
-	static const int sizes[][2] = { { 1, 2 }, { 4, 8 }, { 3, 300 }, { 64, 256 }, { 70, 1 } };
+	const int (*sizes)[2] = snap_sizes;
 	struct sr_snapshot *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	struct sr_snapshot *zero = calloc(1, sizeof(*zero));
 	struct decision_snap_layout l;
@@ -755,8 +760,12 @@ START_TEST(test_snap_layout)
 	uc = l.nr_cpus;
 	ck_assert_int_eq(un, nn < SR_MAX_NODES ? nn : SR_MAX_NODES);
 	ck_assert_int_eq(uc, nc < SR_PLACE_MAX_CPUS ? nc : SR_PLACE_MAX_CPUS);
-	/* every used byte set, every unused entry zero */
-	memset(a, 0xff, sizeof(*a));
+	/*
+	 * every used byte set, each to a value of its own (a range moved by
+	 * the wrong offset shows), every unused entry zero
+	 */
+	for (r = 0; r < (int)sizeof(*a); r++)
+		((unsigned char *)a)[r] = (unsigned char)(r % 251 + 1);
 	for (r = 0; r < SR_MAX_NODES; r++)
 		memset(&a->distance[r][r < un ? un : 0], 0,
 		       (size_t)(SR_MAX_NODES - (r < un ? un : 0)));
@@ -879,7 +888,7 @@ static Suite *decision_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_wakeup);
 	tcase_add_test(tc, test_decision_pack);
-	tcase_add_loop_test(tc, test_snap_layout, 0, 5);
+	tcase_add_loop_test(tc, test_snap_layout, 0, (int)(sizeof(snap_sizes) / sizeof(snap_sizes[0])));
 	tcase_add_test(tc, test_wakeup_stayed);
 	tcase_add_test(tc, test_wakeup_queued_behind);
 	tcase_add_test(tc, test_wakeup_wakelist_busy_61);
