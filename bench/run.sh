@@ -6,8 +6,9 @@
 #   trace-cmd report   trace-cmd report > /dev/null
 # and against itself: on one thread (--threads 1), with --ndjson, and with
 # libtracecmd as its reader (--reader=libtracecmd: how it was before the fast
-# reader); the default and one-thread replays run interleaved.  First, reader-diff checks that the fast reader and libtracecmd
-# agree event for event on each file (on 1, 2 and 3 threads, and in batches of 7).
+# reader); all of them run interleaved, each once a round.  First,
+# reader-diff checks that the fast reader and libtracecmd agree event for
+# event on each file (on 1, 2 and 3 threads, and in batches of 7).
 # usage: bench/run.sh [-n RUNS] [-b BUILD_DIR] TRACE.dat...
 # Prints, per file: events, then per tool the median wall time, events/s,
 # peak RSS, and the ratio of that tool's time to schedreplay's (default);
@@ -43,31 +44,25 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# measure_threads: replays on the default threads and on one, interleaved
-# (this VM's neighbours come and go: runs far apart in time are not
-# comparable); fills $tmp/sr and $tmp/sr1
-measure_threads() {
-	local i
-	: >"$tmp/sr"
-	: >"$tmp/sr1"
+# measure_all: every tool once a round, $runs rounds (this VM's neighbours
+# come and go, and a slow spell between two tools' runs would move their
+# ratio: each round's runs are seconds apart); fills $tmp/sr, sr1, nd, ltc,
+# bare and tc with "wall RSS" lines
+measure_all() {
+	local i name
+	for name in sr sr1 nd ltc bare tc; do
+		: >"$tmp/$name"
+	done
+	# the file in the page cache first (this machine's memory reclaim evicts idle pages)
 	cat "$f" >/dev/null
 	for ((i = 0; i < runs; i++)); do
 		time_once "$tmp/sr" "$sr" replay --quiet "$f"
 		time_once "$tmp/sr1" "$sr" replay --quiet --threads 1 "$f"
+		time_once "$tmp/nd" "$sr" replay --quiet --ndjson /dev/null "$f"
+		time_once "$tmp/ltc" "$sr" replay --quiet --reader=libtracecmd "$f"
+		time_once "$tmp/bare" "$bare" "$f"
+		time_once "$tmp/tc" trace-cmd report -i "$f"
 	done
-}
-
-# measure NAME CMD...: median wall seconds and median peak RSS (KiB) of $runs runs
-measure() {
-	local name=$1 i
-	shift
-	: >"$tmp/$name"
-	# the file in the page cache first (this machine's memory reclaim evicts idle pages)
-	cat "$f" >/dev/null
-	for ((i = 0; i < runs; i++)); do
-		time_once "$tmp/$name" "$@"
-	done
-	echo "$(median "$tmp/$name" 1)" "$(median "$tmp/$name" 2)"
 }
 
 diff_bin=$top/$build/tests/reader-diff
@@ -82,15 +77,10 @@ echo "uptime: $(uptime)"
 printf '%-28s %10s  %-26s %8s %12s %9s %8s\n' file events tool "wall s" "events/s" "RSS MiB" "sr/tool"
 for f in "$@"; do
 	events=$("$bare" "$f" 2>/dev/null)
-	measure_threads
-	t_sr=$(median "$tmp/sr" 1) m_sr=$(median "$tmp/sr" 2)
-	t_sr1=$(median "$tmp/sr1" 1) m_sr1=$(median "$tmp/sr1" 2)
-	read -r t_nd m_nd < <(measure nd "$sr" replay --quiet --ndjson /dev/null "$f")
-	read -r t_ltc m_ltc < <(measure ltc "$sr" replay --quiet --reader=libtracecmd "$f")
-	read -r t_bare m_bare < <(measure bare "$bare" "$f")
-	read -r t_tc m_tc < <(measure tc trace-cmd report -i "$f")
+	measure_all
 	for tool in sr sr1 nd ltc bare tc; do
-		eval "t=\$t_$tool m=\$m_$tool"
+		t=$(median "$tmp/$tool" 1) m=$(median "$tmp/$tool" 2)
+		eval "t_$tool=\$t m_$tool=\$m"
 		case $tool in
 		sr) label="schedreplay replay" ;;
 		sr1) label="  --threads 1" ;;
