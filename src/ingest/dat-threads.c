@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/cpus.h"
 #include "../util/lines.h"
 #include "dat-local.h"
 #include "ingest-local.h"
@@ -390,6 +391,8 @@ static void *worker_main(void *arg)
 	bool all_done;
 	int si;
 
+	/* the merging thread sets the pace: a worker woken for room does not preempt it */
+	util_thread_helper();
 	pthread_mutex_lock(&mt->lock);
 	while (!mt->stop) {
 		si = pick_stream(w, &all_done);

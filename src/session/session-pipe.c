@@ -260,6 +260,8 @@ static void *judge_main(void *arg)
 	size_t tail = 0, head = 0;
 	int ret;
 
+	/* the reading thread sets the pace: the judge woken for a filled ring does not preempt it */
+	util_thread_helper();
 	for (;;) {
 		if (tail == head) {
 			atomic_store(&p->pub_tail, tail);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cpus.c - the CPUs this process may use (cpus.h).
+ * cpus.c - the CPUs this process may use, and its helper threads'
+ * scheduling policy (cpus.h).
  */
+#include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -16,4 +18,19 @@ int util_cpus_available(void)
 		return CPU_COUNT(&set);
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (int)n : 1;
+}
+
+bool util_thread_helper(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	int policy;
+
+	if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0)
+		return false;
+	if (policy == SCHED_BATCH)
+		return true;
+	if (policy != SCHED_OTHER)
+		return false;
+	sp.sched_priority = 0;
+	return pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp) == 0;
 }

@@ -4,10 +4,12 @@
  * string counter.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check-common.h"
 #include "util/cpus.h"
@@ -183,6 +185,59 @@ START_TEST(test_cpus_available)
 	ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
 	ck_assert_int_eq(util_cpus_available(), 1);
 	ck_assert_int_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+}
+END_TEST
+
+/* on a thread of its own: util_thread_helper()'s answer, then the thread's policy */
+static void *helper_thread(void *arg)
+{
+	int *out = arg;
+	struct sched_param sp;
+
+	out[0] = util_thread_helper();
+	if (pthread_getschedparam(pthread_self(), &out[1], &sp) != 0)
+		out[1] = -1;
+	return NULL;
+}
+
+/* run helper_thread() with @attr: @out its answer and its policy after */
+static void run_helper(pthread_attr_t *attr, int out[2])
+{
+	pthread_t t;
+
+	out[0] = out[1] = -2;
+	ck_assert_int_eq(pthread_create(&t, attr, helper_thread, out), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+}
+
+/*
+ * A helper thread of the default policy becomes SCHED_BATCH, and only that
+ * thread; one of a real-time policy (root only: CI runs as root) is left as
+ * it is.
+ */
+START_TEST(test_thread_helper)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_attr_t attr;
+	int out[2], policy;
+
+	run_helper(NULL, out);
+	ck_assert_int_eq(out[0], 1);
+	ck_assert_int_eq(out[1], SCHED_BATCH);
+	ck_assert_int_eq(pthread_getschedparam(pthread_self(), &policy, &sp), 0);
+	ck_assert_int_eq(policy, SCHED_OTHER);
+
+	sp.sched_priority = 1;
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	ck_assert_int_eq(pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED), 0);
+	ck_assert_int_eq(pthread_attr_setschedpolicy(&attr, SCHED_FIFO), 0);
+	ck_assert_int_eq(pthread_attr_setschedparam(&attr, &sp), 0);
+	if (geteuid() == 0) {
+		run_helper(&attr, out);
+		ck_assert_int_eq(out[0], 0);
+		ck_assert_int_eq(out[1], SCHED_FIFO);
+	}
+	pthread_attr_destroy(&attr);
 }
 END_TEST
 
@@ -531,6 +586,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_json_arena);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
+	tcase_add_test(tc, test_thread_helper);
 	tcase_add_test(tc, test_all_digits);
 	tcase_add_test(tc, test_calloc_lines);
 	suite_add_tcase(s, tc);
