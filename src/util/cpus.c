@@ -22,7 +22,7 @@ int util_cpus_available(void)
 
 bool util_thread_helper(void)
 {
-	struct sched_param sp = { .sched_priority = 0 };
+	struct sched_param sp;
 	int policy;
 
 	if (pthread_getschedparam(pthread_self(), &policy, &sp) != 0)
@@ -31,6 +31,6 @@ bool util_thread_helper(void)
 		return true;
 	if (policy != SCHED_OTHER)
 		return false;
-	sp.sched_priority = 0;
+	sp.sched_priority = 0;	/* the only one SCHED_BATCH takes */
 	return pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp) == 0;
 }
