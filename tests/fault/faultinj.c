@@ -111,18 +111,27 @@ static int callers(void **pc, int max)
 	return n - first - 1;
 }
 
+/* the file name, without its folder, of the object that holds @pc; NULL if none */
+static const char *object_of(void *pc)
+{
+	const char *base;
+	Dl_info dl;
+
+	if (!pc || !dladdr(pc, &dl) || !dl.dli_fname)
+		return NULL;
+	base = strrchr(dl.dli_fname, '/');
+	return base ? base + 1 : dl.dli_fname;
+}
+
 static void fire(void *caller)
 {
 	const char *base;
 	void *pc[32];
-	Dl_info dl;
 	int n;
 
 	atomic_store(&fired, 1);
-	if (caller && dladdr(caller, &dl) && dl.dli_fname) {
-		base = strrchr(dl.dli_fname, '/');
-		snprintf(fired_in, sizeof(fired_in), "%s", base ? base + 1 : dl.dli_fname);
-	}
+	if ((base = object_of(caller)))
+		snprintf(fired_in, sizeof(fired_in), "%s", base);
 	/*
 	 * An allocation libc makes for its caller (asprintf, strdup, fopen)
 	 * belongs to that caller: name the first object on the stack that is
@@ -133,11 +142,8 @@ static void fire(void *caller)
 
 		n = callers(pc, 32);
 		for (i = 0; i < n; i++) {
-			if (!dladdr(pc[i], &dl) || !dl.dli_fname)
-				continue;
-			base = strrchr(dl.dli_fname, '/');
-			base = base ? base + 1 : dl.dli_fname;
-			if (!strncmp(base, "libc.so", 7))
+			base = object_of(pc[i]);
+			if (!base || !strncmp(base, "libc.so", 7))
 				continue;
 			snprintf(fired_in, sizeof(fired_in), "%s", base);
 			break;
@@ -246,18 +252,15 @@ static bool runtime_only(void)
 	};
 	bool sanitizer = false;
 	void *pc[64];
-	Dl_info dl;
 	int n, i;
 	size_t k;
 
 	n = callers(pc, 64);
 	for (i = 0; i < n; i++) {
-		const char *base;
+		const char *base = object_of(pc[i]);
 
-		if (!dladdr(pc[i], &dl) || !dl.dli_fname)
+		if (!base)
 			continue;
-		base = strrchr(dl.dli_fname, '/');
-		base = base ? base + 1 : dl.dli_fname;
 		for (k = 0; k < sizeof(rt) / sizeof(rt[0]); k++)
 			if (!strncmp(base, rt[k], strlen(rt[k])))
 				break;
