@@ -106,6 +106,7 @@ struct rd {
 	int		cap_ranges;
 	uint64_t	meta[DAT_NR_META];	/* v7: metadata section offsets, 0 if none */
 	int		mode;	/* DAT_CHECK_FULL or DAT_CHECK_HEADERS */
+	uint64_t	piece;	/* DAT_CHECK_HEADERS: cut compressed data this finely (0: not) */
 	int		cur_buf;	/* buffer whose CPU table is being read */
 	bool		trace_clock;	/* v6: a TRACECLOCK option was seen */
 	uint64_t	cpucount;	/* v7: the CPUCOUNT option's, 0 if none */
@@ -315,6 +316,8 @@ void dat_layout_release(struct dat_layout *lay)
 	for (i = 0; i < lay->nr_bufs; i++)
 		free(lay->bufs[i].name);
 	free(lay->bufs);
+	for (i = 0; i < lay->nr_ranges; i++)
+		free(lay->ranges[i].pieces);
 	free(lay->ranges);
 	lay->bufs = NULL;
 	lay->ranges = NULL;
@@ -539,17 +542,46 @@ static int walk_chunks(struct rd *r, const struct cpu_range *c)
 	return 0;
 }
 
+/* note that a piece of @out starts at chunk @k, file offset @pos, after @ubytes */
+static int add_piece(struct dat_range *out, uint32_t *cap, uint32_t k, uint64_t pos,
+		     uint64_t ubytes)
+{
+	struct dat_piece_at *p;
+	uint32_t n;
+
+	if (out->nr_pieces == *cap) {
+		n = *cap ? 2 * *cap : 16;
+		p = realloc(out->pieces, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		out->pieces = p;
+		*cap = n;
+	}
+	p = &out->pieces[out->nr_pieces++];
+	p->pos = pos;
+	p->ubytes = ubytes;
+	p->chunk = k;
+	return 0;
+}
+
 /*
  * DAT_CHECK_HEADERS: compressed CPU data's chunk headers only, for the
  * fast reader, which decompresses (and checks) each chunk as it reads it.
  * The chain of chunk sizes must fill the range exactly; when it does not,
  * the caller falls back to the full walk, which says what is wrong.
+ * With r->piece, the range is also cut into pieces for the threaded
+ * reader: a piece starts at a chunk at least r->piece uncompressed bytes
+ * after the last piece's start.  Only when every chunk but the last holds
+ * whole pages: a page split over two chunks would tie a piece to the one
+ * before it (trace-cmd writes whole pages; the range is then one piece).
  */
 static int walk_chunk_headers(struct rd *r, const struct cpu_range *c, struct dat_range *out)
 {
 	struct dat_layout *lay = r->lay;
 	uint64_t end = c->off + 4 + c->size;
-	uint64_t count = 0, k, zsize = 0, usize = 0, total = 0;
+	uint64_t count = 0, k, zsize = 0, usize = 0, total = 0, at, last = 0;
+	uint32_t cap = 0;
+	bool whole = r->piece != 0;
 	int ret;
 
 	if (end > lay->file_size)
@@ -559,6 +591,7 @@ static int walk_chunk_headers(struct rd *r, const struct cpu_range *c, struct da
 	for (k = 0; !ret && k < count; k++) {
 		if (end - r->pos < 8)
 			break;
+		at = r->pos;
 		ret = rd_num(r, 4, &zsize, "truncated compressed block");
 		if (!ret)
 			ret = rd_num(r, 4, &usize, "truncated compressed block");
@@ -567,6 +600,13 @@ static int walk_chunk_headers(struct rd *r, const struct cpu_range *c, struct da
 		if (zsize > end - r->pos || !usize || usize > DAT_UNZ_MAX_BLOCK ||
 		    zsize > DAT_UNZ_MAX_BLOCK)
 			break;
+		if (whole && (!k || total - last >= r->piece) &&
+		    add_piece(out, &cap, (uint32_t)k, at, total) < 0)
+			return err_set(r->err, -ENOMEM, "out of memory");
+		if (!k || total - last >= r->piece)
+			last = total;
+		if (usize % lay->page_size && k + 1 < count)
+			whole = false;
 		r->pos += zsize;
 		total += usize;
 	}
@@ -576,6 +616,11 @@ static int walk_chunk_headers(struct rd *r, const struct cpu_range *c, struct da
 		lay->fast_ok = false;
 		lay->fast_why = "a cpu's chunk table does not fill its data";
 		return 0;
+	}
+	if (!whole) {
+		free(out->pieces);
+		out->pieces = NULL;
+		out->nr_pieces = 0;
 	}
 	out->nr_chunks = (uint32_t)count;
 	out->usize = total;
@@ -1358,7 +1403,7 @@ static int check_v7(struct rd *r)
 	return 0;
 }
 
-int dat_layout_check(int fd, struct dat_layout *lay, int mode, struct err *err)
+int dat_layout_check(int fd, struct dat_layout *lay, int mode, uint64_t piece, struct err *err)
 {
 	static const unsigned char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	unsigned char head[10];
@@ -1366,7 +1411,8 @@ int dat_layout_check(int fd, struct dat_layout *lay, int mode, struct err *err)
 	unsigned char b[2];
 	uint64_t ps;
 	struct stat st;
-	struct rd r = { .fd = fd, .err = err, .lay = lay, .mode = mode };
+	struct rd r = { .fd = fd, .err = err, .lay = lay, .mode = mode,
+			.piece = mode == DAT_CHECK_HEADERS ? piece : 0 };
 	int ret;
 
 	memset(lay, 0, sizeof(*lay));

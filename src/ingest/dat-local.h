@@ -236,6 +236,20 @@ static inline bool dat_page_fits(const struct dat_layout *lay, const unsigned ch
 }
 
 /**
+ * struct dat_piece_at - where a piece of a CPU's compressed data starts:
+ * at a chunk that begins on a page boundary of the uncompressed data, so
+ * that the piece decodes with nothing from the chunks before it
+ * @pos:	file offset of the chunk's header
+ * @ubytes:	uncompressed bytes of the CPU's data before it
+ * @chunk:	its index among the CPU's chunks
+ */
+struct dat_piece_at {
+	uint64_t	pos;
+	uint64_t	ubytes;
+	uint32_t	chunk;
+};
+
+/**
  * struct dat_range - one CPU's data as the file declares it
  * @off:	file offset of the first page (uncompressed) or of the chunk
  *		count (compressed)
@@ -246,15 +260,21 @@ static inline bool dat_page_fits(const struct dat_layout *lay, const unsigned ch
  * @nr_chunks:	compressed: the chunk count
  * @usize:	compressed: the sum of the chunks' uncompressed sizes
  *		(DAT_CHECK_HEADERS walk only); else @size
+ * @nr_pieces:	compressed, DAT_CHECK_HEADERS walk with a piece size: the
+ *		pieces the threaded reader may decode apart (1 or more)
+ * @pieces:	where each starts (owned); NULL when the data cannot be cut
+ *		(a chunk that is not whole pages) or no piece size was asked
  */
 struct dat_range {
-	uint64_t	off;
-	uint64_t	size;
-	int		cpu;
-	int		buf;
-	bool		compressed;
-	uint32_t	nr_chunks;
-	uint64_t	usize;
+	uint64_t		off;
+	uint64_t		size;
+	int			cpu;
+	int			buf;
+	bool			compressed;
+	uint32_t		nr_chunks;
+	uint64_t		usize;
+	uint32_t		nr_pieces;
+	struct dat_piece_at	*pieces;
 };
 
 enum {
@@ -270,6 +290,9 @@ enum {
  * @mode: DAT_CHECK_FULL, or DAT_CHECK_HEADERS to leave the event pages
  *        and compressed chunks to the reader (only the chunk headers are
  *        read, to find each CPU's uncompressed size)
+ * @piece: DAT_CHECK_HEADERS: when not 0, cut each CPU's compressed data
+ *        into pieces of at least this many uncompressed bytes
+ *        (dat_range.pieces) for the threaded reader
  * @err:  on failure: what is wrong and the byte offset where it was found
  *
  * Checks every size and offset against the file size, that no two CPUs'
@@ -287,7 +310,8 @@ enum {
  * (a version other than 6 or 7, a compression other than zstd and zlib),
  * -ENOMEM, or a -errno from reading.
  */
-int dat_layout_check(int fd, struct dat_layout *lay, int mode, struct err *err);
+int dat_layout_check(int fd, struct dat_layout *lay, int mode, uint64_t piece,
+		     struct err *err);
 
 /** dat_layout_release() - free what dat_layout_check() allocated in @lay. */
 void dat_layout_release(struct dat_layout *lay);
@@ -511,6 +535,7 @@ struct dat_fsrc {
 	uint64_t		pos;		/* next file byte to read */
 	uint64_t		end;		/* end of the stream's bytes */
 	uint32_t		chunks;		/* compressed: chunks not yet read */
+	uint32_t		chunk_end;	/* compressed: index after the last chunk to read */
 	unsigned char		*buf;		/* owned; cap + one page of zeros */
 	size_t			cap;
 	size_t			len;		/* bytes of pages in buf */
@@ -519,6 +544,10 @@ struct dat_fsrc {
 	struct dat_page		pg;		/* the page at @at */
 	struct tep_record	rec;		/* the look-ahead (rec.data into buf) */
 	bool			told_lost;	/* its lost-events marker is out */
+	bool			cut;		/* the stream's data ends here (damage) */
+	bool			ts_unknown;	/* threads: no record read yet in a piece
+						 * after the first: @last_ts is the
+						 * previous piece's, unknown here */
 	uint64_t		last_ts;	/* threads: of the last record read */
 };
 
@@ -634,6 +663,15 @@ int dat_heap_advance(struct dat *d);
  */
 int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first);
 
+#define DAT_FAST_WINDOW	(256u << 10)	/* bytes of uncompressed pages read at once */
+/*
+ * The threaded reader's piece of a CPU's data, by default: one window, so
+ * that a piece reads its pages as the one-thread reader does (a window's
+ * pages are checked before any of its records is read); compressed data
+ * is cut at the first whole chunk after as many uncompressed bytes.
+ */
+#define DAT_PIECE	DAT_FAST_WINDOW
+
 #define DAT_READ_DAMAGE 2	/* dat_fast_read(): damage read around */
 
 /**
@@ -650,6 +688,30 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first);
  * (fatal; the stream is done).
  */
 int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *dmg);
+
+/**
+ * dat_fast_read_from() - dat_fast_read() of stream @s's bytes in @fs, a
+ * reading state of its own (a piece of the stream: dat_fast_piece())
+ * Context: touches only @fs, @z and @dmg.
+ */
+int dat_fast_read_from(struct dat *d, const struct dat_stream *s, struct dat_fsrc *fs,
+		       struct dat_unz *z, struct dat_damage *dmg);
+
+/**
+ * dat_fast_pieces() - the pieces of stream @s that dat_fast_piece() sets up
+ * @piece: uncompressed data: bytes a piece (rounded up to whole pages);
+ *         compressed data is cut where the header walk cut it
+ * Return: 1 or more (1: the stream is not cut).
+ */
+uint32_t dat_fast_pieces(const struct dat *d, const struct dat_stream *s, uint64_t piece);
+
+/**
+ * dat_fast_piece() - set @fs to read piece @k of stream @s (of
+ * dat_fast_pieces(.., @piece)) from its start, as dat_fast_read() reads the
+ * whole stream: the same records, offsets and damage.  @fs's buffer is kept.
+ */
+void dat_fast_piece(const struct dat *d, const struct dat_stream *s, uint64_t piece, uint32_t k,
+		    struct dat_fsrc *fs);
 
 /**
  * dat_read_reported() - dat_fast_read() with damage reported at once
@@ -699,6 +761,13 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
  * Return: the number, or 0 when @in is not a trace.dat read on threads.
  */
 int dat_mt_batch(const struct ingest *in);
+
+/**
+ * dat_mt_pieces() - the pieces the streams of @in's threaded reader are cut
+ * into, in all (for tests); *@lanes: the lanes decoding them
+ * Return: 0 when @in is not a trace.dat read on threads.
+ */
+uint64_t dat_mt_pieces(const struct ingest *in, int *lanes);
 
 /** dat_mt_stop() - stop and join the workers, free the batches (NULL mt fine). */
 void dat_mt_stop(struct dat *d);

@@ -662,6 +662,20 @@ static int probe_meta(struct ingest *in, struct dat *d)
 	return libtracecmd_refused(in, d, false, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
+/* the fast reader's threads, the caller's included */
+static int reader_threads(const struct ingest *in)
+{
+	return in->opts.threads ? in->opts.threads : util_cpus_available();
+}
+
+/* bytes of a CPU's data the threaded reader decodes apart (0: one thread) */
+static uint64_t dat_piece_size(const struct ingest *in)
+{
+	if (reader_threads(in) < 2)
+		return 0;
+	return in->opts.piece ? in->opts.piece : DAT_PIECE;
+}
+
 /*
  * Open for the fast reader (dat-fast.c): the header page and the event
  * formats it needs are read and parsed here (dat-meta.c, after the same
@@ -711,7 +725,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 	ret = note_cpus(in, d);
 	if (ret < 0)
 		return ret;
-	threads = in->opts.threads ? in->opts.threads : util_cpus_available();
+	threads = reader_threads(in);
 	/* a crafted format libtraceevent must read for us: not on two threads at once */
 	for (i = 0; i < d->nr_bufs && threads >= 2; i++)
 		if (!dat_common_inline(&d->bufs[i]))
@@ -755,7 +769,8 @@ static int dat_open(struct ingest *in)
 	if (fd < 0)
 		return err_set(&in->err, -errno, "cannot open: %s", strerror(errno));
 	if (in->opts.reader != INGEST_READER_LIBTRACECMD) {
-		ret = dat_layout_check(fd, &d->lay, DAT_CHECK_HEADERS, &in->err);
+		ret = dat_layout_check(fd, &d->lay, DAT_CHECK_HEADERS, dat_piece_size(in),
+				       &in->err);
 		if (ret < 0) {
 			dat_layout_release(&d->lay);
 			goto out_close;
@@ -788,7 +803,7 @@ static int dat_open(struct ingest *in)
 		dat_layout_release(&d->lay);
 	}
 	snprintf(in->info.reader, sizeof(in->info.reader), "libtracecmd");
-	ret = dat_layout_check(fd, &lay, DAT_CHECK_FULL, &in->err);
+	ret = dat_layout_check(fd, &lay, DAT_CHECK_FULL, 0, &in->err);
 	d->data_start = first_data_byte(&lay);
 	if (ret < 0) {
 		dat_layout_release(&lay);

@@ -60,6 +60,10 @@ struct ingest_opts {
 	int			batch;		/* fast reader on threads: events a
 						 * batch (1..1024); 0 = its choice.
 						 * Tests use tiny ones */
+	uint32_t		piece;		/* fast reader on threads: bytes of a
+						 * CPU's data decoded apart from the
+						 * rest (whole pages, whole chunks);
+						 * 0 = its choice.  Tests use tiny ones */
 	bool			no_poll;	/* fast reader on threads: sleep at
 						 * once when waiting, as the caller
 						 * has busy threads of its own */
