@@ -33,9 +33,10 @@
  *
  * Damage: pages are checked as dat-check.c checks them in a full walk --
  * a commit size larger than its page is fatal in uncompressed data (as it
- * is there) and ends a compressed stream at that chunk (reported as the
- * full walk reports a bad chunk); a record running past its page is read
- * around.
+ * is there), when the reader reaches that page, so that a stream read in
+ * pieces (dat_fast_piece()) stops where the whole stream does, and makes a
+ * compressed chunk bad, read around (reported as the full walk reports a
+ * bad chunk); a record running past its page is read around.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -50,7 +51,6 @@
 #include "dat-local.h"
 #include "ingest-local.h"
 
-#define DAT_FAST_WINDOW	(256u << 10)	/* bytes of uncompressed pages read at once */
 #define DAT_MISSED_EVENTS (1ull << 31)	/* the page follows missed events */
 #define DAT_MISSED_STORED (1ull << 30)	/* and their count is after the data */
 
@@ -226,13 +226,13 @@ static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t at)
 }
 
 /* the next window of an uncompressed stream; Return: 1, 0 at its end, or negative (@dmg) */
-static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dmg)
+static int fill_plain(struct dat *d, const struct dat_stream *s, struct dat_fsrc *fs,
+		      struct dat_damage *dmg)
 {
-	struct dat_fsrc *fs = &s->fs;
 	uint32_t ps = d->lay.page_size;
 	uint64_t window = DAT_FAST_WINDOW > ps ? DAT_FAST_WINDOW / ps * ps : ps;
 	uint64_t n = fs->end - fs->pos;
-	size_t want, at;
+	size_t want;
 	ssize_t got;
 
 	if (!n)
@@ -248,13 +248,6 @@ static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dm
 			    "cpu %d: cannot read its data%s", s->cpu,
 			    got < 0 ? "" : " (file shrank)");
 	memset(fs->buf + n, 0, want + ps - n);
-	for (at = 0; at < n; at += ps) {
-		if (dat_page_fits(&d->lay, fs->buf + at, ps))
-			continue;
-		return fail(dmg, -SR_EBADTRACE, fs->pos + at,
-			    "cpu %d: corrupted page (commit size %llu larger than the page)", s->cpu,
-			    (unsigned long long)dat_page_commit(&d->lay, fs->buf + at));
-	}
 	fs->base = fs->pos;
 	fs->pos += n;
 	fs->len = want;
@@ -272,10 +265,9 @@ static int fill_plain(struct dat *d, struct dat_stream *s, struct dat_damage *dm
  * DAT_READ_DAMAGE, @dmg filled.  Return: 1, 0 at the stream's end,
  * DAT_READ_DAMAGE, or negative (@dmg).
  */
-static int fill_chunk(struct dat *d, struct dat_stream *s, struct dat_unz *z,
-		      struct dat_damage *dmg)
+static int fill_chunk(struct dat *d, const struct dat_stream *s, struct dat_fsrc *fs,
+		      struct dat_unz *z, struct dat_damage *dmg)
 {
-	struct dat_fsrc *fs = &s->fs;
 	const struct dat_layout *lay = &d->lay;
 	uint32_t ps = lay->page_size;
 	size_t left = fs->len - fs->at, pos;
@@ -350,8 +342,10 @@ bad:
 	if (!skip) {
 		fail(dmg, -SR_EBADTRACE, at,
 		     "cpu %d compressed data: %s; its chunks from this one on (%u of %u) lost",
-		     s->cpu, why, fs->chunks, fs->range->nr_chunks);
+		     s->cpu, why, fs->range->nr_chunks - fs->chunk_end + fs->chunks,
+		     fs->range->nr_chunks);
 		fs->chunks = 0;
+		fs->cut = true;
 		fs->len = fs->at = 0;
 		return DAT_READ_DAMAGE;
 	}
@@ -361,7 +355,7 @@ bad:
 	 * complete), as the libtracecmd path does with its patched copy.
 	 */
 	fail(dmg, -SR_EBADTRACE, at, "cpu %d compressed data: chunk %u of %u: %s; reading the chunks after it",
-	     s->cpu, fs->range->nr_chunks - fs->chunks + 1, fs->range->nr_chunks, why);
+	     s->cpu, fs->chunk_end - fs->chunks + 1, fs->range->nr_chunks, why);
 	fs->base += fs->len + (usize <= DAT_UNZ_MAX_BLOCK ? usize : 0);
 	fs->chunks--;
 	fs->pos += 8 + zsize;
@@ -371,8 +365,12 @@ bad:
 
 int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *dmg)
 {
-	struct dat_stream *s = &d->streams[si];
-	struct dat_fsrc *fs = &s->fs;
+	return dat_fast_read_from(d, &d->streams[si], &d->streams[si].fs, z, dmg);
+}
+
+int dat_fast_read_from(struct dat *d, const struct dat_stream *s, struct dat_fsrc *fs,
+		       struct dat_unz *z, struct dat_damage *dmg)
+{
 	uint32_t ps = d->lay.page_size;
 	unsigned int hdr = 8 + d->lay.long_size;
 	const unsigned char *page;
@@ -406,12 +404,18 @@ int dat_fast_read(struct dat *d, int si, struct dat_unz *z, struct dat_damage *d
 			fs->at += ps;
 		}
 		if (fs->at + ps > fs->len) {
-			ret = fs->range->compressed ? fill_chunk(d, s, z, dmg) : fill_plain(d, s, dmg);
+			ret = fs->range->compressed ? fill_chunk(d, s, fs, z, dmg) :
+						      fill_plain(d, s, fs, dmg);
 			if (ret != 1)
 				return ret;
 			if (fs->at + ps > fs->len)
 				continue;	/* a chunk holding part of a page only */
 		}
+		/* compressed pages were checked with their chunk (fill_chunk()) */
+		if (!fs->range->compressed && !dat_page_fits(&d->lay, fs->buf + fs->at, ps))
+			return fail(dmg, -SR_EBADTRACE, fs->base + fs->at,
+				    "cpu %d: corrupted page (commit size %llu larger than the page)",
+				    s->cpu, (unsigned long long)dat_page_commit(&d->lay, fs->buf + fs->at));
 		pg_load(&d->lay, &fs->pg, fs->buf + fs->at);
 	}
 }
@@ -462,6 +466,7 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 				s->fs.pos += 4;
 				s->fs.end += 4;
 				s->fs.chunks = r->nr_chunks;
+				s->fs.chunk_end = r->nr_chunks;
 				s->start = next;
 				s->size = r->usize;
 				next = (next + r->usize + lay->page_size - 1) / lay->page_size *
@@ -492,6 +497,65 @@ int dat_fast_streams(struct ingest *in, struct dat *d, bool read_first)
 		}
 	}
 	return 0;
+}
+
+/* a piece's bytes: whole pages, and at least one */
+static uint64_t plain_piece(const struct dat *d, uint64_t piece)
+{
+	uint32_t ps = d->lay.page_size;
+
+	return piece > ps ? (piece + ps - 1) / ps * ps : ps;
+}
+
+uint32_t dat_fast_pieces(const struct dat *d, const struct dat_stream *s, uint64_t piece)
+{
+	const struct dat_range *r = s->fs.range;
+	uint64_t n;
+
+	if (r->compressed)
+		return r->pieces ? r->nr_pieces : 1;
+	n = (r->size + plain_piece(d, piece) - 1) / plain_piece(d, piece);
+	return n > UINT32_MAX ? 1 : n ? (uint32_t)n : 1;
+}
+
+void dat_fast_piece(const struct dat *d, const struct dat_stream *s, uint64_t piece, uint32_t k,
+		    struct dat_fsrc *fs)
+{
+	const struct dat_range *r = s->fs.range;
+	uint64_t len = plain_piece(d, piece);
+	const struct dat_piece_at *p;
+
+	/* the whole stream's state, as dat_fast_streams() sets it up */
+	fs->range = r;
+	fs->pos = s->fs.pos;
+	fs->end = s->fs.end;
+	fs->chunks = s->fs.chunks;
+	fs->chunk_end = s->fs.chunk_end;
+	fs->base = s->fs.base;
+	fs->len = 0;
+	fs->at = 0;
+	memset(&fs->pg, 0, sizeof(fs->pg));
+	fs->rec = s->fs.rec;
+	fs->told_lost = false;
+	fs->cut = false;
+	fs->last_ts = 0;
+	fs->ts_unknown = k > 0;
+	if (dat_fast_pieces(d, s, piece) < 2)
+		return;
+	if (!r->compressed) {
+		fs->pos = r->off + (uint64_t)k * len;
+		if (fs->end - fs->pos > len)
+			fs->end = fs->pos + len;
+		fs->base = fs->pos;
+		return;
+	}
+	p = &r->pieces[k];
+	fs->pos = p->pos;
+	fs->chunk_end = k + 1 < r->nr_pieces ? p[1].chunk : r->nr_chunks;
+	fs->chunks = fs->chunk_end - p->chunk;
+	if (k + 1 < r->nr_pieces)
+		fs->end = p[1].pos;
+	fs->base = s->start + p->ubytes;
 }
 
 void dat_fast_release(struct dat *d)
