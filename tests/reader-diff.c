@@ -77,11 +77,11 @@ static int cmp_info(const char *path, const struct ingest_info *a, const struct 
 	return 0;
 }
 
-static int open_one(const char *path, enum ingest_reader r, int threads, int batch,
+static int open_one(const char *path, enum ingest_reader r, int threads, int batch, int piece,
 		    struct ingest **in)
 {
 	struct ingest_opts o = { .format = INGEST_FMT_TRACE_DAT, .reader = r, .threads = threads,
-				 .batch = batch };
+				 .batch = batch, .piece = (uint32_t)piece };
 	struct err e = { 0 };
 	char buf[1400];
 
@@ -93,7 +93,7 @@ static int open_one(const char *path, enum ingest_reader r, int threads, int bat
 	return -1;
 }
 
-static int diff_file(const char *path, bool require_fast, int threads, int batch)
+static int diff_file(const char *path, bool require_fast, int threads, int batch, int piece)
 {
 	const struct sr_event *a;
 	struct sr_event b;
@@ -104,9 +104,9 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 	int ra, rb;
 	int ret = 0;
 
-	if (open_one(path, INGEST_READER_LIBTRACECMD, 1, 0, &ref) < 0)
+	if (open_one(path, INGEST_READER_LIBTRACECMD, 1, 0, 0, &ref) < 0)
 		return 3;
-	if (open_one(path, INGEST_READER_FAST, threads, batch, &fast) < 0) {
+	if (open_one(path, INGEST_READER_FAST, threads, batch, piece, &fast) < 0) {
 		ingest_close(ref);
 		return require_fast ? 1 : 0;
 	}
@@ -139,6 +139,8 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 		       threads, threads > 1 ? "s" : "");
 	if (!ret && batch)
 		printf(", batches of %d events", batch);
+	if (!ret && piece)
+		printf(", every cpu's data cut in pieces of %d bytes", piece);
 	if (!ret)
 		printf(")\n");
 	ingest_close(fast);
@@ -149,8 +151,14 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 int main(int argc, char **argv)
 {
 	bool require_fast = false;
-	/* threads, events a batch (0: the reader's choice) */
-	static const int runs[][2] = { { 1, 0 }, { 2, 0 }, { 3, 0 }, { 2, 7 } };
+	/*
+	 * threads, events a batch, bytes a piece of a CPU's data (0: the
+	 * reader's choice): one page or one chunk a piece, so that the small
+	 * fixtures are cut in many
+	 */
+	static const int runs[][3] = {
+		{ 1, 0, 0 }, { 2, 0, 0 }, { 3, 0, 0 }, { 2, 7, 0 }, { 2, 0, 1 }, { 3, 5, 8192 },
+	};
 	int worst = 0;
 	size_t r;
 	int ret;
@@ -166,7 +174,7 @@ int main(int argc, char **argv)
 	}
 	for (; i < argc; i++) {
 		for (r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
-			ret = diff_file(argv[i], require_fast, runs[r][0], runs[r][1]);
+			ret = diff_file(argv[i], require_fast, runs[r][0], runs[r][1], runs[r][2]);
 			if (ret > worst)
 				worst = ret;
 			if (ret)

@@ -17,23 +17,34 @@
  * shared between both threads as the merge's own load allows, instead of
  * one core decoding everything while the other waits (a pipeline of one
  * decoding thread and one merging thread is no faster than one thread:
- * reading is two thirds of a replay).  A stream is decoded by one thread
- * at a time (its "filling" claim), batch after batch, so its batches queue
- * in its own order.  Memory: per stream at most qmax batches queued
- * (DAT_MT_QUEUED shared out, within DAT_MT_QUEUE_MIN..MAX), the one being
- * merged and one being decoded, plus the one behind the last event handed
- * out; a batch holds up to DAT_MT_BATCH items (DAT_MT_ITEMS shared out, at
- * least DAT_MT_BATCH_MIN; 128 bytes each) and an arena for the strings of
- * print and exec events, which keeps its largest size when the batch is
- * reused.  Whatever the trace's length: 128 KiB batches for a few CPUs,
- * 8 KiB ones for a thousand.
+ * reading is two thirds of a replay).
+ *
+ * Pieces: a stream that holds a large share of the events (make_lanes())
+ * is cut into pieces of whole pages, or of whole compressed chunks
+ * (dat_fast_piece(): each piece decodes alone, as the ring buffer's pages
+ * do), and up to DAT_MT_LANES consecutive pieces are decoded at once, each
+ * in a lane with its own reading state and queue.  Without them, a trace
+ * with nearly every event on one CPU is decoded by one thread at a time.
+ * A lane is decoded by one thread at a time (its "filling" claim), batch
+ * after batch, so its batches queue in its piece's order, and the merge
+ * reads the lanes of a stream piece after piece; a lane read to its end
+ * takes the piece DAT_MT_LANES after its own.  Memory: per lane at most
+ * qmax batches queued (DAT_MT_QUEUED shared out, within
+ * DAT_MT_QUEUE_MIN..MAX) and one being decoded, per stream the one being
+ * merged, plus the one behind the last event handed out; a batch holds up
+ * to DAT_MT_BATCH items (DAT_MT_ITEMS shared out, at least
+ * DAT_MT_BATCH_MIN; 128 bytes each) and an arena for the strings of print
+ * and exec events, which keeps its largest size when the batch is reused.
+ * Whatever the trace's length: 128 KiB batches for a few CPUs, 8 KiB ones
+ * for a thousand.
  *
  * Order: a stream's items are in its own order, and the merge takes the
  * earliest head (timestamp, buffer, CPU) as the one-thread reader does, so
  * events come out in the same order.  Damage found while decoding travels
  * as an item at the place it was found (the timestamp of the record it
- * concerns, or of the record before it) and is reported by the merge when
- * it gets there; a fatal error likewise.
+ * concerns, or of the record before it: in the piece before, when it comes
+ * first in its piece, DAT_ITEM_TS_PREV) and is reported by the merge when
+ * it gets there; a fatal error likewise, and the stream ends there.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -53,6 +64,7 @@
 #define DAT_MT_QUEUE_MIN 2	/* ...but each stream may have this many */
 #define DAT_MT_QUEUE_MAX 8	/* and none more than this */
 #define DAT_MT_SPIN	4000	/* polls before sleeping (some 100 microseconds) */
+#define DAT_MT_LANES	3	/* pieces of one stream decoded at once, at most */
 
 /* a polling loop's pause: easier on the core's other hyperthread */
 static inline void mt_pause(void)
@@ -66,6 +78,13 @@ enum {
 	DAT_ITEM_EVENT,
 	DAT_ITEM_DAMAGE,
 	DAT_ITEM_FATAL,
+	DAT_ITEM_KIND		= 0xff,
+	/*
+	 * flag: found before the first record of a piece after the first, so
+	 * at the timestamp of the record before it, in the piece before: the
+	 * merge gives it the stream's last key
+	 */
+	DAT_ITEM_TS_PREV	= 0x100,
 };
 
 /*
@@ -92,11 +111,31 @@ struct dat_batch {
 	struct dat_item		items[];		/* dat_mt.batch of them */
 };
 
-struct dat_mtq {
+/*
+ * A lane: one piece of a stream (dat_fast_piece()), decoded by one thread
+ * at a time, batch after batch, into its own queue.  A stream has one lane
+ * or, when it is split, up to DAT_MT_LANES: pieces first, first + 1, ...
+ * in lanes[piece % nr_lanes], each reading with a state of its own.
+ */
+struct dat_lane {
 	struct dat_batch	*head;		/* queued, oldest first */
 	struct dat_batch	*tail;
 	int			queued;
+	int			si;		/* its stream */
+	uint32_t		piece;
+	bool			open;		/* holds a piece, or will again */
 	bool			filling;	/* a thread is decoding its next batch */
+	bool			done;		/* its piece is decoded to its end */
+	bool			oom;		/* ...because a batch could not be allocated */
+	bool			has_rec;	/* fs.rec is read, not yet decoded */
+	struct dat_fsrc		fs;
+} __attribute__((aligned(64)));
+
+struct dat_mtq {
+	struct dat_lane		*lanes;		/* in dat_mt.lanes */
+	int			nr_lanes;
+	uint32_t		first;		/* the piece the merge reads */
+	uint32_t		nr_pieces;
 	bool			done;		/* no more batches will come */
 	bool			oom;		/* ...because a batch could not be allocated */
 	struct dat_batch	*cur;		/* the merge's batch */
@@ -126,8 +165,11 @@ struct dat_mt {
 	int			batch;		/* items a batch */
 	int			nr_workers;	/* threads started */
 	int			spin;		/* polls before sleeping */
+	uint64_t		piece;		/* bytes a piece (dat_fast_piece()) */
 	struct dat_worker	*w;		/* nr_workers + 1: the caller's last */
 	struct dat_mtq		*q;		/* by stream */
+	struct dat_lane		*lanes;		/* every stream's */
+	int			nr_lanes;
 	struct dat_batch	*free;		/* released longest ago first */
 	struct dat_batch	*free_tail;
 	struct dat_batch	*hold;		/* behind the last event handed out */
@@ -232,7 +274,7 @@ static int64_t arena_put(struct dat_batch *b, const char *s, size_t len)
 	return (int64_t)(need - len - 1);
 }
 
-/* a damage or fatal item from @dmg */
+/* a damage or fatal item from @dmg (@type may carry DAT_ITEM_TS_PREV) */
 static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct dat_damage *dmg)
 {
 	struct dat_item *it = add_item(b, type, ts);
@@ -244,18 +286,21 @@ static void add_damage(struct dat_batch *b, int type, uint64_t ts, const struct 
 }
 
 /*
- * Fill @b from stream @si: read and decode up to mt->batch items.
- * Return: true when the stream has ended (its last items are in @b).
+ * Fill @b from lane @l: read and decode up to mt->batch items of its piece.
+ * Return: true when the piece has ended (its last items are in @b); after
+ * a fatal item, with l->fs.cut set: the stream ends there.
  */
-static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
+static bool fill_batch(struct dat_worker *w, struct dat_lane *l, struct dat_batch *b)
 {
 	struct dat *d = w->mt->d;
-	struct dat_stream *s = &d->streams[si];
-	struct tep_record *rec = &s->fs.rec;
+	struct dat_stream *s = &d->streams[l->si];
+	struct dat_fsrc *fs = &l->fs;
+	struct tep_record *rec = &fs->rec;
 	struct dat_damage dmg = { .code = -ENOMEM, .msg = "out of memory" };
 	struct dat_item *it;
 	struct sr_event ev;
 	int64_t off;
+	int prev;
 	int ret;
 
 	b->n = 0;
@@ -263,21 +308,25 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 	b->done = 0;
 	b->arena_len = 0;
 	while (b->n < w->mt->batch) {
-		if (!s->has_rec) {
-			ret = dat_fast_read(d, si, &w->unz, &dmg);
+		if (!l->has_rec) {
+			ret = dat_fast_read_from(d, s, fs, &w->unz, &dmg);
+			prev = fs->ts_unknown ? DAT_ITEM_TS_PREV : 0;
 			if (ret == DAT_READ_DAMAGE) {
-				add_damage(b, DAT_ITEM_DAMAGE, s->fs.last_ts, &dmg);
+				add_damage(b, DAT_ITEM_DAMAGE | prev, fs->last_ts, &dmg);
 				continue;
 			}
-			if (ret < 0)
-				add_damage(b, DAT_ITEM_FATAL, s->fs.last_ts, &dmg);
+			if (ret < 0) {
+				add_damage(b, DAT_ITEM_FATAL | prev, fs->last_ts, &dmg);
+				fs->cut = true;
+			}
 			if (ret <= 0)
 				return true;
-			s->has_rec = true;
+			l->has_rec = true;
 		}
-		s->fs.last_ts = rec->ts;
-		if (rec->missed_events && !s->fs.told_lost) {
-			s->fs.told_lost = true;
+		fs->last_ts = rec->ts;
+		fs->ts_unknown = false;
+		if (rec->missed_events && !fs->told_lost) {
+			fs->told_lost = true;
 			dat_lost_event(rec, &add_item(b, DAT_ITEM_EVENT, rec->ts)->ev);
 			continue;
 		}
@@ -289,13 +338,15 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 		ev = zero_event;
 		ev.ts_ns = rec->ts;
 		ret = dat_decode(&d->bufs[s->buf], &w->strs, rec, &ev, &dmg);
-		s->has_rec = false;
+		l->has_rec = false;
 		if (rec->offset >= s->start && rec->offset - s->start < s->size)
 			b->done = rec->offset - s->start;
 		if (ret <= 0) {
 			add_damage(b, ret ? DAT_ITEM_FATAL : DAT_ITEM_DAMAGE, rec->ts, &dmg);
-			if (ret)
+			if (ret) {
+				fs->cut = true;
 				return true;
+			}
 			continue;
 		}
 		it = &b->items[b->n++];
@@ -309,6 +360,7 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 				dmg.code = -ENOMEM;
 				strcpy(dmg.msg, "out of memory");
 				add_damage(b, DAT_ITEM_FATAL, rec->ts, &dmg);
+				fs->cut = true;
 				return true;
 			}
 			it->str_off = (uint32_t)off;
@@ -318,68 +370,72 @@ static bool fill_batch(struct dat_worker *w, int si, struct dat_batch *b)
 }
 
 /*
- * Decode stream @si's next batch as @w and queue it.  Called, and returns,
- * with mt->lock held; the stream is not done, nobody else is filling it.
+ * Decode lane @l's next batch as @w and queue it.  Called, and returns,
+ * with mt->lock held; the lane is open, not done, nobody else is filling it.
  */
-static void fill_one(struct dat_worker *w, int si)
+static void fill_one(struct dat_worker *w, struct dat_lane *l)
 {
 	struct dat_mt *mt = w->mt;
-	struct dat_mtq *q = &mt->q[si];
 	struct dat_batch *b;
 	bool ended;
 
-	q->filling = true;
+	l->filling = true;
 	b = free_get(mt);
 	pthread_mutex_unlock(&mt->lock);
 	if (!b)
 		b = util_calloc_lines(1, sizeof(*b) + (size_t)mt->batch * sizeof(b->items[0]));
-	ended = b ? fill_batch(w, si, b) : true;
+	ended = b ? fill_batch(w, l, b) : true;
 	pthread_mutex_lock(&mt->lock);
-	q->filling = false;
+	l->filling = false;
 	if (b && b->n) {
 		b->next = NULL;
-		if (q->tail)
-			q->tail->next = b;
+		if (l->tail)
+			l->tail->next = b;
 		else
-			q->head = b;
-		q->tail = b;
-		q->queued++;
+			l->head = b;
+		l->tail = b;
+		l->queued++;
 	} else if (b) {
 		free_put(mt, b);
 	}
 	if (!b)
-		q->oom = true;
+		l->oom = true;
 	if (ended)
-		q->done = true;
+		l->done = true;
 	mt_signal(&mt->data_cv, &mt->data_gen);
-	if (w->id == mt->nr_workers)	/* the caller let go of a stream a worker may fill */
+	if (w->id == mt->nr_workers)	/* the caller let go of a lane a worker may fill */
 		mt_signal(&mt->work_cv, &mt->work_gen);
 }
 
 /*
- * The stream with room that @w may fill, the fewest queued first, or -1.
- * A worker fills its own share of the streams; the caller's thread (the
- * last in mt->w) any.  *all_done: none of them will get more batches.
+ * The lane with room that @w may fill, or NULL: the one with the fewest
+ * batches queued, counting a piece's distance from the one its stream's
+ * merge reads as batches queued before it.  A worker fills its own share
+ * of the lanes; the caller's thread (the last in mt->w) any.
+ * *all_done: none of them will get more batches.
  */
-static int pick_stream(struct dat_worker *w, bool *all_done)
+static struct dat_lane *pick_lane(struct dat_worker *w, bool *all_done)
 {
 	struct dat_mt *mt = w->mt;
 	bool caller = w->id == mt->nr_workers;
 	int step = caller ? 1 : mt->nr_workers;
-	int best = -1;
-	int si;
+	struct dat_lane *best = NULL, *l;
+	unsigned int rank, best_rank = 0;
+	int li;
 
 	*all_done = true;
-	for (si = caller ? 0 : w->id; si < mt->d->nr_streams; si += step) {
-		struct dat_mtq *q = &mt->q[si];
-
-		if (q->done)
+	for (li = caller ? 0 : w->id; li < mt->nr_lanes; li += step) {
+		l = &mt->lanes[li];
+		if (!l->open)
 			continue;
 		*all_done = false;
-		if (q->filling || q->queued >= mt->qmax)
+		if (l->done || l->filling || l->queued >= mt->qmax)
 			continue;
-		if (best < 0 || q->queued < mt->q[best].queued)
-			best = si;
+		rank = (unsigned int)l->queued + (l->piece - mt->q[l->si].first);
+		if (!best || rank < best_rank) {
+			best = l;
+			best_rank = rank;
+		}
 	}
 	return best;
 }
@@ -388,59 +444,107 @@ static void *worker_main(void *arg)
 {
 	struct dat_worker *w = arg;
 	struct dat_mt *mt = w->mt;
+	struct dat_lane *l;
 	bool all_done;
-	int si;
 
 	/* the merging thread sets the pace: a worker woken for room does not preempt it */
 	util_thread_helper();
 	pthread_mutex_lock(&mt->lock);
 	while (!mt->stop) {
-		si = pick_stream(w, &all_done);
+		l = pick_lane(w, &all_done);
 		if (all_done)
 			break;
-		if (si < 0)
+		if (!l)
 			mt_wait(mt, &mt->work_cv, &mt->work_gen);
 		else
-			fill_one(w, si);
+			fill_one(w, l);
 	}
 	pthread_mutex_unlock(&mt->lock);
 	return NULL;
 }
 
+/* set lane @l to piece @k of its stream; with mt->lock held, or before the workers start */
+static void lane_open(struct dat_mt *mt, struct dat_lane *l, uint32_t k)
+{
+	const struct dat_stream *s = &mt->d->streams[l->si];
+
+	if (mt->q[l->si].nr_pieces > 1) {
+		dat_fast_piece(mt->d, s, mt->piece, k, &l->fs);
+	} else {
+		/* the whole stream, as the one-thread reader reads it */
+		l->fs = s->fs;
+		l->fs.buf = NULL;
+		l->fs.cap = 0;
+	}
+	l->piece = k;
+	l->open = true;
+	l->done = false;
+	l->oom = false;
+	l->has_rec = false;
+}
+
 /* ---- the merge (the caller's thread) ------------------------------------ */
 
 /*
+ * Stream @si is done: its lanes get no more pieces.  With mt->lock held.
+ */
+static void stream_done(struct dat_mt *mt, int si)
+{
+	struct dat_mtq *q = &mt->q[si];
+	int i;
+
+	q->done = true;
+	for (i = 0; i < q->nr_lanes; i++)
+		q->lanes[i].open = false;
+	mt_signal(&mt->work_cv, &mt->work_gen);
+}
+
+/*
  * The next batch of stream @si, decoding while it waits (see the top);
- * NULL when the stream has ended.
+ * NULL when the stream has ended.  A lane whose piece is read to its end
+ * takes the piece nr_lanes after it.
  */
 static struct dat_batch *next_batch(struct dat_mt *mt, int si)
 {
 	struct dat_worker *self = &mt->w[mt->nr_workers];
 	struct dat_mtq *q = &mt->q[si];
+	struct dat_lane *l, *other;
 	struct dat_batch *b = NULL;
 	bool all_done;
-	int other;
 
 	pthread_mutex_lock(&mt->lock);
-	for (;;) {
-		if (q->head) {
-			b = q->head;
-			q->head = b->next;
+	while (!q->done) {
+		l = &q->lanes[q->first % (uint32_t)q->nr_lanes];
+		if (l->head) {
+			b = l->head;
+			l->head = b->next;
 			b->next = NULL;
-			if (!q->head)
-				q->tail = NULL;
-			q->queued--;
+			if (!l->head)
+				l->tail = NULL;
+			l->queued--;
 			mt_signal(&mt->work_cv, &mt->work_gen);
 			break;
 		}
-		if (q->done)
-			break;
-		if (!q->filling) {
-			fill_one(self, si);
+		if (l->done) {
+			q->oom = l->oom;
+			if (l->oom || l->fs.cut || q->first + 1 >= q->nr_pieces) {
+				stream_done(mt, si);
+				break;
+			}
+			if (q->first + (uint32_t)q->nr_lanes < q->nr_pieces)
+				lane_open(mt, l, q->first + (uint32_t)q->nr_lanes);
+			else
+				l->open = false;
+			q->first++;
+			mt_signal(&mt->work_cv, &mt->work_gen);
 			continue;
 		}
-		other = pick_stream(self, &all_done);
-		if (other >= 0)
+		if (!l->filling) {
+			fill_one(self, l);
+			continue;
+		}
+		other = pick_lane(self, &all_done);
+		if (other)
 			fill_one(self, other);
 		else
 			mt_wait(mt, &mt->data_cv, &mt->data_gen);
@@ -456,6 +560,12 @@ static void release_batch(struct dat_mt *mt, struct dat_batch *b)
 	pthread_mutex_lock(&mt->lock);
 	free_put(mt, b);
 	pthread_mutex_unlock(&mt->lock);
+}
+
+/* the merge heap's key of item @it of stream @si */
+static inline uint64_t item_key(const struct dat *d, int si, const struct dat_item *it)
+{
+	return it->type & DAT_ITEM_TS_PREV ? d->hk[si].key : it->ev.ts_ns;
 }
 
 /*
@@ -475,7 +585,7 @@ static int take_batch(struct ingest *in, struct dat *d, int si, struct dat_batch
 		s->done = s->size;
 		return 0;
 	}
-	d->hk[si].key = b->items[0].ev.ts_ns;
+	d->hk[si].key = item_key(d, si, &b->items[0]);
 	if (b->done > s->done) {
 		d->done += b->done - s->done;
 		s->done = b->done;
@@ -521,7 +631,7 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 			dmg.pos = it->ev.src_pos;
 			snprintf(dmg.msg, sizeof(dmg.msg), "%s",
 				 it->str_off == UINT32_MAX ? "out of memory" : b->arena + it->str_off);
-			if (it->type == DAT_ITEM_DAMAGE) {
+			if ((it->type & DAT_ITEM_KIND) == DAT_ITEM_DAMAGE) {
 				ret = dat_report_damage(in, &dmg);
 			} else {
 				err_set(&in->err, dmg.code, "%s", dmg.msg);
@@ -530,7 +640,7 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 			}
 		}
 		if (b->pos < b->n) {
-			d->hk[si].key = b->items[b->pos].ev.ts_ns;
+			d->hk[si].key = item_key(d, si, &b->items[b->pos]);
 		} else {
 			if (ret == 1)
 				mt->hold = b;	/* *ev is in it */
@@ -564,6 +674,49 @@ int dat_mt_next(struct ingest *in, struct dat *d, struct sr_event *ev)
 
 /* ---- set up and tear down ----------------------------------------------- */
 
+/*
+ * Cut the streams into lanes: a stream holding at least 1 / (@threads + 1)
+ * of the data (of d->total) is decoded in pieces, up to DAT_MT_LANES at
+ * once, so that several threads can decode it when most events are in it
+ * (and when two CPUs share them: two threads then decode both streams, not
+ * one each, as the merge takes from one or the other); every stream when
+ * the caller asked for a piece size (tests).  So at most @threads + 1
+ * streams are cut, and memory stays set by the number of CPUs, not by the
+ * trace's length.
+ * Return: the lanes in all, or -ENOMEM.
+ */
+static int make_lanes(struct ingest *in, struct dat *d, struct dat_mt *mt, int threads)
+{
+	struct dat_mtq *q;
+	uint32_t n;
+	int si, i, nl = 0;
+
+	mt->piece = in->opts.piece ? in->opts.piece : DAT_PIECE;
+	for (si = 0; si < d->nr_streams; si++) {
+		q = &mt->q[si];
+		n = dat_fast_pieces(d, &d->streams[si], mt->piece);
+		if (!in->opts.piece && d->streams[si].size * (uint64_t)(threads + 1) < d->total)
+			n = 1;
+		q->nr_pieces = n;
+		q->nr_lanes = n < DAT_MT_LANES ? (int)n : DAT_MT_LANES;
+		nl += q->nr_lanes;
+	}
+	mt->lanes = util_calloc_lines((size_t)nl, sizeof(*mt->lanes));
+	if (!mt->lanes)
+		return -ENOMEM;
+	mt->nr_lanes = nl;
+	for (si = 0, nl = 0; si < d->nr_streams; si++) {
+		q = &mt->q[si];
+		q->lanes = &mt->lanes[nl];
+		for (i = 0; i < q->nr_lanes; i++) {
+			q->lanes[i].si = si;
+			lane_open(mt, &q->lanes[i], (uint32_t)i);
+		}
+		nl += q->nr_lanes;
+	}
+	return nl;
+}
+
 int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 {
 	sigset_t all, old;
@@ -575,10 +728,6 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	for (i = 0; i < d->nr_bufs; i++)
 		if (dat_evinfo_prepare(&d->bufs[i]) < 0)
 			return err_set(&in->err, -ENOMEM, "out of memory");
-	if (nw > d->nr_streams)
-		nw = d->nr_streams;
-	if (nw < 1)
-		nw = 1;
 	mt = util_calloc_lines(1, sizeof(*mt));
 	if (!mt)
 		return err_set(&in->err, -ENOMEM, "out of memory");
@@ -588,8 +737,14 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	pthread_cond_init(&mt->work_cv, NULL);
 	pthread_cond_init(&mt->data_cv, NULL);
 	mt->q = util_calloc_lines(d->nr_streams, sizeof(*mt->q));
+	if (!mt->q || make_lanes(in, d, mt, threads) < 0)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	if (nw > mt->nr_lanes)
+		nw = mt->nr_lanes;
+	if (nw < 1)
+		nw = 1;
 	mt->w = util_calloc_lines(nw + 1, sizeof(*mt->w));
-	if (!mt->q || !mt->w)
+	if (!mt->w)
 		return err_set(&in->err, -ENOMEM, "out of memory");
 	mt->nr_workers = nw;
 	mt->spin = in->opts.no_poll ? 0 : DAT_MT_SPIN;
@@ -601,7 +756,7 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 		mt->batch = DAT_MT_BATCH;
 	if (in->opts.batch > 0)
 		mt->batch = in->opts.batch < DAT_MT_BATCH ? in->opts.batch : DAT_MT_BATCH;
-	mt->qmax = d->nr_streams ? DAT_MT_QUEUED / d->nr_streams : 1;
+	mt->qmax = mt->nr_lanes ? DAT_MT_QUEUED / mt->nr_lanes : 1;
 	if (mt->qmax < DAT_MT_QUEUE_MIN)
 		mt->qmax = DAT_MT_QUEUE_MIN;
 	if (mt->qmax > DAT_MT_QUEUE_MAX)
@@ -649,6 +804,18 @@ int dat_mt_batch(const struct ingest *in)
 	return d && d->mt ? d->mt->batch : 0;
 }
 
+uint64_t dat_mt_pieces(const struct ingest *in, int *lanes)
+{
+	const struct dat *d = in && in->ops == &ingest_dat_ops ? in->priv : NULL;
+	uint64_t n = 0;
+	int i;
+
+	*lanes = d && d->mt ? d->mt->nr_lanes : 0;
+	for (i = 0; d && d->mt && i < d->nr_streams; i++)
+		n += d->mt->q[i].nr_pieces;
+	return n;
+}
+
 static void free_list(struct dat_batch *b)
 {
 	struct dat_batch *n;
@@ -677,16 +844,19 @@ void dat_mt_stop(struct dat *d)
 		dat_unz_release(&mt->w[i].unz);
 		free(mt->w[i].strs.buf);
 	}
-	for (i = 0; mt->q && i < d->nr_streams; i++) {
-		free_list(mt->q[i].head);
-		free_list(mt->q[i].cur);
+	for (i = 0; mt->lanes && i < mt->nr_lanes; i++) {
+		free_list(mt->lanes[i].head);
+		free(mt->lanes[i].fs.buf);
 	}
+	for (i = 0; mt->q && i < d->nr_streams; i++)
+		free_list(mt->q[i].cur);
 	free_list(mt->hold);
 	free_list(mt->free);
 	pthread_mutex_destroy(&mt->lock);
 	pthread_cond_destroy(&mt->work_cv);
 	pthread_cond_destroy(&mt->data_cv);
 	free(mt->q);
+	free(mt->lanes);
 	free(mt->w);
 	free(mt);
 	d->mt = NULL;

@@ -21,8 +21,11 @@ else
 fi
 sed 's/^/  /' "$T/diff"
 n=$(grep -c ' events identical ' "$T/diff")
-check "every file compared, on 1, 2 and 3 threads and in batches of 7 events ($n runs)" \
-	test "$n" -eq $((4 * ${#files[@]}))
+check "every file compared, on 1, 2 and 3 threads, in batches of 7 events and cut in pieces ($n runs)" \
+	test "$n" -eq $((6 * ${#files[@]}))
+n=$(grep -c ' cut in pieces of ' "$T/diff")
+check "every file read in pieces of a page or a chunk, and of two pages ($n runs)" \
+	test "$n" -eq $((2 * ${#files[@]}))
 
 f=$FIX/dat/numa02-head-v7-zstd.dat
 for r in fast libtracecmd; do

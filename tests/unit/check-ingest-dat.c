@@ -750,6 +750,120 @@ START_TEST(test_corrupt)
 }
 END_TEST
 
+/* what a reader gave: its events and its damage reports, in their order */
+struct seen {
+	uint64_t	n;
+	uint64_t	hash;		/* the events, and the error that ended them */
+	uint64_t	dmg_hash;	/* the damage reports */
+	uint64_t	pos_hash;	/* and after which event each came */
+	int		damage;
+	int		ret;
+	char		first_damage[600];
+};
+
+static void seen_warn(void *arg, const struct err *e)
+{
+	struct seen *s = arg;
+
+	s->dmg_hash = fnv(s->dmg_hash, e->msg, strlen(e->msg));
+	s->dmg_hash = fnv(s->dmg_hash, e->where, strlen(e->where));
+	s->pos_hash = fnv(s->pos_hash, &s->n, sizeof(s->n));
+	s->pos_hash = fnv(s->pos_hash, &s->dmg_hash, sizeof(s->dmg_hash));
+	if (!s->damage++)
+		snprintf(s->first_damage, sizeof(s->first_damage), "%s: %s", e->where, e->msg);
+}
+
+static void read_seen(const char *path, struct ingest_opts *o, struct seen *s)
+{
+	struct err err = { 0 };
+	struct sr_event ev;
+	struct ingest *in;
+
+	memset(s, 0, sizeof(*s));
+	s->hash = s->dmg_hash = s->pos_hash = 0xcbf29ce484222325ull;
+	o->warn = seen_warn;
+	o->warn_arg = s;
+	in = ingest_open(path, o, &err);
+	if (!in) {
+		s->ret = err.code;
+		return;
+	}
+	while ((s->ret = ingest_next(in, &ev)) > 0) {
+		s->hash = event_hash(s->hash, &ev);
+		s->n++;
+	}
+	if (s->ret < 0) {
+		s->hash = fnv(s->hash, ingest_err(in)->msg, strlen(ingest_err(in)->msg));
+		s->hash = fnv(s->hash, ingest_err(in)->where, strlen(ingest_err(in)->where));
+	}
+	ingest_close(in);
+}
+
+/*
+ * The threaded reader cuts a CPU's data into pieces and decodes them on
+ * several threads: with a page (or a chunk) a piece, every stream is cut
+ * into many, and the events, the damage reports and a fatal error are the
+ * one-thread reader's, on damaged copies of each fixture too; and each
+ * damage report comes after the same event as when the streams are not
+ * cut.  (The one-thread reader reports damage when it reads ahead in a
+ * stream, the threaded one when the merge reaches it: a few events apart.)
+ */
+START_TEST(test_pieces)
+{
+	struct ingest_opts one = { .threads = 1 };
+	struct ingest_opts cut[] = {
+		{ .threads = 2 },
+		{ .threads = 2, .piece = 1 },
+		{ .threads = 3, .piece = 1, .batch = 3 },
+		{ .threads = 2, .piece = 8192, .batch = 5 },
+	};
+	struct seen want, whole, got;
+	struct err err = { 0 };
+	struct ingest *in;
+	char src[1024];
+	char tmp[64];
+	struct stat st;
+	unsigned int seed;
+	int damaged = 0, stopped = 0, lanes = 0;
+	size_t c;
+
+	snprintf(src, sizeof(src), "%s/fixtures/%s", SR_SOURCE_DIR, damage_src[_i]);
+	ck_assert_int_eq(stat(src, &st), 0);
+	in = ingest_open(src, &cut[1], &err);
+	ck_assert_ptr_nonnull(in);
+	/* more pieces than the 4 CPUs, decoded in more lanes than 4 */
+	ck_assert_uint_gt(dat_mt_pieces(in, &lanes), 8);
+	ck_assert_int_gt(lanes, 4);
+	ingest_close(in);
+	for (seed = 0; seed <= 16; seed++) {
+		/* 0: the fixture itself; then bytes flipped in the last 300 KiB (mostly pages) */
+		make_damaged(src, st.st_size, seed * 104729 + _i, seed ? 6 : 0,
+			     st.st_size > 300000 ? st.st_size - 300000 : 0, tmp);
+		read_seen(tmp, &one, &want);
+		for (c = 0; c < sizeof(cut) / sizeof(cut[0]); c++) {
+			read_seen(tmp, &cut[c], c ? &got : &whole);
+			if (!c)
+				got = whole;
+			ck_assert_msg(got.ret == want.ret && got.n == want.n &&
+				      got.damage == want.damage && got.hash == want.hash &&
+				      got.dmg_hash == want.dmg_hash && got.pos_hash == whole.pos_hash,
+				      "%s, seed %u, cut %zu: %llu events, %d damaged, ret %d (%s); "
+				      "one thread: %llu, %d, ret %d (%s)", damage_src[_i], seed, c,
+				      (unsigned long long)got.n, got.damage, got.ret, got.first_damage,
+				      (unsigned long long)want.n, want.damage, want.ret,
+				      want.first_damage);
+		}
+		damaged += want.damage > 0;
+		stopped += want.ret < 0;
+		unlink(tmp);
+	}
+	fprintf(stderr, "%s in pieces: 17 copies, %d with damage read around, %d stopped by it\n",
+		damage_src[_i], damaged, stopped);
+	/* the flips did hit pages: damage read around, or a fatal error */
+	ck_assert_int_gt(damaged + stopped, 3);
+}
+END_TEST
+
 /* flip bit @bit of byte @off of the file @path, in place */
 static void flip_bit(const char *path, off_t off, int bit)
 {
@@ -1228,6 +1342,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_loop_test(tc, test_truncated, 0, 3);
 	tcase_add_loop_test(tc, test_corrupt, 0, 6);
 	tcase_add_test(tc, test_zstd_reproducers);
+	tcase_add_loop_test(tc, test_pieces, 0, 3);
 	tcase_add_test(tc, test_unz_zlib);
 	tcase_add_test(tc, test_cpu_overlap);
 	tcase_add_test(tc, test_clock_text_missing);
