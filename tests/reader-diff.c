@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "ingest/ingest.h"
+#include "ingest/dat-local.h"
 
 static int differ(const char *path, uint64_t n, const char *what)
 {
@@ -100,8 +101,8 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 	struct ingest *fast, *ref;
 	const struct err *e;
 	char buf[1400];
-	uint64_t n = 0;
-	int ra, rb;
+	uint64_t n = 0, pieces = 0;
+	int ra, rb, lanes = 0;
 	int ret = 0;
 
 	if (open_one(path, INGEST_READER_LIBTRACECMD, 1, 0, 0, &ref) < 0)
@@ -110,6 +111,8 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 		ingest_close(ref);
 		return require_fast ? 1 : 0;
 	}
+	if (piece)
+		pieces = dat_mt_pieces(fast, &lanes);
 	for (;;) {
 		memset(&b, 0, sizeof(b));
 		ra = ingest_next_borrowed(fast, &a);
@@ -140,7 +143,8 @@ static int diff_file(const char *path, bool require_fast, int threads, int batch
 	if (!ret && batch)
 		printf(", batches of %d events", batch);
 	if (!ret && piece)
-		printf(", every cpu's data cut in pieces of %d bytes", piece);
+		printf(", every cpu's data cut in pieces of %d bytes: %" PRIu64 " pieces in %d lanes",
+		       piece, pieces, lanes);
 	if (!ret)
 		printf(")\n");
 	ingest_close(fast);

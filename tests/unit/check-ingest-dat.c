@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <zlib.h>
+#include <zstd.h>
 
 #include "check-common.h"
 #include "ingest/dat-local.h"
@@ -1107,6 +1108,117 @@ static void v6_copy_write(const char *tmp, const unsigned char *buf, size_t size
 	close(fd);
 }
 
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * A copy of numa02-head-v7-zstd.dat whose CPU 1 has a chunk boundary inside
+ * a page: its first two chunks (40 KiB each) made 40000 and 41920 bytes,
+ * recompressed, the second padded with a zstd skippable frame so that no
+ * offset in the file moves.  (trace-cmd writes whole pages a chunk;
+ * libtracecmd 3.1.6 misreads this copy: `trace-cmd report` garbles the
+ * event at the boundary and loses the page's rest.)
+ */
+static void make_rechunked(char tmp[64])
+{
+	enum { COUNT = 16384, A = 16388, CUT = 40000 };
+	unsigned char *b, raw[2 * 40960], *n1, *n2, *p;
+	uint32_t z1, z2, c;
+	size_t size, r1, r2, len, cap = ZSTD_compressBound(sizeof(raw));
+	int64_t pad;
+
+	make_damaged(SR_FIXTURE("dat/numa02-head-v7-zstd.dat"), INT64_MAX, 0, 0, 0, tmp);
+	b = file_read(tmp, &size);
+	z1 = get_le32(b + A);
+	c = A + 8 + z1;
+	z2 = get_le32(b + c);
+	ck_assert_msg(get_le32(b + COUNT) == 3 && get_le32(b + A + 4) == 40960 &&
+		      get_le32(b + c + 4) == 40960 && c + 8 + z2 <= size, "the fixture's layout moved");
+	r1 = ZSTD_decompress(raw, 40960, b + A + 8, z1);
+	r2 = ZSTD_decompress(raw + 40960, 40960, b + c + 8, z2);
+	ck_assert(r1 == 40960 && r2 == 40960);
+	n1 = malloc(cap);
+	n2 = malloc(cap);
+	ck_assert(n1 && n2);
+	r1 = ZSTD_compress(n1, cap, raw, CUT, 19);
+	r2 = ZSTD_compress(n2, cap, raw + CUT, sizeof(raw) - CUT, 19);
+	ck_assert(!ZSTD_isError(r1) && !ZSTD_isError(r2));
+	pad = (int64_t)(c + 8 + z2) - (int64_t)(A + 8 + r1 + 8 + r2) - 8;
+	ck_assert_int_ge(pad, 0);
+	p = b + A;
+	put_le32(p, (uint32_t)r1);
+	put_le32(p + 4, CUT);
+	memcpy(p + 8, n1, r1);
+	p += 8 + r1;
+	len = r2 + 8 + (size_t)pad;
+	put_le32(p, (uint32_t)len);
+	put_le32(p + 4, sizeof(raw) - CUT);
+	memcpy(p + 8, n2, r2);
+	p += 8 + r2;
+	put_le32(p, 0x184D2A50);	/* a skippable frame */
+	put_le32(p + 4, (uint32_t)pad);
+	memset(p + 8, 0, (size_t)pad);
+	ck_assert(p + 8 + pad == b + c + 8 + z2);
+	v6_copy_write(tmp, b, size);
+	free(n1);
+	free(n2);
+	free(b);
+}
+
+/*
+ * Compressed data is cut into pieces only between chunks of whole pages: a
+ * CPU with a page split over two chunks is read whole, and the copy gives
+ * the original's events on one thread and on several, cut as finely as it
+ * can be.
+ */
+START_TEST(test_pieces_rechunked)
+{
+	struct ingest_opts one = { .threads = 1 };
+	struct ingest_opts cut[] = {
+		{ .threads = 2, .piece = 1 },
+		{ .threads = 3, .piece = 1, .batch = 3 },
+	};
+	struct seen want, got;
+	struct err err = { 0 };
+	struct ingest *in;
+	uint64_t pieces[2];
+	char tmp[64];
+	int lanes;
+	size_t c;
+
+	make_rechunked(tmp);
+	read_seen(SR_FIXTURE("dat/numa02-head-v7-zstd.dat"), &one, &want);
+	ck_assert_int_eq(want.n, 8000);
+	for (c = 0; c < 2; c++) {
+		in = ingest_open(c ? tmp : SR_FIXTURE("dat/numa02-head-v7-zstd.dat"), &cut[0], &err);
+		ck_assert_ptr_nonnull(in);
+		pieces[c] = dat_mt_pieces(in, &lanes);
+		ingest_close(in);
+	}
+	/* CPU 1's three chunks: three pieces in the original, one in the copy */
+	ck_assert_uint_eq(pieces[1], pieces[0] - 2);
+	read_seen(tmp, &one, &got);
+	ck_assert(got.n == want.n && got.hash == want.hash && !got.damage && !got.ret);
+	for (c = 0; c < sizeof(cut) / sizeof(cut[0]); c++) {
+		read_seen(tmp, &cut[c], &got);
+		ck_assert_msg(got.n == want.n && got.hash == want.hash && !got.damage && !got.ret,
+			      "cut %zu: %llu events, %d damaged, ret %d", c,
+			      (unsigned long long)got.n, got.damage, got.ret);
+	}
+	unlink(tmp);
+}
+END_TEST
+
 /* the v6 CPU table in @buf: cpu 0's offset and size (8 bytes each), cpu 1's, ... */
 static unsigned char *v6_cpu_table(unsigned char *buf, size_t size)
 {
@@ -1343,6 +1455,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_loop_test(tc, test_corrupt, 0, 6);
 	tcase_add_test(tc, test_zstd_reproducers);
 	tcase_add_loop_test(tc, test_pieces, 0, 3);
+	tcase_add_test(tc, test_pieces_rechunked);
 	tcase_add_test(tc, test_unz_zlib);
 	tcase_add_test(tc, test_cpu_overlap);
 	tcase_add_test(tc, test_clock_text_missing);
