@@ -7,7 +7,9 @@
  * picks the options, so the corpus reaches all of them: odd sizes are read
  * with --strict; bit 1 picks one thread or two (the fast reader's worker
  * thread), bit 4 batches of 3 events for the threads (batch ends
- * everywhere), bit 5 reading through ingest_next_borrowed() (as a replay does)
+ * everywhere), bit 6 every CPU's data cut into pieces of a page or a chunk
+ * for the threads (piece ends everywhere), bit 5 reading through
+ * ingest_next_borrowed() (as a replay does)
  * rather than ingest_next(); sizes whose bits 2-3 are zero (a quarter) are read by
  * libtracecmd (--reader=libtracecmd, the slow path: a probe child per
  * input), the rest by the fast reader (src/ingest/dat-fast.c, or
@@ -32,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.strict = size & 1,
 		.threads = size & 2 ? 2 : 1,
 		.batch = size & 16 ? 3 : 0,
+		.piece = size & 64 ? 1 : 0,
 		.reader = (size >> 2) & 3 ? INGEST_READER_AUTO : INGEST_READER_LIBTRACECMD,
 	};
 	volatile unsigned int sink = 0;
