@@ -600,11 +600,11 @@ static int walk_chunk_headers(struct rd *r, const struct cpu_range *c, struct da
 		if (zsize > end - r->pos || !usize || usize > DAT_UNZ_MAX_BLOCK ||
 		    zsize > DAT_UNZ_MAX_BLOCK)
 			break;
-		if (whole && (!k || total - last >= r->piece) &&
-		    add_piece(out, &cap, (uint32_t)k, at, total) < 0)
-			return err_set(r->err, -ENOMEM, "out of memory");
-		if (!k || total - last >= r->piece)
+		if (!k || total - last >= r->piece) {
 			last = total;
+			if (whole && add_piece(out, &cap, (uint32_t)k, at, total) < 0)
+				return err_set(r->err, -ENOMEM, "out of memory");
+		}
 		if (usize % lay->page_size && k + 1 < count)
 			whole = false;
 		r->pos += zsize;
@@ -1416,6 +1416,7 @@ int dat_layout_check(int fd, struct dat_layout *lay, int mode, uint64_t piece, s
 	int ret;
 
 	memset(lay, 0, sizeof(*lay));
+	lay->piece = r.piece;
 	lay->fast_ok = true;
 	lay->data_deferred = mode == DAT_CHECK_HEADERS;
 	if (fstat(fd, &st) < 0)

@@ -510,11 +510,14 @@ static uint64_t plain_piece(const struct dat *d, uint64_t piece)
 uint32_t dat_fast_pieces(const struct dat *d, const struct dat_stream *s, uint64_t piece)
 {
 	const struct dat_range *r = s->fs.range;
-	uint64_t n;
+	uint64_t len, n;
 
+	if (!piece)
+		return 1;
 	if (r->compressed)
 		return r->pieces ? r->nr_pieces : 1;
-	n = (r->size + plain_piece(d, piece) - 1) / plain_piece(d, piece);
+	len = plain_piece(d, piece);
+	n = (r->size + len - 1) / len;
 	return n > UINT32_MAX ? 1 : n ? (uint32_t)n : 1;
 }
 

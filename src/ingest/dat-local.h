@@ -121,6 +121,9 @@ struct dat_lay_buf {
  * @nr_ranges:		entries of @ranges
  * @ranges:		every CPU data range (struct dat_range), by buffer and
  *			then in table order; owned (dat_layout_release())
+ * @piece:		DAT_CHECK_HEADERS: the piece size the walk was asked to
+ *			cut with (dat_range.pieces), for the threaded reader;
+ *			0: none asked
  * @meta_off, @meta_end, @meta_sec:	where the header page and the event
  *			formats are, for dat_meta_load(); with DAT_CHECK_HEADERS
  *			the v7 metadata sections' headers are checked, not their
@@ -163,6 +166,7 @@ struct dat_layout {
 	struct dat_lay_buf *bufs;
 	int		nr_ranges;
 	struct dat_range *ranges;
+	uint64_t	piece;
 	/* where the event formats are (the fast reader parses them itself, dat-meta.c) */
 	uint64_t	meta_off;	/* v6: the "header_page" label */
 	uint64_t	meta_end;	/* v6: where the event formats end (kallsyms follow) */
@@ -699,8 +703,9 @@ int dat_fast_read_from(struct dat *d, const struct dat_stream *s, struct dat_fsr
 
 /**
  * dat_fast_pieces() - the pieces of stream @s that dat_fast_piece() sets up
- * @piece: uncompressed data: bytes a piece (rounded up to whole pages);
- *         compressed data is cut where the header walk cut it
+ * @piece: 0: the whole stream is one piece; else uncompressed data is cut
+ *         into pieces of this many bytes (rounded up to whole pages) and
+ *         compressed data where the header walk cut it (d->lay.piece)
  * Return: 1 or more (1: the stream is not cut).
  */
 uint32_t dat_fast_pieces(const struct dat *d, const struct dat_stream *s, uint64_t piece);

@@ -300,7 +300,6 @@ static bool fill_batch(struct dat_worker *w, struct dat_lane *l, struct dat_batc
 	struct dat_item *it;
 	struct sr_event ev;
 	int64_t off;
-	int prev;
 	int ret;
 
 	b->n = 0;
@@ -310,15 +309,14 @@ static bool fill_batch(struct dat_worker *w, struct dat_lane *l, struct dat_batc
 	while (b->n < w->mt->batch) {
 		if (!l->has_rec) {
 			ret = dat_fast_read_from(d, s, fs, &w->unz, &dmg);
-			prev = fs->ts_unknown ? DAT_ITEM_TS_PREV : 0;
-			if (ret == DAT_READ_DAMAGE) {
-				add_damage(b, DAT_ITEM_DAMAGE | prev, fs->last_ts, &dmg);
+			if (ret == DAT_READ_DAMAGE || ret < 0)
+				add_damage(b, (ret < 0 ? DAT_ITEM_FATAL : DAT_ITEM_DAMAGE) |
+					      (fs->ts_unknown ? DAT_ITEM_TS_PREV : 0),
+					   fs->last_ts, &dmg);
+			if (ret == DAT_READ_DAMAGE)
 				continue;
-			}
-			if (ret < 0) {
-				add_damage(b, DAT_ITEM_FATAL | prev, fs->last_ts, &dmg);
+			if (ret < 0)
 				fs->cut = true;
-			}
 			if (ret <= 0)
 				return true;
 			l->has_rec = true;
@@ -466,16 +464,9 @@ static void *worker_main(void *arg)
 /* set lane @l to piece @k of its stream; with mt->lock held, or before the workers start */
 static void lane_open(struct dat_mt *mt, struct dat_lane *l, uint32_t k)
 {
-	const struct dat_stream *s = &mt->d->streams[l->si];
-
-	if (mt->q[l->si].nr_pieces > 1) {
-		dat_fast_piece(mt->d, s, mt->piece, k, &l->fs);
-	} else {
-		/* the whole stream, as the one-thread reader reads it */
-		l->fs = s->fs;
-		l->fs.buf = NULL;
-		l->fs.cap = 0;
-	}
+	/* a stream not cut is one piece: the whole of it */
+	dat_fast_piece(mt->d, &mt->d->streams[l->si], mt->q[l->si].nr_pieces > 1 ? mt->piece : 0,
+		       k, &l->fs);
 	l->piece = k;
 	l->open = true;
 	l->done = false;
@@ -691,7 +682,7 @@ static int make_lanes(struct ingest *in, struct dat *d, struct dat_mt *mt, int t
 	uint32_t n;
 	int si, i, nl = 0;
 
-	mt->piece = in->opts.piece ? in->opts.piece : DAT_PIECE;
+	mt->piece = d->lay.piece;	/* as the header walk cut compressed data */
 	for (si = 0; si < d->nr_streams; si++) {
 		q = &mt->q[si];
 		n = dat_fast_pieces(d, &d->streams[si], mt->piece);
