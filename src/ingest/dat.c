@@ -668,12 +668,47 @@ static int reader_threads(const struct ingest *in)
 	return in->opts.threads ? in->opts.threads : util_cpus_available();
 }
 
-/* bytes of a CPU's data the threaded reader decodes apart (0: one thread) */
+/*
+ * bytes of a CPU's data the threaded reader decodes apart; the header walk
+ * cuts at them on one thread too, for a rewind onto threads
+ */
 static uint64_t dat_piece_size(const struct ingest *in)
 {
-	if (reader_threads(in) < 2)
-		return 0;
 	return in->opts.piece ? in->opts.piece : DAT_PIECE;
+}
+
+/*
+ * The fast reader's streams, from the first record on: read here, or by
+ * threads when opts.threads allows.  Return: 0, or negative (in->err).
+ */
+static int fast_start(struct ingest *in, struct dat *d)
+{
+	int threads;
+	int ret;
+	int i;
+
+	ret = note_cpus(in, d);
+	if (ret < 0)
+		return ret;
+	threads = reader_threads(in);
+	/* a crafted format libtraceevent must read for us: not on two threads at once */
+	for (i = 0; i < d->nr_bufs && threads >= 2; i++)
+		if (!dat_common_inline(&d->bufs[i]))
+			threads = 1;
+	if (threads >= 2) {
+		ret = dat_fast_streams(in, d, false);
+		return ret < 0 ? ret : dat_mt_start(in, d, threads);
+	}
+	/* one thread: the streams are read here, with this decompression state */
+	if (d->lay.compression[0]) {
+		ret = dat_unz_init(&d->unz, d->lay.compression);
+		if (ret < 0)
+			return err_set(&in->err, ret, "cannot decompress \"%s\"", d->lay.compression);
+	}
+	ret = dat_streams_init(d);
+	if (ret < 0 && !in->err.code)
+		return err_set(&in->err, ret, "out of memory");
+	return ret;
 }
 
 /*
@@ -685,9 +720,7 @@ static uint64_t dat_piece_size(const struct ingest *in)
  */
 static int fast_open(struct ingest *in, struct dat *d)
 {
-	int threads;
 	int ret;
-	int i;
 
 	d->fast = true;
 	d->in = in;
@@ -722,28 +755,7 @@ static int fast_open(struct ingest *in, struct dat *d)
 	ret = fast_select_buffers(in, d);
 	if (ret < 0)
 		return ret;
-	ret = note_cpus(in, d);
-	if (ret < 0)
-		return ret;
-	threads = reader_threads(in);
-	/* a crafted format libtraceevent must read for us: not on two threads at once */
-	for (i = 0; i < d->nr_bufs && threads >= 2; i++)
-		if (!dat_common_inline(&d->bufs[i]))
-			threads = 1;
-	if (threads >= 2) {
-		ret = dat_fast_streams(in, d, false);
-		return ret < 0 ? ret : dat_mt_start(in, d, threads);
-	}
-	/* one thread: the streams are read here, with this decompression state */
-	if (d->lay.compression[0]) {
-		ret = dat_unz_init(&d->unz, d->lay.compression);
-		if (ret < 0)
-			return err_set(&in->err, ret, "cannot decompress \"%s\"", d->lay.compression);
-	}
-	ret = dat_streams_init(d);
-	if (ret < 0 && !in->err.code)
-		return err_set(&in->err, ret, "out of memory");
-	return ret;
+	return fast_start(in, d);
 }
 
 static int dat_open(struct ingest *in)
@@ -978,6 +990,39 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 	}
 }
 
+/*
+ * Back to the first record: the fast reader keeps its header walk and
+ * event formats and starts its streams again (libtracecmd's reader is
+ * opened again, by the caller).
+ */
+static int dat_rewind(struct ingest *in)
+{
+	struct dat *d = in->priv;
+	int ret;
+
+	if (!d || !d->fast)
+		return 1;
+	dat_mt_stop(d);
+	dat_fast_release(d);
+	free(d->streams);
+	free(d->heap);
+	free(d->hk);
+	d->streams = NULL;
+	d->heap = NULL;
+	d->hk = NULL;
+	d->nr_streams = 0;
+	d->nr_heap = 0;
+	d->total = 0;
+	d->done = 0;
+	d->deferred = 0;
+	dat_unz_release(&d->unz);
+	/* as dat_open(): a file cut short is said before any record */
+	ret = d->lay.short_sec ? report_damage(in, &d->lay, false) : 0;
+	if (ret < 0)
+		return ret;
+	return fast_start(in, d);
+}
+
 static double dat_progress(const struct ingest *in)
 {
 	const struct dat *d = in->priv;
@@ -1031,6 +1076,7 @@ const struct ingest_ops ingest_dat_ops = {
 	.open		= dat_open,
 	.next		= dat_next,
 	.next_borrowed	= dat_next_borrowed,
+	.rewind		= dat_rewind,
 	.progress	= dat_progress,
 	.close		= dat_close,
 };

@@ -23,6 +23,9 @@ struct ingest;
  * @next_borrowed: optional; as ingest_next_borrowed(), for a decoder
  *          whose events already lie somewhere whole (without it, or when
  *          it calls ingest_next_in_handle(), @next fills in->ev)
+ * @rewind: optional; as ingest_rewind() after the common code reset the
+ *          counters and options: 0, negative (in->err), or 1 when this
+ *          handle cannot (the common code then closes and opens again)
  * @progress: optional; fraction read, or negative when unknown
  * @close:  free in->priv (may be called after a failed open)
  */
@@ -31,6 +34,7 @@ struct ingest_ops {
 	int	(*open)(struct ingest *in);
 	int	(*next)(struct ingest *in, struct sr_event *ev);
 	int	(*next_borrowed)(struct ingest *in, const struct sr_event **ev);
+	int	(*rewind)(struct ingest *in);
 	double	(*progress)(const struct ingest *in);
 	void	(*close)(struct ingest *in);
 };

@@ -427,6 +427,78 @@ int ingest_next_borrowed(struct ingest *in, const struct sr_event **ev)
 	return ret <= 0 ? ret : account(in, *ev);
 }
 
+/* the counters of what was read, back to none; per-CPU arrays kept, zeroed */
+static void forget_reading(struct ingest *in)
+{
+	struct ingest_info *i = &in->info;
+	size_t n = in->lost_cap;
+
+	if (n) {
+		memset(i->lost_per_cpu, 0, n * sizeof(*i->lost_per_cpu));
+		memset(i->lost_records_per_cpu, 0, n * sizeof(*i->lost_records_per_cpu));
+		memset(i->first_ts_per_cpu, 0, n * sizeof(*i->first_ts_per_cpu));
+		memset(i->last_ts_per_cpu, 0, n * sizeof(*i->last_ts_per_cpu));
+	}
+	i->nr_gaps = 0;
+	i->first_ts_ns = 0;
+	i->last_ts_ns = 0;
+	i->nr_events = 0;
+	i->bad_lines = 0;
+	i->skipped_lines = 0;
+	i->truncated = 0;
+	i->unordered = 0;
+	i->bad_markers = 0;
+	in->last_ts_ns = 0;
+	in->have_ts = false;
+	err_clear(&in->err);
+}
+
+/* what an open said, gone before opening again (the arrays stay allocated) */
+static void forget_open(struct ingest *in)
+{
+	struct ingest_info keep = in->info;
+
+	memset(&in->info, 0, sizeof(in->info));
+	in->info.format = keep.format;
+	in->info.lost_per_cpu = keep.lost_per_cpu;
+	in->info.lost_records_per_cpu = keep.lost_records_per_cpu;
+	in->info.first_ts_per_cpu = keep.first_ts_per_cpu;
+	in->info.last_ts_per_cpu = keep.last_ts_per_cpu;
+	in->info.gaps = keep.gaps;
+}
+
+int ingest_rewind(struct ingest *in, const struct ingest_opts *opts, struct err *err)
+{
+	struct ingest_opts o = opts ? *opts : in->opts;
+	int ret = 1;
+
+	if (in->stream_head) {
+		err_set_file(err, in->path);
+		return err_set(err, -SR_EUNSUPPORTED,
+			       "a pipe or FIFO cannot be read twice (save it to a file first)");
+	}
+	o.format = in->opts.format;
+	o.buffer = in->opts.buffer;
+	o.reader = in->opts.reader;
+	o.piece = in->opts.piece;
+	in->opts = o;
+	forget_reading(in);
+	if (in->ops->rewind)
+		ret = in->ops->rewind(in);
+	if (ret > 0) {
+		in->ops->close(in);
+		forget_open(in);
+		ret = in->ops->open(in);
+	}
+	if (ret < 0) {
+		if (!in->err.code)
+			err_set(&in->err, ret, "%s", sr_strerror(ret));
+		*err = in->err;
+		return in->err.code;
+	}
+	return 0;
+}
+
 const struct ingest_info *ingest_info(const struct ingest *in)
 {
 	return &in->info;

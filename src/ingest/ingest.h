@@ -143,6 +143,28 @@ struct ingest;
 struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, struct err *err);
 
 /**
+ * ingest_rewind() - read the trace again from its first event
+ * @in:   the handle; what it has read so far is forgotten
+ * @opts: the reading options from here on (NULL: the open's).  strict,
+ *        threads, batch, no_poll, warn and warn_arg may differ from the
+ *        open's; the format, buffer, reader and piece of the open are kept
+ * @err:  where a failure is described
+ *
+ * The fast trace.dat reader keeps what its open read and checked (the
+ * header walk, the event formats) and only starts its streams, and its
+ * threads, again: a caller that reads the head of a trace first (the
+ * session's pre-scan for topology lines) opens and checks the file once.
+ * The other readers are opened again.  ingest_info()'s counters start
+ * again from zero, and damage the open found (a file cut short) is
+ * reported again, under the new options.  A pipe read as it came
+ * (ingest_open() of a FIFO) cannot be rewound.
+ *
+ * Return: 0, or a negative code with @err set; after a failure the handle
+ * can only be closed.
+ */
+int ingest_rewind(struct ingest *in, const struct ingest_opts *opts, struct err *err);
+
+/**
  * ingest_next() - read the next event
  * @in: the handle
  * @ev: filled on success; borrowed pointers in it stay valid until the next

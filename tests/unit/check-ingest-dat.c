@@ -757,10 +757,41 @@ struct seen {
 	uint64_t	hash;		/* the events, and the error that ended them */
 	uint64_t	dmg_hash;	/* the damage reports */
 	uint64_t	pos_hash;	/* and after which event each came */
+	uint64_t	info_hash;	/* ingest_info() at the end */
 	int		damage;
 	int		ret;
 	char		first_damage[600];
 };
+
+/* what ingest_info() says once the reading ended: counters and the file's facts */
+static uint64_t info_hash(const struct ingest_info *i)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	int c;
+
+	h = fnv(h, &i->nr_events, sizeof(i->nr_events));
+	h = fnv(h, &i->nr_cpus, sizeof(i->nr_cpus));
+	h = fnv(h, &i->first_ts_ns, sizeof(i->first_ts_ns));
+	h = fnv(h, &i->last_ts_ns, sizeof(i->last_ts_ns));
+	h = fnv(h, &i->truncated, sizeof(i->truncated));
+	h = fnv(h, &i->unordered, sizeof(i->unordered));
+	h = fnv(h, &i->bad_lines, sizeof(i->bad_lines));
+	h = fnv(h, &i->skipped_lines, sizeof(i->skipped_lines));
+	h = fnv(h, &i->bad_markers, sizeof(i->bad_markers));
+	h = fnv(h, &i->nr_gaps, sizeof(i->nr_gaps));
+	h = fnv(h, &i->file_version, sizeof(i->file_version));
+	h = fnv(h, i->reader, strlen(i->reader));
+	h = fnv(h, i->clock, strlen(i->clock));
+	h = fnv(h, i->kernel_release, strlen(i->kernel_release));
+	h = fnv(h, i->compression, strlen(i->compression));
+	for (c = 0; c < i->nr_cpus; c++) {
+		h = fnv(h, &i->lost_per_cpu[c], sizeof(i->lost_per_cpu[c]));
+		h = fnv(h, &i->lost_records_per_cpu[c], sizeof(i->lost_records_per_cpu[c]));
+		h = fnv(h, &i->first_ts_per_cpu[c], sizeof(i->first_ts_per_cpu[c]));
+		h = fnv(h, &i->last_ts_per_cpu[c], sizeof(i->last_ts_per_cpu[c]));
+	}
+	return h;
+}
 
 static void seen_warn(void *arg, const struct err *e)
 {
@@ -774,29 +805,48 @@ static void seen_warn(void *arg, const struct err *e)
 		snprintf(s->first_damage, sizeof(s->first_damage), "%s: %s", e->where, e->msg);
 }
 
-static void read_seen(const char *path, struct ingest_opts *o, struct seen *s)
+/* a failure's message and place, in @s */
+static void seen_err(struct seen *s, const struct err *e)
 {
-	struct err err = { 0 };
-	struct sr_event ev;
-	struct ingest *in;
+	s->ret = e->code;
+	s->hash = fnv(s->hash, e->msg, strlen(e->msg));
+	s->hash = fnv(s->hash, e->where, strlen(e->where));
+}
 
-	memset(s, 0, sizeof(*s));
-	s->hash = s->dmg_hash = s->pos_hash = 0xcbf29ce484222325ull;
-	o->warn = seen_warn;
-	o->warn_arg = s;
-	in = ingest_open(path, o, &err);
-	if (!in) {
-		s->ret = err.code;
-		return;
-	}
+/* the events of @in from here on, into @s (seen_start() done) */
+static void read_rest(struct ingest *in, struct seen *s)
+{
+	struct sr_event ev;
+
 	while ((s->ret = ingest_next(in, &ev)) > 0) {
 		s->hash = event_hash(s->hash, &ev);
 		s->n++;
 	}
-	if (s->ret < 0) {
-		s->hash = fnv(s->hash, ingest_err(in)->msg, strlen(ingest_err(in)->msg));
-		s->hash = fnv(s->hash, ingest_err(in)->where, strlen(ingest_err(in)->where));
+	if (s->ret < 0)
+		seen_err(s, ingest_err(in));
+	s->info_hash = info_hash(ingest_info(in));
+}
+
+static void seen_start(struct seen *s, struct ingest_opts *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->hash = s->dmg_hash = s->pos_hash = 0xcbf29ce484222325ull;
+	o->warn = seen_warn;
+	o->warn_arg = s;
+}
+
+static void read_seen(const char *path, struct ingest_opts *o, struct seen *s)
+{
+	struct err err = { 0 };
+	struct ingest *in;
+
+	seen_start(s, o);
+	in = ingest_open(path, o, &err);
+	if (!in) {
+		seen_err(s, &err);
+		return;
 	}
+	read_rest(in, s);
 	ingest_close(in);
 }
 
@@ -862,6 +912,161 @@ START_TEST(test_pieces)
 		damage_src[_i], damaged, stopped);
 	/* the flips did hit pages: damage read around, or a fatal error */
 	ck_assert_int_gt(damaged + stopped, 3);
+}
+END_TEST
+
+/*
+ * @path opened with @first, @skip events read (UINT64_MAX: to the end),
+ * then rewound to @o: what it reads from there, into @s.  The first
+ * pass's damage reports go to @pre, as the session's pre-scan swallows
+ * them.
+ */
+static void read_rewound(const char *path, struct ingest_opts *first, uint64_t skip,
+			 struct ingest_opts *o, struct seen *s, struct seen *pre)
+{
+	struct err err = { 0 };
+	struct sr_event ev;
+	struct ingest *in;
+	uint64_t k;
+
+	seen_start(pre, first);
+	seen_start(s, o);
+	in = ingest_open(path, first, &err);
+	if (!in) {
+		seen_err(s, &err);
+		return;
+	}
+	for (k = 0; k < skip && ingest_next(in, &ev) > 0; k++)
+		;
+	if (ingest_rewind(in, o, &err) < 0)
+		seen_err(s, &err);
+	else
+		read_rest(in, s);
+	ingest_close(in);
+}
+
+/*
+ * ingest_rewind(): after a first pass of 0, 777 or all events, with
+ * other options (one thread, threads, pieces, --strict, libtracecmd's
+ * reader), the handle reads what a fresh open with the new options reads:
+ * the same events, the same damage reports after the same events, the
+ * same fatal error and the same counters; a damaged file's first pass
+ * swallows its reports, and they come again.  _i 0-2: the trace.dat
+ * fixtures and damaged copies (bytes flipped, the file cut short);
+ * 3: a text trace, damaged likewise.
+ */
+START_TEST(test_rewind)
+{
+	static const struct {
+		struct ingest_opts	first;
+		struct ingest_opts	then;
+	} cfg[] = {
+		{ { .threads = 1 },			{ .threads = 1 } },
+		{ { .threads = 1 },			{ .threads = 2 } },
+		{ { .threads = 2 },			{ .threads = 1 } },
+		{ { .threads = 2, .piece = 1 },		{ .threads = 3, .piece = 1, .batch = 3 } },
+		{ { .threads = 2 },			{ .threads = 2, .strict = true } },
+		{ { .threads = 1, .reader = INGEST_READER_LIBTRACECMD },
+		  { .threads = 1, .reader = INGEST_READER_LIBTRACECMD, .strict = true } },
+	};
+	static const uint64_t skips[] = { 0, 777, UINT64_MAX };
+	const char *name = _i < 3 ? damage_src[_i] : "text/tracefs-host.txt";
+	struct ingest_opts first, then;
+	struct seen want, got, pre;
+	char src[1024];
+	char tmp[64];
+	struct stat st;
+	int copy, damaged = 0, failed = 0;
+	size_t c, k;
+
+	snprintf(src, sizeof(src), "%s/fixtures/%s", SR_SOURCE_DIR, name);
+	ck_assert_int_eq(stat(src, &st), 0);
+	for (copy = 0; copy < 7; copy++) {
+		/*
+		 * 0: the file; 1-4: bytes flipped (mostly pages); 5: cut at two
+		 * thirds; 6: its last 50 bytes cut (in a v7 file, the trailing
+		 * strings section: damage said by the open)
+		 */
+		make_damaged(src, copy == 5 ? st.st_size * 2 / 3 : copy == 6 ? st.st_size - 50 :
+			     st.st_size, copy * 7907 + _i,
+			     copy && copy < 5 ? 4 : 0,
+			     st.st_size > 300000 ? st.st_size - 300000 : st.st_size / 8, tmp);
+		for (c = 0; c < sizeof(cfg) / sizeof(cfg[0]); c++) {
+			then = cfg[c].then;
+			read_seen(tmp, &then, &want);
+			damaged += want.damage > 0;
+			failed += want.ret < 0;
+			for (k = 0; k < sizeof(skips) / sizeof(skips[0]); k++) {
+				first = cfg[c].first;
+				then = cfg[c].then;
+				read_rewound(tmp, &first, skips[k], &then, &got, &pre);
+				ck_assert_msg(got.ret == want.ret && got.n == want.n &&
+					      got.hash == want.hash && got.damage == want.damage &&
+					      got.dmg_hash == want.dmg_hash &&
+					      got.pos_hash == want.pos_hash &&
+					      got.info_hash == want.info_hash,
+					      "%s copy %d, options %zu, rewound after %llu: %llu events, "
+					      "%d damaged, ret %d (%s); fresh open: %llu, %d, ret %d (%s)",
+					      name, copy, c, (unsigned long long)skips[k],
+					      (unsigned long long)got.n, got.damage, got.ret,
+					      got.first_damage, (unsigned long long)want.n, want.damage,
+					      want.ret, want.first_damage);
+				/* the first pass saw the damage too, and kept it to itself */
+				if (skips[k] == UINT64_MAX && !cfg[c].first.strict && want.damage &&
+				    !want.ret)
+					ck_assert_int_gt(pre.damage, 0);
+			}
+		}
+		unlink(tmp);
+	}
+	/* the copies did carry damage: read around, and fatal under --strict */
+	ck_assert_int_gt(damaged, 3);
+	ck_assert_int_gt(failed, 0);
+}
+END_TEST
+
+/*
+ * The fast reader's rewind does not read the file's headers again: with
+ * the header bytes of the file overwritten after the open, the rewound
+ * handle still reads every event (the reader keeps what it checked), on
+ * one thread and cut in pieces on two; a fresh open of the file now fails.
+ */
+START_TEST(test_rewind_keeps_header)
+{
+	static const int threads[] = { 1, 2 };
+	struct ingest_opts o = { .threads = threads[_i], .piece = 1 };
+	struct ingest_opts one = { .threads = 1 };
+	struct seen want, got;
+	struct err err = { 0 };
+	unsigned char zero[512] = { 0 };
+	struct sr_event ev;
+	struct ingest *in;
+	char src[1024];
+	char tmp[64];
+	int fd, lanes = 0;
+
+	snprintf(src, sizeof(src), "%s/fixtures/%s", SR_SOURCE_DIR, damage_src[2]);
+	read_seen(src, &one, &want);
+	ck_assert_int_eq(want.ret, 0);
+	make_damaged(src, INT64_MAX, 0, 0, 0, tmp);
+	seen_start(&got, &o);
+	in = ingest_open(tmp, &o, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(ingest_next(in, &ev), 1);
+	fd = open(tmp, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, zero, sizeof(zero), 0), (ssize_t)sizeof(zero));
+	close(fd);
+	ck_assert_int_eq(ingest_rewind(in, &o, &err), 0);
+	if (threads[_i] > 1)	/* cut in more pieces than its 4 CPUs */
+		ck_assert_uint_gt(dat_mt_pieces(in, &lanes), 8);
+	read_rest(in, &got);
+	ingest_close(in);
+	ck_assert_int_eq(got.ret, 0);
+	ck_assert_uint_eq(got.n, want.n);
+	ck_assert(got.hash == want.hash && got.info_hash == want.info_hash);
+	ck_assert_ptr_null(ingest_open(tmp, &one, &err));
+	unlink(tmp);
 }
 END_TEST
 
@@ -1456,6 +1661,8 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_test(tc, test_zstd_reproducers);
 	tcase_add_loop_test(tc, test_pieces, 0, 3);
 	tcase_add_test(tc, test_pieces_rechunked);
+	tcase_add_loop_test(tc, test_rewind, 0, 4);
+	tcase_add_loop_test(tc, test_rewind_keeps_header, 0, 2);
 	tcase_add_test(tc, test_unz_zlib);
 	tcase_add_test(tc, test_cpu_overlap);
 	tcase_add_test(tc, test_clock_text_missing);
