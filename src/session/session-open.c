@@ -9,10 +9,11 @@
  * so), the schedreplay_meta / schedreplay_node lines inside the trace, the
  * capture folder's numactl-H.txt, and a single node as the last resort,
  * with a notice.  The marker lines are found by a bounded pre-scan of the
- * trace (SESSION_PRESCAN_EVENTS events), then the trace is opened again
- * for the real pass, so memory stays flat.  The topology is complete before
- * the first event streams and never changes after: a guessed one holds the
- * CPUs the pre-scan saw.
+ * trace (SESSION_PRESCAN_EVENTS events), then the same handle is rewound
+ * for the real pass (ingest_rewind()), so memory stays flat and the file
+ * is opened and checked once.  The topology is complete before the first
+ * event streams and never changes after: a guessed one holds the CPUs the
+ * pre-scan saw.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -296,10 +297,10 @@ static int prescan_topology(struct session *s, const struct topo_builder *b,
 }
 
 /*
- * Read the first events for schedreplay_meta / schedreplay_node lines, and
- * the highest CPU they name (for a guessed topology).  Damage is read past
- * and not reported here (the real pass reports it); the first of it names
- * the place when it hid topology lines.
+ * Open the trace (s->in) and read its first events for schedreplay_meta /
+ * schedreplay_node lines, and the highest CPU they name (for a guessed
+ * topology).  Damage is read past and not reported here (the real pass
+ * reports it); the first of it names the place when it hid topology lines.
  */
 static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bool *whole)
 {
@@ -316,7 +317,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 	io.strict = false;
 	io.warn = prescan_warn;
 	io.warn_arg = &dmg;
-	in = ingest_open(s->tr.read_path, &io, e);
+	in = s->in = ingest_open(s->tr.read_path, &io, e);
 	if (!in)
 		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
 	if (ingest_info(in)->kernel_release[0]) {
@@ -328,10 +329,8 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 		escape_text(s->tr.hostname, sizeof(s->tr.hostname), ingest_info(in)->hostname,
 			    strlen(ingest_info(in)->hostname));
 	b = topo_builder_new();
-	if (!b) {
-		ingest_close(in);
+	if (!b)
 		return err_set(e, -ENOMEM, "out of memory");
-	}
 	s->rec.numa_balancing = -1;
 	s->rec.migration_cost_ns = -1;
 	/*
@@ -364,8 +363,7 @@ static int prescan(struct session *s, struct topo **from_trace, int *max_cpu, bo
 	ret = prescan_topology(s, b, &dmg, *whole, from_trace, meta_at, ingest_pos_is_line(in));
 out:
 	topo_builder_free(b);
-	ingest_close(in);
-	return ret;
+	return ret;	/* s->in is rewound for the real pass, or closed with the session */
 }
 
 static int find_topology(struct session *s, struct topo *from_trace, int max_cpu)
@@ -465,6 +463,10 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 			return ret;
 	}
 
+	/* the decision thread needs the CPU a polling reader would take */
+	if (s->opts.mode == SESSION_REPLAY && session_pipe_wanted(s) &&
+	    util_cpus_available() <= 2)
+		s->opts.ingest.no_poll = true;
 	ret = prescan(s, &from_trace, &max_cpu, &whole);
 	if (ret)
 		return ret;
@@ -478,13 +480,9 @@ int session_open_trace(struct session *s, const char *arg, struct err *e)
 		return ret;
 	s->tr.topo = s->topo;
 
-	/* the decision thread needs the CPU a polling reader would take */
-	if (s->opts.mode == SESSION_REPLAY && session_pipe_wanted(s) &&
-	    util_cpus_available() <= 2)
-		s->opts.ingest.no_poll = true;
-	s->in = ingest_open(s->tr.read_path, &s->opts.ingest, e);
-	if (!s->in)
-		return placed(s, e, e->code ? e->code : -SR_EBADTRACE);
+	ret = ingest_rewind(s->in, &s->opts.ingest, e);
+	if (ret < 0)
+		return placed(s, e, ret);
 	s->tr.info = ingest_info(s->in);
 	return 0;
 }
