@@ -10,7 +10,9 @@
  * everywhere), bit 6 every CPU's data cut into pieces of a page or a chunk
  * for the threads (piece ends everywhere), bit 5 reading through
  * ingest_next_borrowed() (as a replay does)
- * rather than ingest_next(); sizes whose bits 2-3 are zero (a quarter) are read by
+ * rather than ingest_next(), bit 7 a rewind (ingest_rewind(), as the
+ * session's pre-scan) after a few hundred events, onto the other thread
+ * count and without --strict; sizes whose bits 2-3 are zero (a quarter) are read by
  * libtracecmd (--reader=libtracecmd, the slow path: a probe child per
  * input), the rest by the fast reader (src/ingest/dat-fast.c, or
  * libtracecmd where it declines the file).
@@ -50,6 +52,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	in = ingest_open(path, &opts, &err);
+	if (in && (size & 128)) {
+		for (n = 0; n < 300 && ingest_next(in, &copy) > 0; n++)
+			;
+		opts.threads = 3 - opts.threads;
+		opts.strict = false;
+		if (ingest_rewind(in, &opts, &err) < 0) {
+			ingest_close(in);
+			in = NULL;
+		}
+		n = 0;
+	}
 	if (in) {
 		for (;;) {
 			if (size & 32) {
