@@ -489,6 +489,13 @@ struct dat_damage {
 	char		msg[200];
 };
 
+/* damage the open found in the file's headers (dat.c): a rewind says it again */
+struct dat_told {
+	int		code;
+	uint64_t	pos;
+	char		msg[sizeof(((struct err *)0)->msg)];
+};
+
 /* a growable string buffer: the one ev->str points into */
 struct dat_strs {
 	char	*buf;
@@ -605,16 +612,22 @@ struct dat {
 	int			deferred;	/* fast (both readers): an error to return next */
 	struct dat_mt		*mt;		/* fast, threaded (dat-threads.c) */
 	struct dat_hkey		*hk;		/* by stream: heap keys */
+	/* what the open said of the file's damage, said again by a rewind */
+	struct dat_told		*told;
+	int			nr_told;
+	uint64_t		told_truncated;	/* what it added to info.truncated */
 };
 
 /**
  * dat_streams_init() - one stream per (buffer, CPU) with data, heap built
- * @d: the decoder, d->bufs filled
+ * @d:     the decoder, d->bufs filled
+ * @again: libtracecmd's reader, rewound: each CPU is read from its first
+ *         record again (tracecmd_read_cpu_first())
  *
  * Reads each stream's first record.
  * Return: 0 or -ENOMEM.
  */
-int dat_streams_init(struct dat *d);
+int dat_streams_init(struct dat *d, bool again);
 
 /**
  * dat_heap_pop() - the earliest record of all streams

@@ -171,7 +171,7 @@ int dat_heap_advance(struct dat *d)
 	return ret;
 }
 
-int dat_streams_init(struct dat *d)
+int dat_streams_init(struct dat *d, bool again)
 {
 	struct dat_stream *s;
 	int total = 0;
@@ -196,7 +196,8 @@ int dat_streams_init(struct dat *d)
 			s = &d->streams[d->nr_streams];
 			s->buf = bi;
 			s->cpu = cpu;
-			s->rec = tracecmd_read_data(d->bufs[bi].h, cpu);
+			s->rec = again ? tracecmd_read_cpu_first(d->bufs[bi].h, cpu) :
+					 tracecmd_read_data(d->bufs[bi].h, cpu);
 			if (!s->rec)
 				continue;
 			s->size = tracecmd_get_cpu_file_size(d->bufs[bi].h, cpu);

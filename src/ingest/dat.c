@@ -24,6 +24,7 @@
  * offer.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -346,6 +347,50 @@ out_err:
 }
 
 /*
+ * One piece of the file's damage found at open, @n more truncated: said
+ * now, and kept in d->told for a rewind to say again.  Return: 0, or the
+ * --strict error.
+ */
+static int tell(struct ingest *in, uint64_t n, int code, uint64_t pos, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int tell(struct ingest *in, uint64_t n, int code, uint64_t pos, const char *fmt, ...)
+{
+	struct dat *d = in->priv;
+	struct dat_told *t;
+	va_list ap;
+
+	t = realloc(d->told, (d->nr_told + 1) * sizeof(*t));
+	if (!t)
+		return err_set(&in->err, -ENOMEM, "out of memory");
+	d->told = t;
+	t += d->nr_told++;
+	t->code = code;
+	t->pos = pos;
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof(t->msg), fmt, ap);
+	va_end(ap);
+	in->info.truncated += n;
+	d->told_truncated += n;
+	return ingest_damage(in, code, pos, "%s", t->msg);
+}
+
+/* what tell() said at open, said again (a rewind).  Return: as tell(). */
+static int tell_again(struct ingest *in, const struct dat *d)
+{
+	int ret;
+	int i;
+
+	in->info.truncated += d->told_truncated;
+	for (i = 0; i < d->nr_told; i++) {
+		ret = ingest_damage(in, d->told[i].code, d->told[i].pos, "%s", d->told[i].msg);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Report what the header walk found to read around (@told_short: the short
  * file was reported already, by the fast reader's walk).
  * Return: 0, or the --strict error.
@@ -357,27 +402,23 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay, bool t
 	int i;
 
 	if (lay->nr_cut && !lay->rebuilt) {	/* a rebuilt table's cut: said below */
-		in->info.truncated += lay->nr_cut;
-		ret = ingest_damage(in, -SR_ETRUNCATED, lay->first_cut,
-				    "file ends inside the event data of %d cpu(s); reading what is there",
-				    lay->nr_cut);
+		ret = tell(in, lay->nr_cut, -SR_ETRUNCATED, lay->first_cut,
+			   "file ends inside the event data of %d cpu(s); reading what is there",
+			   lay->nr_cut);
 		if (ret < 0)
 			return ret;
 	}
 	if (lay->rebuilt && !(told_short && lay->short_sec)) {
-		in->info.truncated++;
-		ret = ingest_damage(in, -SR_ETRUNCATED, lay->file_size,
-				    "file cut short inside its event data: the table of where each cpu's data lies (the options section at byte %llu) went with the cut; reading the %d of %d cpu(s) found before it, told apart %s, numbered in file order",
-				    (unsigned long long)lay->rebuilt_sec, lay->rebuilt_cpus,
-				    lay->nr_bufs ? lay->bufs[0].nr_cpus : 0, lay->rebuilt_how);
+		ret = tell(in, 1, -SR_ETRUNCATED, lay->file_size,
+			   "file cut short inside its event data: the table of where each cpu's data lies (the options section at byte %llu) went with the cut; reading the %d of %d cpu(s) found before it, told apart %s, numbered in file order",
+			   (unsigned long long)lay->rebuilt_sec, lay->rebuilt_cpus,
+			   lay->nr_bufs ? lay->bufs[0].nr_cpus : 0, lay->rebuilt_how);
 		if (ret < 0)
 			return ret;
 	} else if (lay->short_sec && !told_short) {
-		in->info.truncated++;
-		ret = ingest_damage(in, -SR_ETRUNCATED, lay->file_size,
-				    "file cut short: the section at byte %llu says it ends at byte %llu",
-				    (unsigned long long)lay->short_sec,
-				    (unsigned long long)lay->short_end);
+		ret = tell(in, 1, -SR_ETRUNCATED, lay->file_size,
+			   "file cut short: the section at byte %llu says it ends at byte %llu",
+			   (unsigned long long)lay->short_sec, (unsigned long long)lay->short_end);
 		if (ret < 0)
 			return ret;
 	}
@@ -385,16 +426,15 @@ static int report_damage(struct ingest *in, const struct dat_layout *lay, bool t
 		b = &lay->bad[i];
 		if (b->cut)
 			continue;	/* the cut, said above */
-		in->info.truncated++;
 		if (b->lost_rest)
-			ret = ingest_damage(in, -SR_EBADTRACE, b->at,
-					    "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around, the rest from byte %llu lost)",
-					    b->cpu, b->why, b->good, b->count, b->nr_skip,
-					    (unsigned long long)b->stop);
+			ret = tell(in, 1, -SR_EBADTRACE, b->at,
+				   "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around, the rest from byte %llu lost)",
+				   b->cpu, b->why, b->good, b->count, b->nr_skip,
+				   (unsigned long long)b->stop);
 		else
-			ret = ingest_damage(in, -SR_EBADTRACE, b->at,
-					    "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around)",
-					    b->cpu, b->why, b->good, b->count, b->nr_skip);
+			ret = tell(in, 1, -SR_EBADTRACE, b->at,
+				   "cpu %d compressed data: %s; reading %u of its %u chunks (%d bad read around)",
+				   b->cpu, b->why, b->good, b->count, b->nr_skip);
 		if (ret < 0)
 			return ret;
 	}
@@ -705,7 +745,7 @@ static int fast_start(struct ingest *in, struct dat *d)
 		if (ret < 0)
 			return err_set(&in->err, ret, "cannot decompress \"%s\"", d->lay.compression);
 	}
-	ret = dat_streams_init(d);
+	ret = dat_streams_init(d, false);
 	if (ret < 0 && !in->err.code)
 		return err_set(&in->err, ret, "out of memory");
 	return ret;
@@ -859,7 +899,7 @@ static int dat_open(struct ingest *in)
 	ret = note_cpus(in, d);
 	if (ret < 0)
 		return ret;
-	ret = dat_streams_init(d);
+	ret = dat_streams_init(d, false);
 	if (ret < 0)
 		return err_set(&in->err, ret, "out of memory");
 	return 0;
@@ -991,19 +1031,31 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 }
 
 /*
- * Back to the first record: the fast reader keeps its header walk and
- * event formats and starts its streams again (libtracecmd's reader is
- * opened again, by the caller).
+ * Back to the first record, the file's damage said again: the fast reader
+ * keeps its header walk and event formats and starts its streams again;
+ * libtracecmd's reader keeps its handle and reads every CPU from its first
+ * record again.
  */
 static int dat_rewind(struct ingest *in)
 {
 	struct dat *d = in->priv;
 	int ret;
+	int i;
 
-	if (!d || !d->fast)
+	if (!d)
 		return 1;
 	dat_mt_stop(d);
-	dat_fast_release(d);
+	if (d->fast)
+		dat_fast_release(d);
+	if (d->cur)
+		tracecmd_free_record(d->cur);
+	if (d->pending)
+		tracecmd_free_record(d->pending);
+	for (i = 0; !d->fast && i < d->nr_heap; i++)
+		tracecmd_free_record(d->streams[d->heap[i]].rec);
+	d->cur = NULL;
+	d->pending = NULL;
+	d->oom = false;
 	free(d->streams);
 	free(d->heap);
 	free(d->hk);
@@ -1016,11 +1068,19 @@ static int dat_rewind(struct ingest *in)
 	d->done = 0;
 	d->deferred = 0;
 	dat_unz_release(&d->unz);
-	/* as dat_open(): a file cut short is said before any record */
-	ret = d->lay.short_sec ? report_damage(in, &d->lay, false) : 0;
+	/* as dat_open(): the damage its header walks found, before any record */
+	ret = tell_again(in, d);
 	if (ret < 0)
 		return ret;
-	return fast_start(in, d);
+	if (d->fast)
+		return fast_start(in, d);
+	ret = note_cpus(in, d);
+	if (ret < 0)
+		return ret;
+	ret = dat_streams_init(d, true);
+	if (ret < 0)
+		return err_set(&in->err, ret, "out of memory");
+	return 0;
 }
 
 static double dat_progress(const struct ingest *in)
@@ -1062,6 +1122,7 @@ static void dat_close(struct ingest *in)
 	dat_unz_release(&d->unz);
 	dat_meta_release(&d->meta);
 	dat_layout_release(&d->lay);
+	free(d->told);
 	free(d->bufs);
 	free(d->streams);
 	free(d->hk);

@@ -150,14 +150,15 @@ struct ingest *ingest_open(const char *path, const struct ingest_opts *opts, str
  *        open's; the format, buffer, reader and piece of the open are kept
  * @err:  where a failure is described
  *
- * The fast trace.dat reader keeps what its open read and checked (the
- * header walk, the event formats) and only starts its streams, and its
- * threads, again: a caller that reads the head of a trace first (the
- * session's pre-scan for topology lines) opens and checks the file once.
- * The other readers are opened again.  ingest_info()'s counters start
- * again from zero, and damage the open found (a file cut short) is
- * reported again, under the new options.  A pipe read as it came
- * (ingest_open() of a FIFO) cannot be rewound.
+ * The trace.dat readers keep what their open read and checked (the header
+ * walk, the event formats): the fast reader starts its streams, and its
+ * threads, again; libtracecmd's reads every CPU from its first record
+ * again (tracecmd_read_cpu_first()).  A caller that reads the head of a
+ * trace first (the session's pre-scan for topology lines) thus opens and
+ * checks the file once.  The text readers are opened again.
+ * ingest_info()'s counters start again from zero, and damage the open
+ * found (a file cut short) is reported again, under the new options.  A
+ * pipe read as it came (ingest_open() of a FIFO) cannot be rewound.
  *
  * Return: 0, or a negative code with @err set; after a failure the handle
  * can only be closed.

@@ -1026,16 +1026,18 @@ START_TEST(test_rewind)
 END_TEST
 
 /*
- * The fast reader's rewind does not read the file's headers again: with
- * the header bytes of the file overwritten after the open, the rewound
- * handle still reads every event (the reader keeps what it checked), on
- * one thread and cut in pieces on two; a fresh open of the file now fails.
+ * A rewind does not read the file's headers again: with the header bytes
+ * of the file overwritten after the open, the rewound handle still reads
+ * every event (the reader keeps what it checked), the fast reader on one
+ * thread and cut in pieces on two, and libtracecmd's; a fresh open of the
+ * file now fails.
  */
 START_TEST(test_rewind_keeps_header)
 {
-	static const int threads[] = { 1, 2 };
-	struct ingest_opts o = { .threads = threads[_i], .piece = 1 };
-	struct ingest_opts one = { .threads = 1 };
+	static const int threads[] = { 1, 2, 1 };
+	struct ingest_opts o = { .threads = threads[_i], .piece = 1,
+				 .reader = _i == 2 ? INGEST_READER_LIBTRACECMD : INGEST_READER_AUTO };
+	struct ingest_opts one = { .threads = 1, .reader = o.reader };
 	struct seen want, got;
 	struct err err = { 0 };
 	unsigned char zero[512] = { 0 };
@@ -1058,6 +1060,7 @@ START_TEST(test_rewind_keeps_header)
 	ck_assert_int_eq(pwrite(fd, zero, sizeof(zero), 0), (ssize_t)sizeof(zero));
 	close(fd);
 	ck_assert_int_eq(ingest_rewind(in, &o, &err), 0);
+	ck_assert_str_eq(ingest_info(in)->reader, _i == 2 ? "libtracecmd" : "fast");
 	if (threads[_i] > 1)	/* cut in more pieces than its 4 CPUs */
 		ck_assert_uint_gt(dat_mt_pieces(in, &lanes), 8);
 	read_rest(in, &got);
@@ -1662,7 +1665,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_loop_test(tc, test_pieces, 0, 3);
 	tcase_add_test(tc, test_pieces_rechunked);
 	tcase_add_loop_test(tc, test_rewind, 0, 4);
-	tcase_add_loop_test(tc, test_rewind_keeps_header, 0, 2);
+	tcase_add_loop_test(tc, test_rewind_keeps_header, 0, 3);
 	tcase_add_test(tc, test_unz_zlib);
 	tcase_add_test(tc, test_cpu_overlap);
 	tcase_add_test(tc, test_clock_text_missing);
