@@ -687,6 +687,35 @@ START_TEST(test_garbage_strict)
 }
 END_TEST
 
+/*
+ * A text trace read from a pipe as it comes cannot be read again:
+ * ingest_rewind() says so (the session copies a pipe into memory first),
+ * and the handle still closes cleanly.
+ */
+START_TEST(test_rewind_pipe)
+{
+	struct err err = { 0 };
+	struct sr_event ev;
+	struct ingest *in;
+	char path[64];
+	int fds[2];
+
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(write(fds[1], garbage_text, sizeof(garbage_text) - 1),
+			 (ssize_t)sizeof(garbage_text) - 1);
+	close(fds[1]);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[0]);
+	in = ingest_open(path, NULL, &err);
+	ck_assert_ptr_nonnull(in);
+	ck_assert_int_eq(ingest_next(in, &ev), 1);
+	ck_assert_int_eq(ingest_rewind(in, NULL, &err), -SR_EUNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot be read twice"));
+	ck_assert_str_eq(err.file, path);
+	ingest_close(in);
+	close(fds[0]);
+}
+END_TEST
+
 START_TEST(test_lost_events)
 {
 	static const char text[] =
@@ -1015,6 +1044,7 @@ static Suite *ingest_text_suite(void)
 	tcase_add_test(hand, test_hostile_comms_perf);
 	tcase_add_test(hand, test_garbage_lenient);
 	tcase_add_test(hand, test_garbage_strict);
+	tcase_add_test(hand, test_rewind_pipe);
 	tcase_add_test(hand, test_lost_events);
 	tcase_add_test(hand, test_lost_perf);
 	tcase_add_test(hand, test_cpu_out_of_range);
