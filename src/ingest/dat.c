@@ -798,6 +798,23 @@ static int fast_open(struct ingest *in, struct dat *d)
 	return fast_start(in, d);
 }
 
+/*
+ * libtracecmd's streams, from each CPU's first record (@again: after a
+ * rewind).  Return: 0, or negative (in->err).
+ */
+static int ltc_start(struct ingest *in, struct dat *d, bool again)
+{
+	int ret;
+
+	ret = note_cpus(in, d);
+	if (ret < 0)
+		return ret;
+	ret = dat_streams_init(d, again);
+	if (ret < 0)
+		return err_set(&in->err, ret, "out of memory");
+	return 0;
+}
+
 static int dat_open(struct ingest *in)
 {
 	struct dat_layout lay;
@@ -896,13 +913,7 @@ static int dat_open(struct ingest *in)
 		return ret;
 	for (i = 0; i < d->nr_bufs && !in->info.clock[0]; i++)
 		set_clock(in, tracecmd_get_trace_clock(d->bufs[i].h));
-	ret = note_cpus(in, d);
-	if (ret < 0)
-		return ret;
-	ret = dat_streams_init(d, false);
-	if (ret < 0)
-		return err_set(&in->err, ret, "out of memory");
-	return 0;
+	return ltc_start(in, d, false);
 
 out_close:
 	close(fd);
@@ -1031,6 +1042,40 @@ static int dat_next(struct ingest *in, struct sr_event *ev)
 }
 
 /*
+ * Every stream's reading state gone (threads stopped, records freed), the
+ * decoder's header state kept: for dat_close() and dat_rewind().
+ */
+static void streams_release(struct dat *d)
+{
+	int i;
+
+	if (d->cur)
+		tracecmd_free_record(d->cur);
+	if (d->pending)
+		tracecmd_free_record(d->pending);
+	dat_mt_stop(d);
+	if (d->fast)
+		dat_fast_release(d);
+	for (i = 0; !d->fast && i < d->nr_heap; i++)
+		tracecmd_free_record(d->streams[d->heap[i]].rec);
+	dat_unz_release(&d->unz);
+	free(d->streams);
+	free(d->heap);
+	free(d->hk);
+	d->cur = NULL;
+	d->pending = NULL;
+	d->oom = false;
+	d->streams = NULL;
+	d->heap = NULL;
+	d->hk = NULL;
+	d->nr_streams = 0;
+	d->nr_heap = 0;
+	d->total = 0;
+	d->done = 0;
+	d->deferred = 0;
+}
+
+/*
  * Back to the first record, the file's damage said again: the fast reader
  * keeps its header walk and event formats and starts its streams again;
  * libtracecmd's reader keeps its handle and reads every CPU from its first
@@ -1040,47 +1085,15 @@ static int dat_rewind(struct ingest *in)
 {
 	struct dat *d = in->priv;
 	int ret;
-	int i;
 
 	if (!d)
 		return 1;
-	dat_mt_stop(d);
-	if (d->fast)
-		dat_fast_release(d);
-	if (d->cur)
-		tracecmd_free_record(d->cur);
-	if (d->pending)
-		tracecmd_free_record(d->pending);
-	for (i = 0; !d->fast && i < d->nr_heap; i++)
-		tracecmd_free_record(d->streams[d->heap[i]].rec);
-	d->cur = NULL;
-	d->pending = NULL;
-	d->oom = false;
-	free(d->streams);
-	free(d->heap);
-	free(d->hk);
-	d->streams = NULL;
-	d->heap = NULL;
-	d->hk = NULL;
-	d->nr_streams = 0;
-	d->nr_heap = 0;
-	d->total = 0;
-	d->done = 0;
-	d->deferred = 0;
-	dat_unz_release(&d->unz);
+	streams_release(d);
 	/* as dat_open(): the damage its header walks found, before any record */
 	ret = tell_again(in, d);
 	if (ret < 0)
 		return ret;
-	if (d->fast)
-		return fast_start(in, d);
-	ret = note_cpus(in, d);
-	if (ret < 0)
-		return ret;
-	ret = dat_streams_init(d, true);
-	if (ret < 0)
-		return err_set(&in->err, ret, "out of memory");
-	return 0;
+	return d->fast ? fast_start(in, d) : ltc_start(in, d, true);
 }
 
 static double dat_progress(const struct ingest *in)
@@ -1100,15 +1113,7 @@ static void dat_close(struct ingest *in)
 
 	if (!d)
 		return;
-	if (d->cur)
-		tracecmd_free_record(d->cur);
-	if (d->pending)
-		tracecmd_free_record(d->pending);
-	dat_mt_stop(d);
-	if (d->fast)
-		dat_fast_release(d);
-	for (i = 0; !d->fast && i < d->nr_heap; i++)
-		tracecmd_free_record(d->streams[d->heap[i]].rec);
+	streams_release(d);
 	for (i = 0; i < d->nr_bufs; i++) {
 		for (e = 0; e < d->bufs[i].ev_cap; e++)
 			dat_evinfo_free(d->bufs[i].ev[e]);
@@ -1119,14 +1124,10 @@ static void dat_close(struct ingest *in)
 	tracecmd_close(d->top);
 	if (d->fd >= 0)
 		close(d->fd);
-	dat_unz_release(&d->unz);
 	dat_meta_release(&d->meta);
 	dat_layout_release(&d->lay);
 	free(d->told);
 	free(d->bufs);
-	free(d->streams);
-	free(d->hk);
-	free(d->heap);
 	free(d->strs.buf);
 	free(d);
 	in->priv = NULL;
