@@ -330,7 +330,13 @@ bool model_cpu_pelt(const struct model *m, int cpu, uint64_t ts_ns, double *util
 	if (!c->pelt_on || !c->known || c->curr < 0 || ts_ns < c->pelt_from_ns + MODEL_PELT_SETTLE_NS)
 		return false;
 	dt = ts_ns > c->pelt_ns ? ts_ns - c->pelt_ns : 0;
-	if (dt && dt == c->memo_dt) {
+	if (!dt) {
+		/* brought up to date at this time: nothing decays (exp2(0) is 1 exactly) */
+		*util = c->util;
+		*runnable = c->runnable;
+		return true;
+	}
+	if (dt == c->memo_dt) {
 		f = c->memo_f;
 	} else {
 		/* the model is the caller's to read: the memo is a cache of it, not a change */

@@ -8,6 +8,7 @@
  * checked against the runnable-count invariant; model_check_event() on
  * each id an event kind names.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,45 @@ START_TEST(test_wakeup_switch_counts)
 	ck_assert_int_eq(runnable(2), 1);
 	ck_assert_uint_eq(model_stats(m)->switch_missing, 0);
 	ck_assert_uint_eq(model_stats(m)->events, 7);
+}
+END_TEST
+
+/* a CPU's averages: PELT's series, the same read twice, and read at the time they were brought to */
+START_TEST(test_pelt)
+{
+	const double h = (double)MODEL_PELT_HALFLIFE_NS;
+	const uint64_t t0 = 1000000000ull, t1 = t0 + MODEL_PELT_SETTLE_NS + MODEL_PELT_HALFLIFE_NS;
+	double u, r, u1, r1, u2, r2;
+
+	wake(t0, SR_EV_WAKEUP_NEW, 100, 1);
+	sw(t0, 1, 0, 0, 100);
+	ck_assert(!model_cpu_pelt(m, 1, t0 + MODEL_PELT_SETTLE_NS - 1, &u, &r));
+	ck_assert(!model_cpu_pelt(m, 0, t1, &u, &r));	/* never seen */
+
+	/* 100 ran alone for 5 half-lives, from nothing */
+	ck_assert(model_cpu_pelt(m, 1, t1, &u1, &r1));
+	ck_assert_double_eq_tol(u1, 1024.0 * (1.0 - exp2(-(double)(t1 - t0) / h)), 1e-9);
+	ck_assert_double_eq_tol(r1, u1, 1e-9);
+	ck_assert(model_cpu_pelt(m, 1, t1, &u, &r));
+	ck_assert_double_eq(u, u1);
+	ck_assert_double_eq(r, r1);
+
+	/* it sleeps at t1: the averages are brought to t1 as they were */
+	sw(t1, 1, 100, 1, 0);
+	ck_assert(model_cpu_pelt(m, 1, t1, &u, &r));
+	ck_assert_double_eq(u, u1);
+	ck_assert_double_eq(r, r1);
+
+	/* idle for one half-life: half of it is left, nothing added */
+	ck_assert(model_cpu_pelt(m, 1, t1 + MODEL_PELT_HALFLIFE_NS, &u2, &r2));
+	ck_assert_double_eq_tol(u2, u1 / 2, 1e-9);
+	ck_assert_double_eq_tol(r2, r1 / 2, 1e-9);
+	ck_assert(model_cpu_pelt(m, 1, t1 + MODEL_PELT_HALFLIFE_NS, &u, &r));
+	ck_assert_double_eq(u, u2);
+	ck_assert_double_eq(r, r2);
+	/* and read at t1 again: not decayed by the read in between */
+	ck_assert(model_cpu_pelt(m, 1, t1, &u, &r));
+	ck_assert_double_eq(u, u1);
 }
 END_TEST
 
@@ -970,6 +1010,7 @@ static Suite *model_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_unknown_until_told);
 	tcase_add_test(tc, test_wakeup_switch_counts);
+	tcase_add_test(tc, test_pelt);
 	tcase_add_test(tc, test_comm);
 	tcase_add_loop_test(tc, test_switch_out_states, 0,
 			    sizeof(switch_out) / sizeof(switch_out[0]));
