@@ -892,33 +892,52 @@ static void feed_vmstat(struct cost_ledger *l, const struct cost_feed *vm)
 	}
 }
 
+bool cost_ledger_wants(const struct sr_event *ev)
+{
+	switch (ev->kind) {
+	case SR_EV_NUMA_FAULT:
+		return true;
+	case SR_EV_MIGRATE:
+		return ev->u.mig.pid > 0;
+	case SR_EV_STICK_NUMA:
+		return ev->u.numa.src_pid > 0;
+	case SR_EV_EXIT:
+		return ev->u.exit.pid > 0;
+	case SR_EV_PRINT:
+		return ev->marker == SR_MARK_VMSTAT;
+	default:
+		return false;
+	}
+}
+
 bool cost_ledger_capture(const struct cost_ledger *l, const struct model *m,
 			 const struct sr_event *ev, struct cost_feed *f)
 {
+	if (!cost_ledger_wants(ev))
+		return false;
 	f->kind = ev->kind;
 	f->ts_ns = ev->ts_ns;
 	f->pid = ev->pid;
 	switch (ev->kind) {
 	case SR_EV_NUMA_FAULT:
 		capture_fault(l, m, ev, f);
-		return true;
+		break;
 	case SR_EV_MIGRATE:
 		f->pid = ev->u.mig.pid;
-		return f->pid > 0;
+		break;
 	case SR_EV_STICK_NUMA:
 		f->pid = ev->u.numa.src_pid;
-		return f->pid > 0;
+		break;
 	case SR_EV_EXIT:
 		f->pid = ev->u.exit.pid;
-		return f->pid > 0;
+		break;
 	case SR_EV_PRINT:
-		if (ev->marker != SR_MARK_VMSTAT)
-			return false;
 		capture_vmstat(ev, f);
-		return true;
+		break;
 	default:
-		return false;
+		break;
 	}
+	return true;
 }
 
 int cost_ledger_apply(struct cost_ledger *l, const struct cost_feed *f)

@@ -314,6 +314,13 @@ struct cost_feed {
 };
 
 /**
+ * cost_ledger_wants() - whether @ev means anything to the ledger: what
+ * cost_ledger_capture() would return, read before a slot is taken for it
+ * (most events of a trace, switches and wake-ups, do not)
+ */
+bool cost_ledger_wants(const struct sr_event *ev);
+
+/**
  * cost_ledger_capture() - read what @ev means for the ledger (after
  * decision_feed(), before model_feed())
  * @m: the model, in its state before @ev
