@@ -83,9 +83,21 @@ void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int
 		pos = sa->off + sa->max * sa->size;
 	}
 	add_range(l, pos, sizeof(struct sr_snapshot) - pos);
-	l->used = 0;
-	for (i = 0; i < (size_t)l->nr_segs; i++)
-		l->used += l->seg[i].len;
+	/* each range's windows; one that two ranges share, once */
+	l->nr_win = 0;
+	for (i = 0; i < (size_t)l->nr_segs; i++) {
+		size_t end = (size_t)l->seg[i].off + l->seg[i].len, w;
+
+		for (w = l->seg[i].off & ~(size_t)(DECISION_SNAP_WIN - 1); w < end;
+		     w += DECISION_SNAP_WIN) {
+			size_t at = w + DECISION_SNAP_WIN <= sizeof(struct sr_snapshot) ? w :
+				    sizeof(struct sr_snapshot) - DECISION_SNAP_WIN;
+
+			if (!l->nr_win || l->win[l->nr_win - 1] != at)
+				l->win[l->nr_win++] = (uint16_t)at;
+		}
+	}
+	l->used = (size_t)l->nr_win * DECISION_SNAP_WIN;
 }
 
 void decision_snap_layout_grow(struct decision_snap_layout *l, int nr_nodes, int nr_cpus)
@@ -101,73 +113,34 @@ void decision_snap_layout_grow(struct decision_snap_layout *l, int nr_nodes, int
 }
 
 /*
- * A range is mostly a few entries of an array: 2 to 100 bytes on the
- * machines traced so far, some 15 of them a snapshot, and every wake-up
- * clears one snapshot and packs and unpacks another.  A call of libc's
- * memcpy() or memset() per range was 6-10% of a two-thread replay's samples
- * (the call and its dispatch on the size, for a handful of bytes), so a
- * short range is moved here in fixed-size pieces, which the compiler makes
- * plain loads and stores, the last piece overlapping the one before it;
- * a long one goes to libc.  (Left to itself, GCC turns the loop of pieces
- * back into a memcpy() or memset(), inlined as a rep movsq or rep stosq,
- * which costs more to start than the bytes it moves.)
+ * One window moved: GCC makes it a 16-byte load and store.  The loops
+ * below run over the layout's windows, a few a range (a call of libc's
+ * memcpy() or memset() a range, for a handful of bytes, was 6-10% of a
+ * two-thread replay's samples; a loop that moved each range in pieces,
+ * with branches on its length, still took some 400 instructions to pack
+ * the 14 ranges of a 2-CPU machine's snapshot, and as many to clear one).
  */
-#define SNAP_SHORT	256
-
-static inline void copy_range(char *to, const char *from, size_t n)
+static inline void win_move(char *to, const char *from)
 {
-	size_t i;
-
-	if (n > SNAP_SHORT) {
-		memcpy(to, from, n);
-	} else if (n >= 16) {
-		for (i = 0; i + 16 <= n; i += 16) {
-			memcpy(to + i, from + i, 16);
-			/* an opaque step: GCC would make the loop a memcpy again */
-			__asm__("" : "+r"(i));
-		}
-		if (i < n)
-			memcpy(to + n - 16, from + n - 16, 16);
-	} else if (n >= 8) {
-		memcpy(to, from, 8);
-		memcpy(to + n - 8, from + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(to, from, 4);
-		memcpy(to + n - 4, from + n - 4, 4);
-	} else if (n) {
-		to[0] = from[0];
-		to[n / 2] = from[n / 2];
-		to[n - 1] = from[n - 1];
-	}
-}
-
-/* a short range is cleared as a copy of zeroes, by copy_range()'s pieces */
-static inline void zero_range(char *to, size_t n)
-{
-	static const char zero[SNAP_SHORT];
-
-	if (n > SNAP_SHORT)
-		memset(to, 0, n);
-	else
-		copy_range(to, zero, n);
+	memcpy(to, from, DECISION_SNAP_WIN);
 }
 
 void decision_snap_clear(const struct decision_snap_layout *l, struct sr_snapshot *s)
 {
-	int i;
+	static const char zero[DECISION_SNAP_WIN];
+	int i, n = l->nr_win;
 
-	for (i = 0; i < l->nr_segs; i++)
-		zero_range((char *)s + l->seg[i].off, l->seg[i].len);
+	for (i = 0; i < n; i++)
+		win_move((char *)s + l->win[i], zero);
 }
 
 void decision_snap_copy(const struct decision_snap_layout *l, struct sr_snapshot *to,
 			const struct sr_snapshot *from)
 {
-	int i;
+	int i, n = l->nr_win;
 
-	for (i = 0; i < l->nr_segs; i++)
-		copy_range((char *)to + l->seg[i].off, (const char *)from + l->seg[i].off,
-			   l->seg[i].len);
+	for (i = 0; i < n; i++)
+		win_move((char *)to + l->win[i], (const char *)from + l->win[i]);
 }
 
 size_t decision_snap_used(const struct decision_snap_layout *l)
@@ -179,22 +152,18 @@ void decision_snap_pack(const struct decision_snap_layout *l, void *buf,
 			const struct sr_snapshot *s)
 {
 	char *b = buf;
-	int i;
+	int i, n = l->nr_win;
 
-	for (i = 0; i < l->nr_segs; i++) {
-		copy_range(b, (const char *)s + l->seg[i].off, l->seg[i].len);
-		b += l->seg[i].len;
-	}
+	for (i = 0; i < n; i++)
+		win_move(b + (size_t)i * DECISION_SNAP_WIN, (const char *)s + l->win[i]);
 }
 
 void decision_snap_unpack(const struct decision_snap_layout *l, struct sr_snapshot *s,
 			  const void *buf)
 {
 	const char *b = buf;
-	int i;
+	int i, n = l->nr_win;
 
-	for (i = 0; i < l->nr_segs; i++) {
-		copy_range((char *)s + l->seg[i].off, b, l->seg[i].len);
-		b += l->seg[i].len;
-	}
+	for (i = 0; i < n; i++)
+		win_move((char *)s + l->win[i], b + (size_t)i * DECISION_SNAP_WIN);
 }
