@@ -100,7 +100,8 @@ void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int
 	l->used = (size_t)l->nr_win * DECISION_SNAP_WIN;
 }
 
-void decision_snap_layout_grow(struct decision_snap_layout *l, int nr_nodes, int nr_cpus)
+/* decision_snap_layout_grow() when a count is larger: unless capped, a wider layout */
+void decision_snap_layout_widen(struct decision_snap_layout *l, int nr_nodes, int nr_cpus)
 {
 	if (nr_nodes > SR_MAX_NODES)
 		nr_nodes = SR_MAX_NODES;

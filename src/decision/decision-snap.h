@@ -68,6 +68,9 @@ struct decision_snap_layout {
  */
 void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int nr_cpus);
 
+/* decision_snap_layout_grow()'s work, when there is some */
+void decision_snap_layout_widen(struct decision_snap_layout *l, int nr_nodes, int nr_cpus);
+
 /**
  * decision_snap_layout_grow() - widen @l to a topology that grew
  * @l:        a layout made by decision_snap_layout_init()
@@ -76,7 +79,13 @@ void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int
  *
  * Context: once per event; does nothing unless a capped count is larger.
  */
-void decision_snap_layout_grow(struct decision_snap_layout *l, int nr_nodes, int nr_cpus);
+static inline void decision_snap_layout_grow(struct decision_snap_layout *l, int nr_nodes,
+					     int nr_cpus)
+{
+	if ((nr_nodes > l->nr_nodes && l->nr_nodes < SR_MAX_NODES) ||
+	    (nr_cpus > l->nr_cpus && l->nr_cpus < SR_PLACE_MAX_CPUS))
+		decision_snap_layout_widen(l, nr_nodes, nr_cpus);
+}
 
 /**
  * decision_snap_clear() - zero a snapshot whose unused entries are zero

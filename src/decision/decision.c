@@ -1934,14 +1934,12 @@ static void sync_probe_damage(struct decision_ctx *d)
 	d->pairs.unpaired_entries = 0;
 }
 
-/* room for @cpu in the per-CPU arrays (lost_ts, seen_ts) */
-static int grow_cpus(struct decision_ctx *d, int cpu)
+/* grow_cpus() when the arrays are too short */
+static __attribute__((noinline)) int grow_cpus_to(struct decision_ctx *d, int cpu)
 {
 	int n = cpu + 1 > 2 * d->nr_lost_cpus ? cpu + 1 : 2 * d->nr_lost_cpus;
 	uint64_t *l;
 
-	if (cpu < d->nr_lost_cpus)
-		return 0;
 	l = realloc(d->seen_ts, n * sizeof(*l));
 	if (!l)
 		return -ENOMEM;
@@ -1954,6 +1952,12 @@ static int grow_cpus(struct decision_ctx *d, int cpu)
 	d->lost_ts = l;
 	d->nr_lost_cpus = n;
 	return 0;
+}
+
+/* room for @cpu in the per-CPU arrays (lost_ts, seen_ts): asked at every event */
+static inline int grow_cpus(struct decision_ctx *d, int cpu)
+{
+	return cpu < d->nr_lost_cpus ? 0 : grow_cpus_to(d, cpu);
 }
 
 static int note_lost(struct decision_ctx *d, int cpu, uint64_t ts)
