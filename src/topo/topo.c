@@ -80,25 +80,6 @@ void topo_free(struct topo *t)
 	free(t);
 }
 
-int topo_cpu_node(const struct topo *t, int cpu)
-{
-	if (!t || cpu < 0 || cpu >= t->nr_cpus)
-		return -1;
-	return t->cpu_node[cpu];
-}
-
-bool topo_node_present(const struct topo *t, int node)
-{
-	return t && node >= 0 && node < t->nr_nodes && !t->node_absent[node];
-}
-
-int topo_distance(const struct topo *t, int a, int b)
-{
-	if (!topo_node_present(t, a) || !topo_node_present(t, b))
-		return -1;
-	return t->distance[a * t->nr_nodes + b];
-}
-
 const char *topo_source_name(enum topo_source s)
 {
 	switch (s) {

@@ -214,14 +214,33 @@ double topo_latency_ratio(const struct topo *t, int a, int b);
 /** topo_free() - free (NULL is fine). */
 void topo_free(struct topo *t);
 
-/** topo_cpu_node() - node of @cpu, -1 when out of range or unplaced. */
-int topo_cpu_node(const struct topo *t, int cpu);
+/*
+ * The three lookups below are inline: a replay asks them a few times an
+ * event and about ten times a decision (the snapshot, the model's
+ * counters), millions of calls of a few instructions each.
+ */
 
-/** topo_distance() - distance between two nodes, -1 when out of range or absent. */
-int topo_distance(const struct topo *t, int a, int b);
+/** topo_cpu_node() - node of @cpu, -1 when out of range or unplaced. */
+static inline int topo_cpu_node(const struct topo *t, int cpu)
+{
+	if (!t || cpu < 0 || cpu >= t->nr_cpus)
+		return -1;
+	return t->cpu_node[cpu];
+}
 
 /** topo_node_present() - true when @node is in range and not absent. */
-bool topo_node_present(const struct topo *t, int node);
+static inline bool topo_node_present(const struct topo *t, int node)
+{
+	return t && node >= 0 && node < t->nr_nodes && !t->node_absent[node];
+}
+
+/** topo_distance() - distance between two nodes, -1 when out of range or absent. */
+static inline int topo_distance(const struct topo *t, int a, int b)
+{
+	if (!topo_node_present(t, a) || !topo_node_present(t, b))
+		return -1;
+	return t->distance[a * t->nr_nodes + b];
+}
 
 /** topo_source_name() - "trace", "sysfs", "numactl", "json", "capture", "default". */
 const char *topo_source_name(enum topo_source s);
