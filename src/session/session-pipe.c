@@ -201,8 +201,9 @@ int session_pipe_feed(struct session *s, const struct sr_event *ev)
 
 	/*
 	 * Most events are nothing to the ledger: no slot for them, and no
-	 * write to one (the ring's lines are the judge's to read, and each
-	 * write to them was a miss: 1-2% of a replay's samples)
+	 * write to one, whose line the judge may be reading (a capture into
+	 * the next slot at every event was 1-2% of a two-thread replay's
+	 * samples)
 	 */
 	if (!cost_ledger_wants(ev))
 		return atomic_load_explicit(&p->failed, memory_order_relaxed) ? -ECANCELED : 0;
