@@ -647,12 +647,44 @@ struct tep_record *dat_heap_pop(struct dat *d, int *bi);
  */
 int dat_heap_keys(struct dat *d);
 
+/* the heap's order: the earlier next item, then the lower buffer, then the lower CPU */
+static inline bool dat_stream_less(const struct dat *d, int a, int b)
+{
+	const struct dat_hkey *x = &d->hk[a];
+	const struct dat_hkey *y = &d->hk[b];
+
+	if (x->key != y->key)
+		return x->key < y->key;
+	if (x->buf != y->buf)
+		return x->buf < y->buf;
+	return x->cpu < y->cpu;
+}
+
 /**
  * dat_heap_down() - restore the heap below @i after a key grew
  * @d: the decoder; d->hk[] are the keys
  * @i: index in d->heap
  */
-void dat_heap_down(struct dat *d, int i);
+static inline void dat_heap_down(struct dat *d, int i)
+{
+	int n = d->nr_heap;
+	int c;
+	int t;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= n)
+			return;
+		if (c + 1 < n && dat_stream_less(d, d->heap[c + 1], d->heap[c]))
+			c++;
+		if (!dat_stream_less(d, d->heap[c], d->heap[i]))
+			return;
+		t = d->heap[c];
+		d->heap[c] = d->heap[i];
+		d->heap[i] = t;
+		i = c;
+	}
+}
 
 /** dat_lost_event() - the lost-events marker returned before @rec. */
 void dat_lost_event(const struct tep_record *rec, struct sr_event *ev);

@@ -59,39 +59,6 @@ void dat_lost_event(const struct tep_record *rec, struct sr_event *ev)
 
 /* ---- stream merge ------------------------------------------------------- */
 
-static bool stream_less(const struct dat *d, int a, int b)
-{
-	const struct dat_hkey *x = &d->hk[a];
-	const struct dat_hkey *y = &d->hk[b];
-
-	if (x->key != y->key)
-		return x->key < y->key;
-	if (x->buf != y->buf)
-		return x->buf < y->buf;
-	return x->cpu < y->cpu;
-}
-
-void dat_heap_down(struct dat *d, int i)
-{
-	int n = d->nr_heap;
-	int c;
-	int t;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= n)
-			return;
-		if (c + 1 < n && stream_less(d, d->heap[c + 1], d->heap[c]))
-			c++;
-		if (!stream_less(d, d->heap[c], d->heap[i]))
-			return;
-		t = d->heap[c];
-		d->heap[c] = d->heap[i];
-		d->heap[i] = t;
-		i = c;
-	}
-}
-
 /* read the next record of stream @si; account progress; Return: 0 or negative (fast reader) */
 static int stream_advance(struct dat *d, int si)
 {

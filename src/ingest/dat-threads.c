@@ -584,10 +584,30 @@ static int take_batch(struct ingest *in, struct dat *d, int si, struct dat_batch
 	return 1;
 }
 
+/*
+ * A damage or fatal item reached by the merge: reported, or made the
+ * error.  Out of line: its 512-byte message would make the merge's frame,
+ * set up at every event, that much larger.
+ */
+static __attribute__((noinline)) int item_damage(struct ingest *in, const struct dat_batch *b,
+						 const struct dat_item *it)
+{
+	struct dat_damage dmg;
+
+	dmg.code = it->ev.pid;
+	dmg.pos = it->ev.src_pos;
+	snprintf(dmg.msg, sizeof(dmg.msg), "%s",
+		 it->str_off == UINT32_MAX ? "out of memory" : b->arena + it->str_off);
+	if ((it->type & DAT_ITEM_KIND) == DAT_ITEM_DAMAGE)
+		return dat_report_damage(in, &dmg);
+	err_set(&in->err, dmg.code, "%s", dmg.msg);
+	err_at_byte(&in->err, dmg.pos);
+	return dmg.code;
+}
+
 int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event **ev)
 {
 	struct dat_mt *mt = d->mt;
-	struct dat_damage dmg;
 	struct dat_batch *b;
 	struct dat_item *it;
 	int si;
@@ -618,17 +638,7 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 			*ev = &it->ev;
 			ret = 1;
 		} else {
-			dmg.code = it->ev.pid;
-			dmg.pos = it->ev.src_pos;
-			snprintf(dmg.msg, sizeof(dmg.msg), "%s",
-				 it->str_off == UINT32_MAX ? "out of memory" : b->arena + it->str_off);
-			if ((it->type & DAT_ITEM_KIND) == DAT_ITEM_DAMAGE) {
-				ret = dat_report_damage(in, &dmg);
-			} else {
-				err_set(&in->err, dmg.code, "%s", dmg.msg);
-				err_at_byte(&in->err, dmg.pos);
-				ret = dmg.code;
-			}
+			ret = item_damage(in, b, it);
 		}
 		if (b->pos < b->n) {
 			d->hk[si].key = item_key(d, si, &b->items[b->pos]);
