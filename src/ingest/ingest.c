@@ -362,9 +362,12 @@ static int account(struct ingest *in, const struct sr_event *ev)
 {
 	int ret;
 
-	ret = ingest_note_cpu(in, ev->cpu, ev->src_pos);
-	if (ret < 0)
-		return ret;
+	/* a CPU seen before: ingest_note_cpu() would do nothing (asked at every event) */
+	if (ev->cpu < 0 || ev->cpu >= in->info.nr_cpus || ev->cpu >= in->lost_cap) {
+		ret = ingest_note_cpu(in, ev->cpu, ev->src_pos);
+		if (ret < 0)
+			return ret;
+	}
 	if (in->have_ts && ev->ts_ns < in->last_ts_ns) {
 		in->info.unordered++;
 		ret = ingest_damage(in, -SR_EBADTRACE, ev->src_pos,
