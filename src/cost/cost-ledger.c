@@ -892,24 +892,6 @@ static void feed_vmstat(struct cost_ledger *l, const struct cost_feed *vm)
 	}
 }
 
-bool cost_ledger_wants(const struct sr_event *ev)
-{
-	switch (ev->kind) {
-	case SR_EV_NUMA_FAULT:
-		return true;
-	case SR_EV_MIGRATE:
-		return ev->u.mig.pid > 0;
-	case SR_EV_STICK_NUMA:
-		return ev->u.numa.src_pid > 0;
-	case SR_EV_EXIT:
-		return ev->u.exit.pid > 0;
-	case SR_EV_PRINT:
-		return ev->marker == SR_MARK_VMSTAT;
-	default:
-		return false;
-	}
-}
-
 bool cost_ledger_capture(const struct cost_ledger *l, const struct model *m,
 			 const struct sr_event *ev, struct cost_feed *f)
 {

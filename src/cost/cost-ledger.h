@@ -316,9 +316,26 @@ struct cost_feed {
 /**
  * cost_ledger_wants() - whether @ev means anything to the ledger: what
  * cost_ledger_capture() would return, read before a slot is taken for it
- * (most events of a trace, switches and wake-ups, do not)
+ * (most events of a trace, switches and wake-ups, do not; inline, as it
+ * is asked at every event)
  */
-bool cost_ledger_wants(const struct sr_event *ev);
+static inline bool cost_ledger_wants(const struct sr_event *ev)
+{
+	switch (ev->kind) {
+	case SR_EV_NUMA_FAULT:
+		return true;
+	case SR_EV_MIGRATE:
+		return ev->u.mig.pid > 0;
+	case SR_EV_STICK_NUMA:
+		return ev->u.numa.src_pid > 0;
+	case SR_EV_EXIT:
+		return ev->u.exit.pid > 0;
+	case SR_EV_PRINT:
+		return ev->marker == SR_MARK_VMSTAT;
+	default:
+		return false;
+	}
+}
 
 /**
  * cost_ledger_capture() - read what @ev means for the ledger (after
