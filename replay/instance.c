@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "replay.h"
 
@@ -80,6 +81,23 @@ int replay_policy_start(struct replay_policy *pol, struct err *err)
 	}
 	pol->started = true;
 	return 0;
+}
+
+bool replay_policy_same(const struct replay_policy *a, const struct replay_policy *b)
+{
+	size_t i;
+
+	if (!a || !b)
+		return false;
+	if (a == b)
+		return true;
+	if (a->ops != b->ops || !a->started || !b->started ||
+	    memcmp(&a->vals, &b->vals, sizeof(a->vals)))
+		return false;
+	for (i = 0; i < replay_registry_count(); i++)
+		if (replay_registry_get(i) == a->ops)
+			return true;
+	return false;
 }
 
 int replay_policy_evaluate(const struct replay_policy *pol, const struct sr_snapshot *snap,

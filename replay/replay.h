@@ -12,6 +12,7 @@
 #ifndef SR_REPLAY_REPLAY_H
 #define SR_REPLAY_REPLAY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -293,6 +294,15 @@ int replay_policy_evaluate(const struct replay_policy *pol, const struct sr_snap
  * Return: borrowed, as passed to replay_policy_new().
  */
 const struct sr_policy_ops *replay_policy_ops(const struct replay_policy *pol);
+
+/**
+ * replay_policy_same() - whether two started instances give the same
+ * verdict on the same snapshot: the same instance, or two of one built-in
+ * policy with the same parameter values (a built-in's evaluate reads only
+ * its parameters and the snapshot, as the ABI asks of every policy; a
+ * plugin's is taken at its word only for one instance)
+ */
+bool replay_policy_same(const struct replay_policy *a, const struct replay_policy *b);
 
 /**
  * replay_policy_values() - the instance's parameter values

@@ -33,6 +33,13 @@ struct engine {
 	size_t				tasks_used;
 	struct engine_place		place;
 	struct sr_snapshot		*scratch;	/* infer_waker()'s copy */
+	/*
+	 * per class and side, an earlier side whose policy gives the same
+	 * verdicts (replay_policy_same()), or -1; worked out at the first
+	 * evaluation after a policy was added (same_ready)
+	 */
+	signed char			same[ENGINE__SIDES][SR_DECISION_CLASS__COUNT];
+	bool				same_ready;
 	uint64_t			waker_inferred;	/* wake-ups it narrowed */
 	/* the last reason-pair key made, and of what: most disagreements repeat it */
 	char				pair_key[160];
@@ -96,7 +103,22 @@ int engine_add(struct engine *e, enum engine_side side, struct replay_policy *po
 		return -SR_EUSAGE;
 	}
 	e->pols[side][e->nr[side]++] = pol;
+	e->same_ready = false;
 	return 0;
+}
+
+static void same_init(struct engine *e)
+{
+	int c, s, t;
+
+	for (c = 0; c < SR_DECISION_CLASS__COUNT; c++)
+		for (s = 0; s < ENGINE__SIDES; s++) {
+			e->same[s][c] = -1;
+			for (t = 0; t < s && e->same[s][c] < 0; t++)
+				if (replay_policy_same(e->by_class[t][c], e->by_class[s][c]))
+					e->same[s][c] = (signed char)t;
+		}
+	e->same_ready = true;
 }
 
 const struct replay_policy *engine_policy(const struct engine *e, enum engine_side side, int cls)
@@ -325,13 +347,26 @@ int engine_evaluate(struct engine *e, const struct decision *d, struct engine_re
 	ret = infer_waker(e, d, e->by_class[ENGINE_KERNEL][cls], &snap, err);
 	if (ret < 0)
 		return ret;
+	if (!e->same_ready)
+		same_init(e);
 	for (s = 0; s < ENGINE__SIDES; s++) {
+		const struct sr_snapshot *in = s == ENGINE_KERNEL ? &d->snap : snap;
+		int t = e->same[s][cls];
+
 		r->pol[s] = e->by_class[s][cls];
 		replay_verdict_init(&r->v[s]);
 		if (!r->pol[s])
 			continue;
-		ret = replay_policy_evaluate(r->pol[s], s == ENGINE_KERNEL ? &d->snap : snap,
-					     &r->v[s], err);
+		/*
+		 * A side whose policy is an earlier side's (the new policy is
+		 * often the recording kernel's model, or the old one is), on
+		 * the same snapshot: the same verdict, not worked out twice
+		 */
+		if (t >= 0 && (t == ENGINE_KERNEL ? &d->snap : snap) == in) {
+			r->v[s] = r->v[t];
+			continue;
+		}
+		ret = replay_policy_evaluate(r->pol[s], in, &r->v[s], err);
 		if (ret < 0)
 			return ret;
 	}

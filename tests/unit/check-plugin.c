@@ -355,12 +355,68 @@ START_TEST(test_ops_check)
 }
 END_TEST
 
+/*
+ * replay_policy_same(): which instances give the same verdicts, so that the
+ * engine evaluates one of them (engine_evaluate()): one built-in with the
+ * same parameters, started; never two instances of a plugin
+ */
+static struct replay_policy *started(const struct sr_policy_ops *ops, const char *assign)
+{
+	struct err err = { 0 };
+	struct replay_policy *pol = replay_policy_new(ops);
+
+	ck_assert_ptr_nonnull(pol);
+	if (assign)
+		ck_assert_int_eq(replay_policy_set_param(pol, assign, &err), 0);
+	ck_assert_int_eq(replay_policy_start(pol, &err), 0);
+	return pol;
+}
+
+START_TEST(test_policy_same)
+{
+	const struct sr_policy_ops *w61 = replay_registry_lookup("wakeup-v6.1");
+	const struct sr_policy_ops *w519 = replay_registry_lookup("wakeup-v5.19");
+	struct err err = { 0 };
+	struct replay_plugin *pl = replay_plugin_open(PLUGIN("policy-example"), &err);
+	struct replay_policy *a, *b, *c, *d, *p1, *p2, *fresh;
+
+	ck_assert(w61 && w519);
+	ck_assert_msg(pl != NULL, "%s", err.msg);
+	a = started(w61, NULL);
+	b = started(w61, NULL);
+	c = started(w61, "imbalance_pct=150");
+	d = started(w519, NULL);
+	p1 = started(replay_plugin_ops(pl), NULL);
+	p2 = started(replay_plugin_ops(pl), NULL);
+	fresh = replay_policy_new(w61);
+	ck_assert(replay_policy_same(a, a));
+	ck_assert(replay_policy_same(a, b));
+	ck_assert(replay_policy_same(b, a));
+	ck_assert(!replay_policy_same(a, c));	/* a parameter apart */
+	ck_assert(!replay_policy_same(a, d));	/* another policy */
+	ck_assert(!replay_policy_same(a, NULL));
+	ck_assert(!replay_policy_same(NULL, NULL));
+	ck_assert(!replay_policy_same(a, fresh));	/* not started */
+	ck_assert(replay_policy_same(p1, p1));
+	ck_assert(!replay_policy_same(p1, p2));	/* a plugin's instances: not taken on trust */
+	replay_policy_free(a);
+	replay_policy_free(b);
+	replay_policy_free(c);
+	replay_policy_free(d);
+	replay_policy_free(p1);
+	replay_policy_free(p2);
+	replay_policy_free(fresh);
+	replay_plugin_close(pl);
+}
+END_TEST
+
 static Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin");
 	TCase *tc = tcase_create("load");
 
 	tcase_add_test(tc, test_example_plugin);
+	tcase_add_test(tc, test_policy_same);
 	tcase_add_test(tc, test_example_exports_one_symbol);
 	tcase_add_test(tc, test_wrong_abi_major);
 	tcase_add_test(tc, test_abi1_plugin);
