@@ -43,18 +43,23 @@ static const struct snap_array snap_arrays[] = {
 	CPU_ARRAY(cpu_nr_running),
 };
 
-/* add [@off, @off + @len) to @l, merged with the range before it when they touch */
+/*
+ * The windows of [@off, @off + @len) added to @l: aligned to their size,
+ * but one that would run past the struct ends with it; one the range
+ * before already has (ranges come in offset order), once.
+ */
 static void add_range(struct decision_snap_layout *l, size_t off, size_t len)
 {
+	size_t w, at;
+
 	if (!len)
 		return;
-	if (l->nr_segs && l->seg[l->nr_segs - 1].off + l->seg[l->nr_segs - 1].len == off) {
-		l->seg[l->nr_segs - 1].len += (uint32_t)len;
-		return;
+	for (w = off & ~(size_t)(DECISION_SNAP_WIN - 1); w < off + len; w += DECISION_SNAP_WIN) {
+		at = w + DECISION_SNAP_WIN <= sizeof(struct sr_snapshot) ? w :
+		     sizeof(struct sr_snapshot) - DECISION_SNAP_WIN;
+		if (!l->nr_win || l->win[l->nr_win - 1] != at)
+			l->win[l->nr_win++] = (uint16_t)at;
 	}
-	l->seg[l->nr_segs].off = (uint32_t)off;
-	l->seg[l->nr_segs].len = (uint32_t)len;
-	l->nr_segs++;
 }
 
 void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int nr_cpus)
@@ -64,7 +69,7 @@ void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int
 
 	l->nr_nodes = nr_nodes < 0 ? 0 : nr_nodes > SR_MAX_NODES ? SR_MAX_NODES : nr_nodes;
 	l->nr_cpus = nr_cpus < 0 ? 0 : nr_cpus > SR_PLACE_MAX_CPUS ? SR_PLACE_MAX_CPUS : nr_cpus;
-	l->nr_segs = 0;
+	l->nr_win = 0;
 	/* up to the matrix, then its rows: the used ones' first entries */
 	for (a = 0; a < SR_MAX_NODES; a++) {
 		size_t row = dist + a * SR_MAX_NODES;
@@ -83,20 +88,6 @@ void decision_snap_layout_init(struct decision_snap_layout *l, int nr_nodes, int
 		pos = sa->off + sa->max * sa->size;
 	}
 	add_range(l, pos, sizeof(struct sr_snapshot) - pos);
-	/* each range's windows; one that two ranges share, once */
-	l->nr_win = 0;
-	for (i = 0; i < (size_t)l->nr_segs; i++) {
-		size_t end = (size_t)l->seg[i].off + l->seg[i].len, w;
-
-		for (w = l->seg[i].off & ~(size_t)(DECISION_SNAP_WIN - 1); w < end;
-		     w += DECISION_SNAP_WIN) {
-			size_t at = w + DECISION_SNAP_WIN <= sizeof(struct sr_snapshot) ? w :
-				    sizeof(struct sr_snapshot) - DECISION_SNAP_WIN;
-
-			if (!l->nr_win || l->win[l->nr_win - 1] != at)
-				l->win[l->nr_win++] = (uint16_t)at;
-		}
-	}
 	l->used = (size_t)l->nr_win * DECISION_SNAP_WIN;
 }
 

@@ -21,20 +21,20 @@
 
 #include <schedreplay/sr-snapshot.h>
 
-/* at most: the gaps between the arrays, the arrays, the distance matrix's rows */
-#define DECISION_SNAP_SEGS	(2 * (SR_MAX_NODES + 16))
 /* the 16-byte windows that cover a snapshot whole */
 #define DECISION_SNAP_WIN	16
 #define DECISION_SNAP_WINS	((sizeof(struct sr_snapshot) + DECISION_SNAP_WIN - 1) / DECISION_SNAP_WIN)
 
 /**
- * struct decision_snap_layout - the byte ranges of a snapshot that can be
- * non-zero for a machine of @nr_nodes nodes and @nr_cpus CPUs
+ * struct decision_snap_layout - the bytes of a snapshot that can be
+ * non-zero for a machine of @nr_nodes nodes and @nr_cpus CPUs: its ranges
+ * (every scalar, padding and reserved word; of each per-node or per-CPU
+ * array, the entries below the count; of the distance matrix, the first
+ * @nr_nodes entries of its first @nr_nodes rows), as the windows that
+ * cover them
  * @nr_nodes: nodes (capped at SR_MAX_NODES)
  * @nr_cpus:  CPUs (capped at SR_PLACE_MAX_CPUS)
- * @nr_segs:  ranges in @seg, in offset order, none adjacent to the next
  * @used:     the bytes the windows hold (decision_snap_used())
- * @seg:      offset and length of each range
  * @nr_win:   windows in @win
  * @win:      the offsets of the DECISION_SNAP_WIN-byte windows that cover
  *            the ranges, in order: aligned to their size but the last,
@@ -47,12 +47,7 @@
 struct decision_snap_layout {
 	int		nr_nodes;
 	int		nr_cpus;
-	int		nr_segs;
 	size_t		used;
-	struct {
-		uint32_t	off;
-		uint32_t	len;
-	} seg[DECISION_SNAP_SEGS];
 	int		nr_win;
 	uint16_t	win[DECISION_SNAP_WINS];
 };

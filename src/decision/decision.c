@@ -1414,7 +1414,7 @@ void decision_unpack(struct decision_snap_layout *l, struct decision *to, const 
 	const char *b = buf;
 
 	memcpy(&h, b, sizeof(h));
-	if (!l->nr_segs || h.nr_nodes != l->nr_nodes || h.nr_cpus != l->nr_cpus)
+	if (!l->nr_win || h.nr_nodes != l->nr_nodes || h.nr_cpus != l->nr_cpus)
 		decision_snap_layout_init(l, h.nr_nodes, h.nr_cpus);
 	memcpy((char *)to + sizeof(to->snap), b + sizeof(h), rest);
 	decision_snap_unpack(l, &to->snap, b + sizeof(h) + rest);
