@@ -92,12 +92,24 @@ int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ..
  */
 int ingest_open_fd(const char *path);
 
+/* ingest_note_cpu() for a CPU the arrays do not cover yet, or out of range */
+int ingest_note_cpu_grow(struct ingest *in, int cpu, uint64_t pos);
+
 /**
  * ingest_note_cpu() - make sure per-CPU arrays cover @cpu
  * Return: 0, -ENOMEM, or -SR_ERANGE when @cpu is negative or above
  * INGEST_MAX_CPUS (in->err set).
+ * Context: asked at every event; inline for a CPU the arrays cover.
  */
-int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos);
+static inline int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos)
+{
+	if (cpu >= 0 && cpu < in->lost_cap && cpu < INGEST_MAX_CPUS) {
+		if (cpu >= in->info.nr_cpus)
+			in->info.nr_cpus = cpu + 1;
+		return 0;
+	}
+	return ingest_note_cpu_grow(in, cpu, pos);
+}
 
 /** ingest_pos_is_line() - whether positions of this format are lines. */
 bool ingest_pos_is_line(const struct ingest *in);

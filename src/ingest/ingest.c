@@ -125,7 +125,7 @@ int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ..
 	return 0;
 }
 
-int ingest_note_cpu(struct ingest *in, int cpu, uint64_t pos)
+int ingest_note_cpu_grow(struct ingest *in, int cpu, uint64_t pos)
 {
 	int64_t *lost;
 	uint64_t *lrec;
@@ -362,12 +362,9 @@ static int account(struct ingest *in, const struct sr_event *ev)
 {
 	int ret;
 
-	/* a CPU seen before: ingest_note_cpu() would do nothing (asked at every event) */
-	if (ev->cpu < 0 || ev->cpu >= in->info.nr_cpus || ev->cpu >= in->lost_cap) {
-		ret = ingest_note_cpu(in, ev->cpu, ev->src_pos);
-		if (ret < 0)
-			return ret;
-	}
+	ret = ingest_note_cpu(in, ev->cpu, ev->src_pos);
+	if (ret < 0)
+		return ret;
 	if (in->have_ts && ev->ts_ns < in->last_ts_ns) {
 		in->info.unordered++;
 		ret = ingest_damage(in, -SR_EBADTRACE, ev->src_pos,
