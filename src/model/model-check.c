@@ -73,21 +73,6 @@ int model_check_event(const struct topo *t, const struct sr_event *ev, struct er
 	int nodes[2];
 	int i;
 
-	/* most events, asked at every one: in range, they name no node (model_check_ids()) */
-	switch (ev->kind) {
-	case SR_EV_SWITCH:
-		if (ev->cpu < t->nr_cpus)
-			return 0;
-		break;
-	case SR_EV_WAKEUP:
-	case SR_EV_WAKING:
-	case SR_EV_WAKEUP_NEW:
-		if (ev->cpu < t->nr_cpus && ev->u.wake.target_cpu < t->nr_cpus)
-			return 0;
-		break;
-	default:
-		break;
-	}
 	model_check_ids(ev, cpus, nodes);
 	for (i = 0; i < 3; i++) {
 		if (cpus[i] < t->nr_cpus)
