@@ -62,12 +62,20 @@ static bool name_ok(const char *s)
 /* report_json_str(): a task name, escaped to UTF-8 */
 static void comm_str(struct report_jw *w, const char *comm, size_t cap)
 {
+	const unsigned char *u = (const unsigned char *)comm;
 	char buf[4 * 1024 + 1];
 	size_t i, n = strnlen(comm, cap);
 
-	/* ASCII without a backslash is its own escaped form */
-	for (i = 0; i < n; i++)
-		if ((unsigned char)comm[i] >= 0x80 || comm[i] == '\\')
+	/* printable ASCII but the quote and the backslash: copied as it is */
+	for (i = 0; i < n && report_jw_plain_[u[i]]; i++)
+		;
+	if (i == n) {
+		report_jw_plain(w, comm, n);
+		return;
+	}
+	/* other ASCII without a backslash is its own escaped form */
+	for (; i < n; i++)
+		if (u[i] >= 0x80 || u[i] == '\\')
 			break;
 	if (i == n) {
 		report_jw_string(w, comm, n);

@@ -158,6 +158,11 @@ static void jw_u(struct report_jw *w, uint32_t cp, const char *hex)
 	w->len += 6;
 }
 
+const char report_jw_pairs_[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* the bytes a string holds as they are: printable ASCII but " and \\ */
 const bool report_jw_plain_[256] = {
 	[0x20 ... 0x21] = true,		/* '"' is 0x22 */
@@ -501,14 +506,14 @@ void report_jw_int_any_(struct report_jw *w, int64_t v)
 	jw_int(w, (json_int_t)v);
 }
 
-void report_jw_real(struct report_jw *w, double v)
+void report_jw_real_any_(struct report_jw *w, double v)
 {
 	jw_item(w);
 	if (jw_real(w, v, NULL) < 0)
 		w->err = -1;
 }
 
-void report_jw_raw(struct report_jw *w, const char *text, size_t n)
+void report_jw_raw_any_(struct report_jw *w, const char *text, size_t n)
 {
 	jw_item(w);
 	jw_put_long(w, text, n);

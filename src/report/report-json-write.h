@@ -15,6 +15,7 @@
 #ifndef SR_REPORT_REPORT_JSON_WRITE_H
 #define SR_REPORT_REPORT_JSON_WRITE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,10 +68,6 @@ void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth);
  */
 int report_jw_end(struct report_jw *w, uint64_t *written);
 
-/* as json_real(): @v must be finite */
-void report_jw_real(struct report_jw *w, double v);
-/* a value already written (by a writer of the same flags and depth) */
-void report_jw_raw(struct report_jw *w, const char *text, size_t n);
 /* @n bytes of UTF-8 */
 void report_jw_string(struct report_jw *w, const char *s, size_t n);
 
@@ -86,18 +83,33 @@ void report_jw_close_any_(struct report_jw *w);
 void report_jw_null_any_(struct report_jw *w);
 void report_jw_bool_any_(struct report_jw *w, bool v);
 void report_jw_int_any_(struct report_jw *w, int64_t v);
+void report_jw_raw_any_(struct report_jw *w, const char *text, size_t n);
+void report_jw_real_any_(struct report_jw *w, double v);
 extern const bool report_jw_plain_[256];
 
-/* the digits of @v, written backwards ending at @end (REPORT_JW_INT_MAX bytes before it) */
+/* "00" to "99": the digits of a number below 100 */
+extern const char report_jw_pairs_[200];
+
+/* the digits of @v, written backwards ending at @end (REPORT_JW_INT_MAX bytes before it), two at a time */
 #define REPORT_JW_INT_MAX	21
 static inline char *report_jw_digits_(char *end, int64_t v)
 {
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	const char *d;
 
-	do {
-		*--end = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
+	while (u >= 100) {
+		d = report_jw_pairs_ + 2 * (u % 100);
+		u /= 100;
+		*--end = d[1];
+		*--end = d[0];
+	}
+	if (u >= 10) {
+		d = report_jw_pairs_ + 2 * u;
+		*--end = d[1];
+		*--end = d[0];
+	} else {
+		*--end = (char)('0' + u);
+	}
 	if (v < 0)
 		*--end = '-';
 	return end;
@@ -196,15 +208,34 @@ static inline void report_jw_bool(struct report_jw *w, bool v)
 
 static inline void report_jw_int(struct report_jw *w, int64_t v)
 {
-	char tmp[REPORT_JW_INT_MAX], *d = report_jw_digits_(tmp + sizeof(tmp), v);
+	/*
+	 * the digits end mid-way, so that a copy of REPORT_JW_INT_MAX bytes
+	 * from the first, a few moves where memcpy() of their number is a
+	 * call, stays in @tmp; what it takes past them lands past the end
+	 */
+	char tmp[2 * REPORT_JW_INT_MAX] = { 0 };
+	char *d = report_jw_digits_(tmp + REPORT_JW_INT_MAX, v);
 	char *p = report_jw_fast_(w, REPORT_JW_INT_MAX);
 
 	if (!p) {
 		report_jw_int_any_(w, v);
 		return;
 	}
-	memcpy(p, d, (size_t)(tmp + sizeof(tmp) - d));
-	report_jw_fast_end_(w, p + (tmp + sizeof(tmp) - d));
+	memcpy(p, d, REPORT_JW_INT_MAX);
+	report_jw_fast_end_(w, p + (tmp + REPORT_JW_INT_MAX - d));
+}
+
+/* as json_real(): @v must be finite; a zero (the most common) inline */
+static inline void report_jw_real(struct report_jw *w, double v)
+{
+	char *p;
+
+	if (v != 0.0 || signbit(v) || !(p = report_jw_fast_(w, 3))) {
+		report_jw_real_any_(w, v);
+		return;
+	}
+	memcpy(p, "0.0", 3);
+	report_jw_fast_end_(w, p + 3);
 }
 
 /*
@@ -225,10 +256,41 @@ static inline void report_jw_key_quoted(struct report_jw *w, const char *quoted,
 		return;
 	}
 	p = w->buf + w->len;
-	if (w->lvl[top].n++)
-		*p++ = ',';
+	*p = ',';
+	p += w->lvl[top].n++ != 0;
 	memcpy(p, quoted, qlen);
 	w->len = (size_t)(p + qlen - w->buf);
+}
+
+/* a value already written (by a writer of the same flags and depth) */
+static inline void report_jw_raw(struct report_jw *w, const char *text, size_t n)
+{
+	char *p = n < sizeof(w->buf) ? report_jw_fast_(w, n) : NULL;
+
+	if (!p) {
+		report_jw_raw_any_(w, text, n);
+		return;
+	}
+	memcpy(p, text, n);
+	report_jw_fast_end_(w, p + n);
+}
+
+/*
+ * report_jw_plain() - @n bytes the caller found plain (report_jw_plain_[]
+ * of each is true) as a string: copied between quotes
+ */
+static inline void report_jw_plain(struct report_jw *w, const char *s, size_t n)
+{
+	char *p = n < sizeof(w->buf) - 2 ? report_jw_fast_(w, n + 2) : NULL;
+
+	if (!p) {
+		report_jw_string(w, s, n);
+		return;
+	}
+	*p = '"';
+	memcpy(p + 1, s, n);
+	p[n + 1] = '"';
+	report_jw_fast_end_(w, p + n + 2);
 }
 
 /* report_jw_string() of a NUL-terminated string */
@@ -236,19 +298,15 @@ static inline void report_jw_cstring(struct report_jw *w, const char *s)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t run = 0;
-	char *p;
 
 	/* a plain ASCII name: found and copied in one pass */
 	while (report_jw_plain_[u[run]])
 		run++;
-	if (u[run] || run > sizeof(w->buf) || !(p = report_jw_fast_(w, run + 2))) {
+	if (u[run]) {
 		report_jw_cstring_any_(w, s);
 		return;
 	}
-	*p = '"';
-	memcpy(p + 1, s, run);
-	p[run + 1] = '"';
-	report_jw_fast_end_(w, p + run + 2);
+	report_jw_plain(w, s, run);
 }
 
 #endif
