@@ -437,6 +437,13 @@ int report_jw_end(struct report_jw *w, uint64_t *written)
 	return w->err ? -1 : 0;
 }
 
+void report_jw_line_end(struct report_jw *w)
+{
+	if (w->open)
+		w->err = -1;
+	jw_put(w, "\n", 1);
+}
+
 /* before a value: an array's separator (an object's came with the key) */
 static inline void jw_item(struct report_jw *w)
 {

@@ -68,6 +68,13 @@ void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth);
  */
 int report_jw_end(struct report_jw *w, uint64_t *written);
 
+/*
+ * report_jw_line_end() - end a line of NDJSON: a newline after a whole
+ * value; the next value starts the next line (an error while a container
+ * is open)
+ */
+void report_jw_line_end(struct report_jw *w);
+
 /* @n bytes of UTF-8 */
 void report_jw_string(struct report_jw *w, const char *s, size_t n);
 

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "report/report-json-write.h"
 #include "report/report-replay.h"
 #include "report/report-row.h"
 #include "session/session.h"
@@ -85,6 +86,8 @@ struct report_spilled {
  * @top_dis, @nr_top_dis: text: the disagreements with the largest
  *           |cost delta| so far (their decision objects), at most @top
  * @memo:    ndjson: the last verdicts written (report_decision_write())
+ * @lines:   ndjson: the lines written and not yet handed to @f, which
+ *           get there 16 KiB at a time (report_sink_release() frees it)
  */
 struct report_sink {
 	FILE			*f;
@@ -109,6 +112,7 @@ struct report_sink {
 	json_t			**top_dis;
 	size_t			nr_top_dis;
 	struct report_decision_memo memo;
+	struct report_jw	*lines;
 };
 
 extern const struct session_sink_ops report_text_sink_ops;

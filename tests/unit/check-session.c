@@ -217,6 +217,7 @@ START_TEST(test_every_sink)
 	free(text);
 
 	report_sink_release(&js);
+	report_sink_release(&nd);
 	report_sink_release(&fl);
 	fclose(tx.f);
 	fclose(nd.f);
@@ -264,6 +265,7 @@ static void run_to(const char *trace, int threads, size_t slots, char **json, ch
 	ck_assert_msg(session_run(s, k, 2) == 0, "%s", session_err(s)->msg);
 	*nd = slurp_file(k2.f, &len);
 	fclose(k2.f);
+	report_sink_release(&k2);
 	f = fopen(jpath, "r");
 	ck_assert_ptr_nonnull(f);
 	fseek(f, 0, SEEK_END);
@@ -1078,9 +1080,12 @@ START_TEST(test_decision_golden)
 	make_cost(&it, &d);
 	nd.f = tmpfile();
 	ck_assert(report_ndjson_sink_ops.wants(&r));	/* the session hands over only these */
+	ck_assert_int_eq(report_ndjson_sink_ops.begin(&nd, NULL, &err), 0);
 	ck_assert_int_eq(report_ndjson_sink_ops.decision(&nd, &r, &it, &err), 0);
+	ck_assert_int_eq(report_ndjson_sink_ops.end(&nd, NULL, &err), 0);
 	line = slurp_file(nd.f, &len);
 	fclose(nd.f);
+	report_sink_release(&nd);
 	ck_assert_uint_gt(len, 0);
 	ck_assert_ptr_nonnull(strstr(line, name));
 	snprintf(path, sizeof(path), SR_SOURCE_DIR "/tests/unit/expected/decision-%s.json", name);
