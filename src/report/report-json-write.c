@@ -423,6 +423,8 @@ void report_jw_begin(struct report_jw *w, FILE *f, size_t flags, int depth)
 	w->base = depth;
 	w->open = 0;
 	w->compact = !w->indent && (flags & JSON_COMPACT);
+	w->first = false;
+	w->fast = 0;
 	w->len = 0;
 }
 
@@ -449,19 +451,22 @@ static inline void jw_item(struct report_jw *w)
 {
 	int top = w->open - 1;
 
-	if (top >= 0 && w->lvl[top].kind == '[')
-		jw_sep(w, w->lvl[top].n++, w->base + top);
+	if (top >= 0 && w->lvl[top] == '[') {
+		jw_sep(w, !w->first, w->base + top);
+		w->first = false;
+	}
 }
 
 void report_jw_key_any_(struct report_jw *w, const char *quoted, size_t qlen)
 {
 	int top = w->open - 1;
 
-	if (top < 0 || w->lvl[top].kind != '{' || qlen > sizeof(w->buf)) {
+	if (top < 0 || w->lvl[top] != '{' || qlen > sizeof(w->buf)) {
 		w->err = -1;
 		return;
 	}
-	jw_sep(w, w->lvl[top].n++, w->base + top);
+	jw_sep(w, !w->first, w->base + top);
+	w->first = false;
 	jw_put(w, quoted, qlen);
 	if (!(w->flags & JSON_COMPACT))
 		jw_put(w, " ", 1);
@@ -474,9 +479,9 @@ void report_jw_open_any_(struct report_jw *w, char kind)
 		w->err = -1;
 		return;
 	}
-	w->lvl[w->open].kind = kind;
-	w->lvl[w->open].n = 0;
-	w->open++;
+	w->lvl[w->open++] = kind;
+	w->first = true;
+	w->fast = w->compact ? kind : 0;
 	jw_put(w, kind == '{' ? "{" : "[", 1);
 }
 
@@ -488,8 +493,10 @@ void report_jw_close_any_(struct report_jw *w)
 		w->err = -1;
 		return;
 	}
-	jw_close(w, w->lvl[top].n, w->base + top, w->lvl[top].kind == '{' ? "}" : "]");
+	jw_close(w, !w->first, w->base + top, w->lvl[top] == '{' ? "}" : "]");
 	w->open--;
+	w->first = false;	/* the container was its parent's member */
+	w->fast = w->compact && w->open ? w->lvl[w->open - 1] : 0;
 }
 
 void report_jw_null_any_(struct report_jw *w)

@@ -45,10 +45,9 @@ struct report_jw {
 	int				base;
 	int				open;
 	bool				compact;	/* JSON_COMPACT, no indent */
-	struct {
-		char		kind;	/* '{' or '[' */
-		uint32_t	n;	/* members so far */
-	} lvl[REPORT_JW_MAX_DEPTH];
+	bool				first;	/* the innermost container has no member yet */
+	char				fast;	/* compact: the innermost container's kind, else 0 */
+	char				lvl[REPORT_JW_MAX_DEPTH];	/* '{' or '[' */
 	size_t				len;
 	char				buf[16384];
 };
@@ -131,11 +130,14 @@ static inline char *report_jw_fast_(struct report_jw *w, size_t n)
 {
 	char *p;
 
-	if (!w->compact || !w->open || sizeof(w->buf) - w->len < n + 1)
+	if (!w->fast || sizeof(w->buf) - w->len < n + 1)
 		return NULL;
 	p = w->buf + w->len;
-	if (w->lvl[w->open - 1].kind == '[' && w->lvl[w->open - 1].n++)
-		*p++ = ',';
+	if (w->fast == '[') {
+		*p = ',';
+		p += !w->first;
+		w->first = false;
+	}
 	return p;
 }
 
@@ -154,9 +156,9 @@ static inline void report_jw_open_(struct report_jw *w, char kind)
 		report_jw_open_any_(w, kind);
 		return;
 	}
-	w->lvl[w->open].kind = kind;
-	w->lvl[w->open].n = 0;
-	w->open++;
+	w->lvl[w->open++] = kind;
+	w->first = true;
+	w->fast = kind;
 	*p++ = kind;
 	report_jw_fast_end_(w, p);
 }
@@ -174,12 +176,14 @@ static inline void report_jw_array(struct report_jw *w)
 /** report_jw_close() - close the innermost container */
 static inline void report_jw_close(struct report_jw *w)
 {
-	if (!w->compact || !w->open || sizeof(w->buf) - w->len < 1) {
+	if (!w->fast || sizeof(w->buf) - w->len < 1) {
 		report_jw_close_any_(w);
 		return;
 	}
+	w->buf[w->len++] = w->fast == '{' ? '}' : ']';
 	w->open--;
-	w->buf[w->len++] = w->lvl[w->open].kind == '{' ? '}' : ']';
+	w->first = false;	/* the container was its parent's member */
+	w->fast = w->open ? w->lvl[w->open - 1] : 0;
 }
 
 /* the next value */
@@ -254,17 +258,16 @@ static inline void report_jw_real(struct report_jw *w, double v)
 /* the next member's key as it is written, "\"name\":" (@qlen bytes) */
 static inline void report_jw_key_quoted(struct report_jw *w, const char *quoted, size_t qlen)
 {
-	int top = w->open - 1;
 	char *p;
 
-	if (!w->compact || top < 0 || w->lvl[top].kind != '{' ||
-	    sizeof(w->buf) - w->len < qlen + 1) {
+	if (w->fast != '{' || sizeof(w->buf) - w->len < qlen + 1) {
 		report_jw_key_any_(w, quoted, qlen);
 		return;
 	}
 	p = w->buf + w->len;
 	*p = ',';
-	p += w->lvl[top].n++ != 0;
+	p += !w->first;
+	w->first = false;
 	memcpy(p, quoted, qlen);
 	w->len = (size_t)(p + qlen - w->buf);
 }
