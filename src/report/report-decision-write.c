@@ -313,13 +313,19 @@ static void verdict(struct report_jw *w, const struct engine_result *r, int side
 	report_jw_close(w);
 }
 
-/* @a and @b give the same reason names */
+/* @a and @b give the same reason names (a few: compared in a loop, not by a call to memcmp()) */
 static bool same_reasons(const struct sr_verdict *a, const struct sr_verdict *b)
 {
 	uint32_t na = a->nr_reasons < SR_MAX_REASONS ? a->nr_reasons : SR_MAX_REASONS;
 	uint32_t nb = b->nr_reasons < SR_MAX_REASONS ? b->nr_reasons : SR_MAX_REASONS;
+	uint32_t i;
 
-	return na == nb && !memcmp(a->reasons, b->reasons, na * sizeof(a->reasons[0]));
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (a->reasons[i] != b->reasons[i])
+			return false;
+	return true;
 }
 
 /* @m was made of what verdict() would read for @side of @r */
@@ -348,10 +354,9 @@ static bool memo_holds(const struct report_verdict_memo *m, const struct engine_
 
 /* verdict(), through @memo: the side's text made again only when what it is made of changed */
 static void verdict_memo(struct report_jw *w, const struct engine_result *r, int side,
-			 struct report_decision_memo *memo)
+			 bool lb, struct report_decision_memo *memo)
 {
 	struct report_verdict_memo *m = &memo->side[side];
-	bool lb = decision_is_lb(r->d->snap.decision_class);
 	struct report_jw mw;
 
 	if (memo_holds(m, r, side, lb)) {
@@ -377,12 +382,12 @@ static void verdict_memo(struct report_jw *w, const struct engine_result *r, int
 	report_jw_raw(w, m->text, m->len);
 }
 
-/* the "kernel", "new" and "old" members */
-static void side(struct report_jw *w, const struct engine_result *r, int s,
+/* the "kernel", "new" and "old" members; @lb: the decision is a balance pass's */
+static void side(struct report_jw *w, const struct engine_result *r, int s, bool lb,
 		 struct report_decision_memo *memo)
 {
 	if (memo && w->compact && r->pol[s])
-		verdict_memo(w, r, s, memo);
+		verdict_memo(w, r, s, lb, memo);
 	else
 		verdict(w, r, s);
 }
@@ -410,11 +415,12 @@ void report_decision_write(struct report_jw *w, const struct engine_result *r,
 {
 	const struct decision *d = r->d;
 	const struct sr_snapshot *s = &d->snap;
+	bool lb = decision_is_lb(s->decision_class);
 
 	report_jw_object(w);
 	KEY(w, "balance_failed_dependent");
 	report_jw_bool(w, r->flips);
-	if (decision_is_lb(s->decision_class)) {
+	if (lb) {
 		KEY(w, "candidates");
 		candidates(w, d);
 	}
@@ -438,15 +444,15 @@ void report_decision_write(struct report_jw *w, const struct engine_result *r,
 	KEY(w, "flags");
 	flags(w, report_decision_flags, d->flags);
 	KEY(w, "kernel");
-	side(w, r, ENGINE_KERNEL, memo);
+	side(w, r, ENGINE_KERNEL, lb, memo);
 	if (d->has_truth) {
 		KEY(w, "kernel_verdict");
 		str(w, d->truth ? "allowed" : "refused");
 	}
 	KEY(w, "new");
-	side(w, r, ENGINE_NEW, memo);
+	side(w, r, ENGINE_NEW, lb, memo);
 	KEY(w, "old");
-	side(w, r, ENGINE_OLD, memo);
+	side(w, r, ENGINE_OLD, lb, memo);
 	if (d->partner_tid) {
 		KEY(w, "partner_tid");
 		report_jw_int(w, d->partner_tid);
