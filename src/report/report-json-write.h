@@ -220,9 +220,11 @@ static inline void report_jw_bool(struct report_jw *w, bool v)
 static inline void report_jw_int(struct report_jw *w, int64_t v)
 {
 	/*
-	 * the digits end mid-way, so that a copy of REPORT_JW_INT_MAX bytes
-	 * from the first, a few moves where memcpy() of their number is a
-	 * call, stays in @tmp; what it takes past them lands past the end
+	 * The digits end mid-way through @tmp, so that a copy of
+	 * REPORT_JW_INT_MAX bytes from the first (a few moves, where a copy
+	 * of their number is a call to memcpy()) stays inside it.  What the
+	 * copy takes past the digits (zeros: @tmp is set) lands in the
+	 * buffer past the value, where the next write goes.
 	 */
 	char tmp[2 * REPORT_JW_INT_MAX] = { 0 };
 	char *d = report_jw_digits_(tmp + REPORT_JW_INT_MAX, v);
