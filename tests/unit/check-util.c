@@ -19,6 +19,7 @@
 #include "util/lines.h"
 #include "util/strcount.h"
 #include "report/report.h"
+#include "report/report-json-write.h"
 
 START_TEST(test_err_format)
 {
@@ -500,6 +501,83 @@ START_TEST(test_json_dumpf_random)
 END_TEST
 
 /*
+ * The stream's inline values (report-json-write.h): integers at the edges
+ * of their digit pairs and of int64, reals that are zero (written inline)
+ * or not, names and kept text, as Jansson writes the same array; more than
+ * 16 KiB of them, so that the buffer fills up on each kind of value.
+ */
+START_TEST(test_jw_stream_values)
+{
+	static const int64_t ints[] = {
+		INT64_MIN, INT64_MIN + 1, -1000, -100, -99, -10, -9, -1, 0, 1, 9, 10, 11,
+		99, 100, 101, 999, 1000, 123456789012, 200532928576, INT64_MAX - 1, INT64_MAX,
+	};
+	static const double reals[] = { 0.0, -0.0, 1.0, 0.5, -3.0, 1234.125, 1e20, 0.001 };
+	static const char *const names[] = { "wakeup", "", "sched-pingpong", "a\"b", "tab\there" };
+	const size_t flags = JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12);
+	const size_t ni = sizeof(ints) / sizeof(ints[0]), nr = sizeof(reals) / sizeof(reals[0]);
+	const size_t nn = sizeof(names) / sizeof(names[0]);
+	json_t *arr = json_array(), *in;
+	struct report_jw w;
+	char *got = NULL, *want;
+	size_t glen, t, i;
+	int64_t v;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(arr);
+	f = open_memstream(&got, &glen);
+	ck_assert_ptr_nonnull(f);
+	report_jw_begin(&w, f, flags, 0);
+	report_jw_array(&w);
+	for (t = 0; t < 6000; t++) {
+		i = t % (ni + nr + nn + 3);
+		if (i < ni) {
+			report_jw_int(&w, ints[i]);
+			json_array_append_new(arr, json_integer(ints[i]));
+		} else if (i < ni + nr) {
+			report_jw_real(&w, reals[i - ni]);
+			json_array_append_new(arr, json_real(reals[i - ni]));
+		} else if (i < ni + nr + nn) {
+			report_jw_cstring(&w, names[i - ni - nr]);
+			json_array_append_new(arr, json_string(names[i - ni - nr]));
+		} else if (i == ni + nr + nn) {
+			v = (int64_t)rnd();
+			report_jw_int(&w, v);
+			json_array_append_new(arr, json_integer(v));
+		} else if (i == ni + nr + nn + 1) {
+			/* an object, and a value already written */
+			report_jw_object(&w);
+			REPORT_JW_KEY(&w, "a");
+			report_jw_raw(&w, "[1,{\"x\":null}]", strlen("[1,{\"x\":null}]"));
+			REPORT_JW_KEY(&w, "b");
+			report_jw_bool(&w, t & 1);
+			report_jw_close(&w);
+			in = json_pack("{s:[i,{s:n}],s:b}", "a", 1, "x", "b", (int)(t & 1));
+			ck_assert_ptr_nonnull(in);
+			json_array_append_new(arr, in);
+		} else {
+			report_jw_array(&w);
+			report_jw_close(&w);
+			json_array_append_new(arr, json_array());
+		}
+	}
+	report_jw_close(&w);
+	ck_assert_int_eq(report_jw_end(&w, NULL), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	want = json_dumps(arr, flags);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_uint_gt(glen, 2 * sizeof(w.buf));
+	for (i = 0; i < glen && got[i] == want[i]; i++)
+		;
+	ck_assert_msg(i == glen && glen == strlen(want), "the stream and Jansson differ at byte %zu: %.40s / %.40s",
+		      i, got + (i > 20 ? i - 20 : 0), want + (i > 20 ? i - 20 : 0));
+	free(want);
+	free(got);
+	json_decref(arr);
+}
+END_TEST
+
+/*
  * Trees made in a report_json_arena (the NDJSON and JSON sinks'): the same
  * text as trees made with malloc(), lap after lap, a string larger than a
  * chunk and more than a chunk of small values included; a value made
@@ -589,6 +667,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_escape_short_buffer);
 	tcase_add_test(tc, test_json_dumpf_chunks);
 	tcase_add_test(tc, test_json_dumpf_random);
+	tcase_add_test(tc, test_jw_stream_values);
 	tcase_add_test(tc, test_json_arena);
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
