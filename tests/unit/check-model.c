@@ -399,6 +399,19 @@ START_TEST(test_pelt)
 	/* and read at t1 again: not decayed by the read in between */
 	ck_assert(model_cpu_pelt(m, 1, t1, &u, &r));
 	ck_assert_double_eq(u, u1);
+
+	/*
+	 * A read at a time read before, after a change that did not move the
+	 * averages' own time (an event out of order, before it): the change
+	 * counts, not the read kept.  200 is runnable on CPU 1 from t1 on.
+	 */
+	ck_assert(model_cpu_pelt(m, 1, t1 + MODEL_PELT_HALFLIFE_NS, &u, &r));
+	ck_assert_double_eq(r, r2);
+	wake(t1 - 1, SR_EV_WAKEUP, 200, 1);
+	ck_assert_int_eq(runnable(1), 1);
+	ck_assert(model_cpu_pelt(m, 1, t1 + MODEL_PELT_HALFLIFE_NS, &u, &r));
+	ck_assert_double_eq_tol(u, u2, 1e-9);
+	ck_assert_double_eq_tol(r, r1 / 2 + 512.0, 1e-9);
 }
 END_TEST
 
