@@ -48,13 +48,19 @@ command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null ||
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# count FILE FUNCTION: the inclusive count and calls of FUNCTION in one
-# thread's callgrind file, "COUNT CALLS" (0 0 when it did not run there)
-count() {
+# annotate FILE: callgrind_annotate's inclusive call tree of one thread's
+# file, made once into FILE.tree for count() and the total
+annotate() {
 	# run elsewhere than the source tree: from inside it, callgrind_annotate
 	# lists a function twice, by its full and its relative file name
-	(cd "$tmp" && callgrind_annotate --auto=no --inclusive=yes --tree=caller "$1") 2>/dev/null |
-		awk -v fn="$2" '
+	(cd "$tmp" && callgrind_annotate --auto=no --inclusive=yes --tree=caller "$1") \
+		>"$1.tree" 2>/dev/null
+}
+
+# count FILE FUNCTION: the inclusive count and calls of FUNCTION in one
+# thread's annotated file, "COUNT CALLS" (0 0 when it did not run there)
+count() {
+	awk -v fn="$2" '
 		# a caller line, "N (P%)  < file:caller (Kx) [obj]": K calls
 		/^ *[0-9,]+ .*< / {
 			k = $0
@@ -84,7 +90,7 @@ count() {
 		}
 		/^ *$/ { pend = 0 }
 		# %.0f: the counts pass 2^31, past which %d fails in mawk
-		END { printf "%.0f %.0f\n", tot, calls }'
+		END { printf "%.0f %.0f\n", tot, calls }' "$1.tree"
 }
 
 # name FILE: what a thread runs, by the function it starts in; a thread of
@@ -122,15 +128,19 @@ for b in "${builds[@]}"; do
 	parent=$(sed -n 's/^==\([0-9]*\)==.*/\1/p' "$out/log" | head -1)
 	echo "== $b: schedreplay replay --quiet $* $trace"
 	total=0
-	for f in "$out"/cg.*-[0-9]*; do
-		t=$(callgrind_annotate --auto=no "$f" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+	files=("$out"/cg.*-[0-9]*)
+	for f in "${files[@]}"; do
+		annotate "$f"
+	done
+	for f in "${files[@]}"; do
+		t=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }' "$f.tree")
 		total=$((total + ${t:-0}))
 		printf '  %-10s %-7s %12s\n' "${f##*cg.}" "$(name "$f")" "$(mega "${t:-0}")"
 	done
 	printf '  %-18s %12s instructions\n' "all threads" "$(mega "$total")"
 	for fn in "${funcs[@]}"; do
 		c=0 n=0
-		for f in "$out"/cg.*-[0-9]*; do
+		for f in "${files[@]}"; do
 			read -r a k < <(count "$f" "$fn")
 			c=$((c + a))
 			n=$((n + k))
