@@ -784,7 +784,8 @@ struct dat_mt;
  * @d:       the decoder, streams set up by dat_fast_streams(.., false)
  * @threads: threads in all, the caller's included (2 or more)
  *
- * Starts threads - 1 workers (at most one per stream), waits for every
+ * Starts threads - 1 workers (at most one per lane: a stream, or a piece of
+ * one cut in pieces, dat-threads.c), named sr-read, waits for every
  * stream's first batch and builds the heap.
  * Return: 0, or a negative code with in->err set (dat_mt_stop() still
  * cleans up).

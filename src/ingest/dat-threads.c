@@ -65,6 +65,8 @@
 #define DAT_MT_QUEUE_MAX 8	/* and none more than this */
 #define DAT_MT_SPIN	4000	/* polls before sleeping (some 100 microseconds) */
 #define DAT_MT_LANES	3	/* pieces of one stream decoded at once, at most */
+/* the workers' name in top -H, ps -L, perf and /proc/PID/task/TID/comm */
+#define DAT_MT_THREAD_NAME "sr-read"
 
 /* a polling loop's pause: easier on the core's other hyperthread */
 static inline void mt_pause(void)
@@ -779,6 +781,9 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 	for (i = 0, ret = 0; i < nw && !ret; i++) {
 		ret = pthread_create(&mt->w[i].tid, NULL, worker_main, &mt->w[i]);
 		mt->w[i].started = !ret;
+		/* named here, not by itself, so that it has its name from the start */
+		if (!ret)
+			pthread_setname_np(mt->w[i].tid, DAT_MT_THREAD_NAME);
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)

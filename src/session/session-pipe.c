@@ -357,6 +357,9 @@ int session_pipe_start(struct session *s)
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	ret = pthread_create(&p->thread, NULL, judge_main, p);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* its name in top -H, ps -L, perf and /proc/PID/task/TID/comm, from the start */
+	if (!ret)
+		pthread_setname_np(p->thread, "sr-judge");
 	if (ret) {
 		s->derr = &s->err;
 		return err_set(&s->err, -ret, "cannot start the decision thread: %s", strerror(ret));

@@ -450,16 +450,34 @@ static unsigned long long task_sigblk(const char *tid)
 	return m;
 }
 
+/* @tid's name, from /proc/self/task/TID/comm, into @name; "" when unreadable */
+static void task_comm(const char *tid, char *name, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	name[0] = '\0';
+	if (snprintf(path, sizeof(path), "/proc/self/task/%s/comm", tid) >= (int)sizeof(path))
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(name, (int)size, f))
+		name[strcspn(name, "\n")] = '\0';
+	fclose(f);
+}
+
 /*
  * The reader's workers block the signals that end a run, so that they reach
- * the main thread, which holds them off while it registers a temporary file.
+ * the main thread, which holds them off while it registers a temporary file;
+ * and they are named sr-read (top -H, perf) from the moment they exist.
  */
-START_TEST(test_workers_block_signals)
+START_TEST(test_workers_block_signals_named)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct ingest_opts o = { .threads = 3 };
 	struct err err = { 0 };
-	char self[32];
+	char self[32], name[32];
 	struct ingest *in;
 	struct dirent *de;
 	int workers = 0;
@@ -481,11 +499,15 @@ START_TEST(test_workers_block_signals)
 		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			ck_assert_msg(m & (1ULL << (sigs[i] - 1)),
 				      "thread %s does not block signal %d", de->d_name, sigs[i]);
+		task_comm(de->d_name, name, sizeof(name));
+		ck_assert_str_eq(name, "sr-read");
 		workers++;
 	}
 	closedir(d);
-	ck_assert_int_ge(workers, 1);
-	/* the caller's own mask is as it was */
+	ck_assert_int_eq(workers, 2);
+	/* the caller's own mask and name are as they were */
+	task_comm(self, name, sizeof(name));
+	ck_assert_str_ne(name, "sr-read");
 	ck_assert(!(task_sigblk(self) & (1ULL << (SIGTERM - 1))));
 	ingest_close(in);
 }
@@ -1655,7 +1677,7 @@ static Suite *ingest_dat_suite(void)
 	tcase_add_test(tc, test_fields);
 	tcase_add_loop_test(tc, test_next_borrowed, 0, 5);
 	tcase_add_test(tc, test_batch_size);
-	tcase_add_test(tc, test_workers_block_signals);
+	tcase_add_test(tc, test_workers_block_signals_named);
 	tcase_add_test(tc, test_versions);
 	tcase_add_test(tc, test_buffers);
 	tcase_add_test(tc, test_lost);

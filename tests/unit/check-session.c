@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -587,10 +588,15 @@ START_TEST(test_decision_stream_fixtures_cover)
 }
 END_TEST
 
-/* A sink failing at its Nth decision: the same error, serial or threaded. */
+/*
+ * A sink failing at its Nth decision: the same error, serial or threaded.
+ * Threaded, its calls come on the decision thread, named sr-judge (top -H,
+ * perf) from its start.
+ */
 struct fail_sink {
 	uint64_t	n;
 	uint64_t	at;
+	char		thread[16];	/* the name of the thread of the first call */
 };
 
 static int fail_decision(void *priv, const struct engine_result *r, const struct cost_item *cost,
@@ -598,6 +604,8 @@ static int fail_decision(void *priv, const struct engine_result *r, const struct
 {
 	struct fail_sink *k = priv;
 
+	if (!k->n && pthread_getname_np(pthread_self(), k->thread, sizeof(k->thread)))
+		k->thread[0] = '\0';
 	if (++k->n < k->at)
 		return 0;
 	return err_set(err, -ENOSPC, "sink full at decision %llu", (unsigned long long)cost->seq);
@@ -605,7 +613,7 @@ static int fail_decision(void *priv, const struct engine_result *r, const struct
 
 static const struct session_sink_ops fail_ops = { .name = "fail", .decision = fail_decision };
 
-START_TEST(test_threads_sink_error)
+START_TEST(test_threads_sink_error_named)
 {
 	static const uint64_t at[] = { 1, 100, 2000 };
 	char msg[2][sizeof(((struct err *)0)->msg)];
@@ -627,6 +635,10 @@ START_TEST(test_threads_sink_error)
 			ret[t] = session_run(s, &k, 1);
 			snprintf(msg[t], sizeof(msg[t]), "%s", session_err(s)->msg);
 			ck_assert_uint_eq(fk.n, at[i]);	/* nothing after the failure */
+			if (t)
+				ck_assert_str_eq(fk.thread, "sr-judge");
+			else
+				ck_assert_str_ne(fk.thread, "sr-judge");
 			session_close(s);
 		}
 		ck_assert_int_eq(ret[0], -ENOSPC);
@@ -1120,7 +1132,7 @@ static Suite *session_suite(void)
 	tcase_add_loop_test(tc, test_decision_stream_same_bytes, 0,
 			    (int)(sizeof(stream_traces) / sizeof(stream_traces[0])));
 	tcase_add_test(tc, test_decision_stream_fixtures_cover);
-	tcase_add_test(tc, test_threads_sink_error);
+	tcase_add_test(tc, test_threads_sink_error_named);
 	tcase_add_test(tc, test_info);
 	tcase_add_test(tc, test_topology_frozen);
 	tcase_add_test(tc, test_open_failures);
