@@ -9,12 +9,13 @@
 # The fastest runs are this machine without its neighbours: another guest
 # taking a core away for a while costs a two-thread run more than a
 # one-thread run, so the medians move with the host's load.
-# Then, for the N-thread replay, where its time goes thread by thread
-# (build/bench/thread-times, median of 5 runs): each thread's run time and
-# its wait for a CPU, the CPU time of all, and the speed-up those allow: a
-# replay takes at least its main thread's run time (the merge and the
-# model, which set the pace) and at least its CPU time shared over the
-# cores, so one thread's time over the larger of the two is a ceiling.
+# Then where the time goes, thread by thread (build/bench/thread-times,
+# medians of 5 runs of one thread and then of N, in one spell): each
+# thread's run time and its wait for a CPU, the CPU time of all, and the
+# speed-up those allow: a replay takes at least its main thread's run time
+# (the merge and the model, which set the pace) and at least its CPU time
+# shared over the cores, so one thread's time over the larger of the two
+# is a ceiling on the speed-up of that spell.
 # usage: bench/threads.sh [-n RUNS] [-t THREADS] [-b BUILD_DIR] TRACE.dat...
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -59,9 +60,13 @@ for f in "$@"; do
 	done
 	awk -v r="$t1_read" -v p="$t1_replay" 'BEGIN {
 		printf "  reading is %.0f%% of a one-thread replay; goal: replay speed-up >= 1.6\n", 100 * r / p }'
-	# "median: wall W cpu C  NAME run R wait W ..." (bench/thread-times.c)
+	# "median: wall W cpu C  NAME run R wait W ..." (bench/thread-times.c), one
+	# thread's runs and then N threads', side by side in one spell
+	one=$("$tt" -n 5 "$sr" replay --quiet --threads 1 "$f" | grep '^median:')
 	"$tt" -n 5 "$sr" replay --quiet --threads "$threads" "$f" | grep '^median:' |
-		awk -v t1="$t1_replay" -v n="$threads" -v cores="$cores" '{
+		awk -v one="$one" -v n="$threads" -v cores="$cores" '{
+			split(one, o, " ")
+			t1 = o[3]
 			main = 0
 			line = ""
 			for (i = 6; i + 4 <= NF; i += 5) {
@@ -69,9 +74,11 @@ for f in "$@"; do
 				if ($i !~ /^sr-/)
 					main = $(i + 2)
 			}
-			printf "  %s threads, by thread (median of 5): wall %.3f s%s\n", n, $3, line
-			share = $5 / (n < cores ? n : cores)
+			printf "  by thread (medians of 5): 1 thread %.3f s (CPU %.3f s); %s threads %.3f s%s\n",
+				t1, o[5], n, $3, line
+			c = n < cores ? n : cores
+			share = $5 / c
 			bound = main > share ? main : share
-			printf "  CPU %.3f s (%.2fx one thread'"'"'s %.3f s); ceiling %.3f s / max(main %.3f s, CPU/%d %.3f s) = %.2fx\n",
-				$5, $5 / t1, t1, t1, main, (n < cores ? n : cores), share, (bound > 0 ? t1 / bound : 0) }'
+			printf "  CPU %.3f s, %.2fx one thread'"'"'s; speed-up %.2fx, ceiling %.3f s / max(main %.3f s, CPU/%d %.3f s) = %.2fx\n",
+				$5, $5 / o[5], t1 / $3, t1, main, c, share, (bound > 0 ? t1 / bound : 0) }'
 done
