@@ -175,6 +175,12 @@ struct dat_mt {
 	struct dat_batch	*free;		/* released longest ago first */
 	struct dat_batch	*free_tail;
 	struct dat_batch	*hold;		/* behind the last event handed out */
+	/*
+	 * The smaller of the heap root's children's keys (UINT64_MAX with no
+	 * child, 0 until the first look): while the root stream's next key is
+	 * below it, the root stays the earliest and the heap is not looked at.
+	 */
+	uint64_t		limit;
 	/* polled by waiting threads: apart from what the merge writes per batch */
 	unsigned int		work_gen __attribute__((aligned(64)));	/* counts work_cv's
 									 * events (atomic) */
@@ -555,6 +561,15 @@ static void release_batch(struct dat_mt *mt, struct dat_batch *b)
 	pthread_mutex_unlock(&mt->lock);
 }
 
+/* mt->limit for the heap as it is: the smaller key of the root's children */
+static inline uint64_t root_limit(const struct dat *d)
+{
+	uint64_t a = d->nr_heap > 1 ? d->hk[d->heap[1]].key : UINT64_MAX;
+	uint64_t b = d->nr_heap > 2 ? d->hk[d->heap[2]].key : UINT64_MAX;
+
+	return a < b ? a : b;
+}
+
 /* the merge heap's key of item @it of stream @si */
 static inline uint64_t item_key(const struct dat *d, int si, const struct dat_item *it)
 {
@@ -644,6 +659,17 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 		}
 		if (b->pos < b->n) {
 			d->hk[si].key = item_key(d, si, &b->items[b->pos]);
+			/*
+			 * Earlier than both children: still the root, as
+			 * dat_heap_down() would find (a key equal to one goes
+			 * there, for the buffer and CPU that break the tie).
+			 * Most events of a trace follow one of the same CPU.
+			 */
+			if (d->hk[si].key < mt->limit) {
+				if (ret)
+					return ret;
+				continue;
+			}
 		} else {
 			if (ret == 1)
 				mt->hold = b;	/* *ev is in it */
@@ -659,6 +685,7 @@ int dat_mt_next_borrowed(struct ingest *in, struct dat *d, const struct sr_event
 				ret = more;
 		}
 		dat_heap_down(d, 0);
+		mt->limit = root_limit(d);
 		if (ret)
 			return ret;
 	}
