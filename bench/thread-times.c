@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@
 
 #define MAX_THREADS	256
 #define MAX_NAMES	16
+
+static bool skipped;	/* a thread or a name past those limits was left out */
 
 struct thread {
 	int	tid;
@@ -99,8 +102,10 @@ static void poll_threads(pid_t pid, struct thread *t, int *nr)
 		for (i = 0; i < *nr && t[i].tid != tid; i++)
 			;
 		if (i == *nr) {
-			if (*nr == MAX_THREADS)
+			if (*nr == MAX_THREADS) {
+				skipped = true;
 				continue;
+			}
 			(*nr)++;
 			t[i].tid = tid;
 			t[i].name[0] = '\0';
@@ -159,8 +164,10 @@ static int run_once(char **argv, unsigned int interval_us, struct run *r)
 		for (k = 0; k < r->nr_names && strcmp(r->names[k].name, t[i].name); k++)
 			;
 		if (k == r->nr_names) {
-			if (k == MAX_NAMES)
+			if (k == MAX_NAMES) {
+				skipped = true;
 				continue;
+			}
 			r->nr_names++;
 			snprintf(r->names[k].name, sizeof(r->names[k].name), "%s", t[i].name);
 		}
@@ -242,5 +249,8 @@ int main(int argc, char **argv)
 		print_run("median:", &runs[(n - 1) / 2]);
 	}
 	free(runs);
+	if (skipped)
+		fprintf(stderr, "thread-times: more than %d threads or %d names: the rest not counted\n",
+			MAX_THREADS, MAX_NAMES);
 	return 0;
 }
