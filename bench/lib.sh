@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/lib.sh - what bench/run.sh, memory.sh and threads.sh share, sourced
-# by them: their options, one timed run, the median of the runs.
+# by them: their options, one timed run, the median of the runs, and the
+# thread times of a replay with the ceiling they allow (thread_ceiling).
 
 # bench_args SPEC USAGE ARG...: -n RUNS, -b BUILD_DIR and, when SPEC (getopts'
 # form) has them, -t THREADS and -j (replay --json too) into $runs, $build,
@@ -42,4 +43,34 @@ median() {
 	local n
 	n=$(wc -l <"$1")
 	cut -d' ' -f"${2:-1}" "$1" | sort -n | sed -n "$(((n + 1) / 2))p"
+}
+
+# thread_ceiling THREAD_TIMES SCHEDREPLAY TRACE N RUNS: where a replay's
+# time goes, thread by thread (bench/thread-times.c; medians of RUNS runs
+# of one thread and then of N, in one spell), and the ceiling that allows
+# on the speed-up: a replay takes at least its main thread's run time (the
+# merge and the model, which set the pace) and at least the CPU time of
+# all its threads shared over the cores.  Two lines, indented.
+thread_ceiling() {
+	local tt=$1 sr=$2 f=$3 n=$4 runs=$5 one
+	# "median: wall W cpu C  NAME run R wait W ..."
+	one=$("$tt" -n "$runs" "$sr" replay --quiet --threads 1 "$f" | grep '^median:')
+	"$tt" -n "$runs" "$sr" replay --quiet --threads "$n" "$f" | grep '^median:' |
+		awk -v one="$one" -v n="$n" -v cores="$(nproc)" -v runs="$runs" '{
+			split(one, o, " ")
+			t1 = o[3]
+			main = 0
+			line = ""
+			for (i = 6; i + 4 <= NF; i += 5) {
+				line = line sprintf("; %s ran %.3f s, waited %.3f s", $i, $(i + 2), $(i + 4))
+				if ($i !~ /^sr-/)
+					main = $(i + 2)
+			}
+			printf "  by thread (medians of %d): 1 thread %.3f s (CPU %.3f s); %s threads %.3f s%s\n",
+				runs, t1, o[5], n, $3, line
+			c = n < cores ? n : cores
+			share = $5 / c
+			bound = main > share ? main : share
+			printf "  CPU %.3f s, %.2fx one thread'"'"'s; speed-up %.2fx, ceiling %.3f s / max(main %.3f s, CPU/%d %.3f s) = %.2fx\n",
+				$5, $5 / o[5], t1 / $3, t1, main, c, share, (bound > 0 ? t1 / bound : 0) }'
 }

@@ -21,6 +21,10 @@
 # against the one with the fewest, when it has 10x the events or more, at
 # most 1.2x the peak RSS.  `uptime` is printed first and last: the figures
 # mean little on a machine others are loading.
+# After each file's goals: where its replay's time went in that spell,
+# thread by thread, and the ceiling that allowed on the threads goal
+# (lib.sh's thread_ceiling, medians of 3 runs each); in a spell whose
+# ceiling is below 1.6x, that goal fails whatever the replay does.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 runs=5
@@ -29,7 +33,9 @@ bench_args n:b: "$0 [-n RUNS] [-b BUILD_DIR] TRACE..." "$@"
 set -- "${traces[@]}"
 sr=$top/$build/schedreplay
 bare=$top/$build/bench/bare-loop
-[ -x "$sr" ] && [ -x "$bare" ] || { echo "build first: make (needs $sr and $bare)" >&2; exit 2; }
+tt=$top/$build/bench/thread-times
+[ -x "$sr" ] && [ -x "$bare" ] && [ -x "$tt" ] ||
+	{ echo "build first: make (needs $sr, $bare and $tt)" >&2; exit 2; }
 tmp=$(mktemp -d)
 # the bare loop and trace-cmd report (libtracefs) mount tracefs when it is
 # not mounted: at the end, unmount what they left, under the lock as any
@@ -104,6 +110,7 @@ for f in "$@"; do
 			(sr1 / sr >= 1.6 ? "PASS" : "FAIL"), thr, sr, sr1, sr1 / sr
 		printf "  goal ndjson:  %s  --ndjson %.3f s: %+.0f%% (<= +30%%)\n",
 			(nd / sr - 1 <= 0.3 ? "PASS" : "FAIL"), nd, (nd / sr - 1) * 100 }'
+	thread_ceiling "$tt" "$sr" "$f" "$(nproc)" 3
 	echo "$events $m_sr $f" >>"$tmp/mem"
 done
 sort -n "$tmp/mem" | awk 'NR == 1 { e0 = $1; m0 = $2; f0 = $3 } { e1 = $1; m1 = $2; f1 = $3 } END {

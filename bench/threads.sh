@@ -28,7 +28,6 @@ sr=$top/$build/schedreplay
 loop=$top/$build/bench/ingest-loop
 tt=$top/$build/bench/thread-times
 [ -x "$sr" ] && [ -x "$loop" ] && [ -x "$tt" ] || { echo "build first: make" >&2; exit 2; }
-cores=$(nproc)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -60,25 +59,5 @@ for f in "$@"; do
 	done
 	awk -v r="$t1_read" -v p="$t1_replay" 'BEGIN {
 		printf "  reading is %.0f%% of a one-thread replay; goal: replay speed-up >= 1.6\n", 100 * r / p }'
-	# "median: wall W cpu C  NAME run R wait W ..." (bench/thread-times.c), one
-	# thread's runs and then N threads', side by side in one spell
-	one=$("$tt" -n 5 "$sr" replay --quiet --threads 1 "$f" | grep '^median:')
-	"$tt" -n 5 "$sr" replay --quiet --threads "$threads" "$f" | grep '^median:' |
-		awk -v one="$one" -v n="$threads" -v cores="$cores" '{
-			split(one, o, " ")
-			t1 = o[3]
-			main = 0
-			line = ""
-			for (i = 6; i + 4 <= NF; i += 5) {
-				line = line sprintf("; %s ran %.3f s, waited %.3f s", $i, $(i + 2), $(i + 4))
-				if ($i !~ /^sr-/)
-					main = $(i + 2)
-			}
-			printf "  by thread (medians of 5): 1 thread %.3f s (CPU %.3f s); %s threads %.3f s%s\n",
-				t1, o[5], n, $3, line
-			c = n < cores ? n : cores
-			share = $5 / c
-			bound = main > share ? main : share
-			printf "  CPU %.3f s, %.2fx one thread'"'"'s; speed-up %.2fx, ceiling %.3f s / max(main %.3f s, CPU/%d %.3f s) = %.2fx\n",
-				$5, $5 / o[5], t1 / $3, t1, main, c, share, (bound > 0 ? t1 / bound : 0) }'
+	thread_ceiling "$tt" "$sr" "$f" "$threads" 5
 done
