@@ -48,7 +48,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,8 +64,6 @@
 #define DAT_MT_QUEUE_MAX 8	/* and none more than this */
 #define DAT_MT_SPIN	4000	/* polls before sleeping (some 100 microseconds) */
 #define DAT_MT_LANES	3	/* pieces of one stream decoded at once, at most */
-/* the workers' name in top -H, ps -L, perf and /proc/PID/task/TID/comm */
-#define DAT_MT_THREAD_NAME "sr-read"
 
 /* a polling loop's pause: easier on the core's other hyperthread */
 static inline void mt_pause(void)
@@ -749,7 +746,6 @@ static int make_lanes(struct ingest *in, struct dat *d, struct dat_mt *mt, int t
 
 int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 {
-	sigset_t all, old;
 	struct dat_mt *mt;
 	int nw = threads - 1;
 	int i;
@@ -797,22 +793,11 @@ int dat_mt_start(struct ingest *in, struct dat *d, int threads)
 		if (d->lay.compression[0] && dat_unz_init(&mt->w[i].unz, d->lay.compression) < 0)
 			return err_set(&in->err, -ENOMEM, "out of memory");
 	}
-	/*
-	 * The workers start with every signal blocked, so that SIGINT, SIGTERM
-	 * and SIGHUP reach the main thread only: outfile.c blocks them there
-	 * while it creates and registers a temporary file, and a worker taking
-	 * one in that window would end the process with the file left behind.
-	 */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
+	/* every signal blocked, so that they reach the main thread only (cpus.h) */
 	for (i = 0, ret = 0; i < nw && !ret; i++) {
-		ret = pthread_create(&mt->w[i].tid, NULL, worker_main, &mt->w[i]);
+		ret = util_thread_start(&mt->w[i].tid, worker_main, &mt->w[i], "sr-read");
 		mt->w[i].started = !ret;
-		/* named here, not by itself, so that it has its name from the start */
-		if (!ret)
-			pthread_setname_np(mt->w[i].tid, DAT_MT_THREAD_NAME);
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		return err_set(&in->err, -ret, "cannot start a reader thread: %s", strerror(ret));
 	/* every stream's first batch: the heap's keys */

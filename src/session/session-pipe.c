@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,7 +318,6 @@ bool session_pipe_wanted(const struct session *s)
 int session_pipe_start(struct session *s)
 {
 	struct session_pipe *p = calloc(1, sizeof(*p));
-	sigset_t all, old;
 	size_t per;
 	int ret;
 
@@ -352,14 +350,8 @@ int session_pipe_start(struct session *s)
 		return err_set(&s->err, -ENOMEM, "out of memory");
 	/* the judge's errors are its own until the reader joins it */
 	s->derr = &p->err;
-	/* signals reach the reading thread only, as the reader's workers (dat-threads.c) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = pthread_create(&p->thread, NULL, judge_main, p);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	/* its name in top -H, ps -L, perf and /proc/PID/task/TID/comm, from the start */
-	if (!ret)
-		pthread_setname_np(p->thread, "sr-judge");
+	/* signals reach the reading thread only, as the reader's workers (cpus.h) */
+	ret = util_thread_start(&p->thread, judge_main, p, "sr-judge");
 	if (ret) {
 		s->derr = &s->err;
 		return err_set(&s->err, -ret, "cannot start the decision thread: %s", strerror(ret));

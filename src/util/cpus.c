@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "cpus.h"
@@ -33,4 +34,18 @@ bool util_thread_helper(void)
 		return false;
 	sp.sched_priority = 0;	/* the only one SCHED_BATCH takes */
 	return pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp) == 0;
+}
+
+int util_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, const char *name)
+{
+	sigset_t all, old;
+	int ret;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ret)
+		pthread_setname_np(*t, name);
+	return ret;
 }

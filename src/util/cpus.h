@@ -2,11 +2,12 @@
 /*
  * cpus.h - how many CPUs this process may use, for the defaults of the
  * parallel parts (replay --jobs, the trace.dat reader's threads), and how
- * their helper threads are scheduled.
+ * their helper threads are started and scheduled.
  */
 #ifndef SR_UTIL_CPUS_H
 #define SR_UTIL_CPUS_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 /**
@@ -34,5 +35,21 @@ int util_cpus_available(void);
  * Return: true when the thread's policy is now SCHED_BATCH.
  */
 bool util_thread_helper(void);
+
+/**
+ * util_thread_start() - start a helper thread with every signal blocked,
+ * named @name
+ * @t:    out: the thread
+ * @fn:   its function, given @arg
+ * @name: its name in top -H, ps -L, perf and /proc/PID/task/TID/comm (15
+ *        bytes at most), set here so that it has it from its start
+ *
+ * SIGINT, SIGTERM and SIGHUP then reach the calling thread only: outfile.c
+ * blocks them there while it creates and registers a temporary file, and a
+ * helper taking one in that window would end the process with the file
+ * left behind.  The caller's own signal mask is as it was.
+ * Return: pthread_create()'s: 0, or an error number.
+ */
+int util_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, const char *name);
 
 #endif

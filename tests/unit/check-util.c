@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,41 @@ START_TEST(test_thread_helper)
 		fprintf(stderr, "# test_thread_helper: no real-time thread allowed here, that case not run\n");
 	}
 	pthread_attr_destroy(&attr);
+}
+END_TEST
+
+/* what a thread util_thread_start() made saw: its name, whether SIGTERM was blocked */
+struct started {
+	char	name[16];
+	int	term_blocked;
+};
+
+static void *started_main(void *arg)
+{
+	struct started *st = arg;
+	sigset_t now;
+
+	if (pthread_getname_np(pthread_self(), st->name, sizeof(st->name)) != 0)
+		st->name[0] = '\0';
+	st->term_blocked = pthread_sigmask(SIG_SETMASK, NULL, &now) == 0 ? sigismember(&now, SIGTERM) : -1;
+	return NULL;
+}
+
+/* a helper starts named and with every signal blocked; its creator's mask is as it was */
+START_TEST(test_thread_start)
+{
+	struct started st = { "unset", -2 };
+	sigset_t before, after;
+	pthread_t t;
+
+	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, NULL, &before), 0);
+	ck_assert_int_eq(util_thread_start(&t, started_main, &st, "sr-test"), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_str_eq(st.name, "sr-test");
+	ck_assert_int_eq(st.term_blocked, 1);
+	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, NULL, &after), 0);
+	ck_assert_int_eq(sigismember(&after, SIGTERM), sigismember(&before, SIGTERM));
+	ck_assert_int_eq(sigismember(&after, SIGINT), sigismember(&before, SIGINT));
 }
 END_TEST
 
@@ -672,6 +708,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_strcount);
 	tcase_add_test(tc, test_cpus_available);
 	tcase_add_test(tc, test_thread_helper);
+	tcase_add_test(tc, test_thread_start);
 	tcase_add_test(tc, test_all_digits);
 	tcase_add_test(tc, test_calloc_lines);
 	suite_add_tcase(s, tc);
