@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-replay.c - `schedreplay replay TRACE`: every migration decision of
- * the trace through the old and the new policies, and the model of the
- * recording kernel; a text summary, one JSON document, or an NDJSON
- * stream of decisions.
+ * cmd-replay.c - `schedreplay replay TRACE`: every decision of the trace
+ * (migrations, wake-up and fork placements) through the old and the new
+ * policies, and the model of the recording kernel; a text summary, one
+ * JSON document, or an NDJSON stream of decisions.
  *
  * The trace is read and replayed by a session (src/session/); each
  * replayed decision goes straight out through the sinks of report-sink.h,
@@ -58,9 +58,10 @@ static const struct cli_opt_cmd replay_cmd_help = {
 	.bit = CLI_REPLAY,
 	.usage = "usage: schedreplay replay [OPTIONS] TRACE [TRACE...]\n"
 		 "\n"
-		 "Re-run every migration decision in TRACE (each sched_migrate_task and\n"
-		 "sched_stick_numa) through an old and a new policy, and report where they\n"
-		 "disagree and why, with the fidelity of the recording kernel's model.\n"
+		 "Re-run every scheduling decision in TRACE (each sched_migrate_task and\n"
+		 "sched_stick_numa, and each wake-up's and fork's placement, moved or not)\n"
+		 "through an old and a new policy, and report where they disagree and why,\n"
+		 "with the fidelity of the recording kernel's model.\n"
 		 "TRACE - is a text trace on standard input.\n",
 };
 

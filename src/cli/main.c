@@ -13,7 +13,7 @@
 static const struct cli_cmd commands[] = {
 	{ "info",	NULL,	"describe a trace: format, CPUs, nodes, events, lost events, tasks",
 	  cmd_info },
-	{ "replay",	NULL,	"replay every migration decision through old and new policies",
+	{ "replay",	NULL,	"replay every migration and placement through old and new policies",
 	  cmd_replay },
 	{ "policies",	NULL,	"list the policies, their parameters and provenance", cmd_policies },
 	{ "compare",	NULL,	"compare repeated runs: real change or noise", cmd_compare },
