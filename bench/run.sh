@@ -4,6 +4,9 @@
 # by side in one run, median of N runs each:
 #   bare-loop          a bare libtracecmd loop reading two fields a record
 #   trace-cmd report   trace-cmd report > /dev/null
+# and schedreplay's reader alone (bench/ingest-loop: the same two fields,
+# on nproc threads, no model, no policies), which tells the bare goal's
+# reading from the rest of a replay;
 # and against itself: on one thread (--threads 1), with --ndjson, and with
 # libtracecmd as its reader (--reader=libtracecmd: how it was before the fast
 # reader); all of them run interleaved, each once a round.  First,
@@ -14,6 +17,7 @@
 # peak RSS, and the ratio of that tool's time to schedreplay's (default);
 # then the goals of issue 21, one line each, PASS or FAIL with the figures:
 #   bare      a replay, open included, at most half the bare loop's time
+#             (with the reader alone's ratio beside it)
 #   report    at least 10x faster than trace-cmd report
 #   threads   2 threads (or nproc) at least 1.6x one thread
 #   ndjson    --ndjson at most 30% slower
@@ -33,9 +37,10 @@ bench_args n:b: "$0 [-n RUNS] [-b BUILD_DIR] TRACE..." "$@"
 set -- "${traces[@]}"
 sr=$top/$build/schedreplay
 bare=$top/$build/bench/bare-loop
+loop=$top/$build/bench/ingest-loop
 tt=$top/$build/bench/thread-times
-[ -x "$sr" ] && [ -x "$bare" ] && [ -x "$tt" ] ||
-	{ echo "build first: make (needs $sr, $bare and $tt)" >&2; exit 2; }
+[ -x "$sr" ] && [ -x "$bare" ] && [ -x "$loop" ] && [ -x "$tt" ] ||
+	{ echo "build first: make (needs $sr, $bare, $loop and $tt)" >&2; exit 2; }
 tmp=$(mktemp -d)
 # the bare loop and trace-cmd report (libtracefs) mount tracefs when it is
 # not mounted: at the end, unmount what they left, under the lock as any
@@ -53,10 +58,10 @@ trap cleanup EXIT
 # measure_all: every tool once a round, $runs rounds (this VM's neighbours
 # come and go, and a slow spell between two tools' runs would move their
 # ratio: each round's runs are seconds apart); fills $tmp/sr, sr1, nd, ltc,
-# bare and tc with "wall RSS" lines
+# rd, bare and tc with "wall RSS" lines
 measure_all() {
 	local i name
-	for name in sr sr1 nd ltc bare tc; do
+	for name in sr sr1 nd ltc rd bare tc; do
 		: >"$tmp/$name"
 	done
 	# the file in the page cache first (this machine's memory reclaim evicts idle pages)
@@ -66,6 +71,7 @@ measure_all() {
 		time_once "$tmp/sr1" "$sr" replay --quiet --threads 1 "$f"
 		time_once "$tmp/nd" "$sr" replay --quiet --ndjson /dev/null "$f"
 		time_once "$tmp/ltc" "$sr" replay --quiet --reader=libtracecmd "$f"
+		time_once "$tmp/rd" "$loop" "$f" "$(nproc)"
 		time_once "$tmp/bare" "$bare" "$f"
 		time_once "$tmp/tc" trace-cmd report -i "$f"
 	done
@@ -84,7 +90,7 @@ printf '%-28s %10s  %-26s %8s %12s %9s %8s\n' file events tool "wall s" "events/
 for f in "$@"; do
 	events=$("$bare" "$f" 2>/dev/null)
 	measure_all
-	for tool in sr sr1 nd ltc bare tc; do
+	for tool in sr sr1 nd ltc rd bare tc; do
 		t=$(median "$tmp/$tool" 1) m=$(median "$tmp/$tool" 2)
 		eval "t_$tool=\$t m_$tool=\$m"
 		case $tool in
@@ -92,6 +98,7 @@ for f in "$@"; do
 		sr1) label="  --threads 1" ;;
 		nd) label="  --ndjson" ;;
 		ltc) label="  --reader=libtracecmd" ;;
+		rd) label="  its reader alone" ;;
 		bare) label="bare libtracecmd" ;;
 		tc) label="trace-cmd report" ;;
 		esac
@@ -100,10 +107,11 @@ for f in "$@"; do
 			if (t <= 0) t = 0.005; if (ts <= 0) ts = 0.005
 			printf "%-28s %10d  %-26s %8.3f %12.0f %9.1f %8.2f\n", f, e, l, t, e / t, m / 1024, t / ts }'
 	done
-	awk -v sr="$t_sr" -v sr1="$t_sr1" -v nd="$t_nd" -v bare="$t_bare" -v tc="$t_tc" -v thr="$(nproc)" 'BEGIN {
-		if (sr <= 0) sr = 0.005; if (sr1 <= 0) sr1 = 0.005
-		printf "  goal bare:    %s  replay %.3f s, bare loop %.3f s: %.2fx (>= 2)\n",
-			(bare / sr >= 2 ? "PASS" : "FAIL"), sr, bare, bare / sr
+	awk -v sr="$t_sr" -v sr1="$t_sr1" -v nd="$t_nd" -v rd="$t_rd" -v bare="$t_bare" -v tc="$t_tc" \
+		-v thr="$(nproc)" 'BEGIN {
+		if (sr <= 0) sr = 0.005; if (sr1 <= 0) sr1 = 0.005; if (rd <= 0) rd = 0.005
+		printf "  goal bare:    %s  replay %.3f s, bare loop %.3f s: %.2fx (>= 2); the reader alone %.3f s: %.2fx\n",
+			(bare / sr >= 2 ? "PASS" : "FAIL"), sr, bare, bare / sr, rd, bare / rd
 		printf "  goal report:  %s  trace-cmd report %.3f s: %.1fx (>= 10)\n",
 			(tc / sr >= 10 ? "PASS" : "FAIL"), tc, tc / sr
 		printf "  goal threads: %s  %d threads %.3f s, 1 thread %.3f s: %.2fx (>= 1.6)\n",
