@@ -13,6 +13,7 @@
 
 #include <schedreplay/sr-policy.h>
 
+#include "decision-snap.h"
 #include "model/model.h"
 
 /*
@@ -35,7 +36,11 @@
  * @nr:      candidates
  * @tid:     their tids, in walk order
  * @taken:   the kernel pulled it already in this pass
- * @snap:    their snapshots, @nr of them (decision.c fills them)
+ * @layout:  the snapshot layout when the pass began (decision-snap.h)
+ * @pk:      their snapshots, @nr of them, packed under @layout
+ *           (decision_snap_pack(), decision_snap_used(@layout) bytes each;
+ *           decision.c fills them): a pass's 32 whole snapshots took
+ *           384 KB, and a queue of pending pulls held tens of passes
  */
 struct decision_pass {
 	int			refs;
@@ -49,7 +54,8 @@ struct decision_pass {
 	int			nr;
 	int			tid[SR_MAX_CANDIDATES];
 	bool			taken[SR_MAX_CANDIDATES];
-	struct sr_snapshot	snap[];
+	struct decision_snap_layout layout;
+	unsigned char		pk[];
 };
 
 /**

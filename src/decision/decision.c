@@ -163,6 +163,12 @@ struct decision_ctx {
 	int			nr_allowed;
 	/* the balance pass the next pull may continue (a reference) */
 	struct decision_pass	*pass_cur;
+	/*
+	 * SR_MAX_CANDIDATES snapshots (allocated at the first load-balance
+	 * decision, zeroed): a pass's candidates, unpacked for the decision
+	 * emitted (attach_candidates())
+	 */
+	struct sr_snapshot	*cand;
 
 	struct dplace		*dp;
 	struct pend_wake	*wakes;
@@ -235,6 +241,7 @@ void decision_free(struct decision_ctx *d)
 		free(d->pool[i]);
 	free(d->pool);
 	free(d->pack_tmpl);
+	free(d->cand);
 	decision_pass_put(d->pass_cur);
 	free(d->numa);
 	free(d->queue);
@@ -860,28 +867,44 @@ static void classify_fallback(struct pending *p)
  * environment as the decision itself (its class and the idle type the
  * classification settled), its own slot being its own snapshot; a probed
  * candidate is a point of one (the kernel's walk, step by step).
+ * The pass's packed snapshots are unpacked into d->cand, whole snapshots
+ * as the ABI hands them out, zero past the part the layout uses: each
+ * cleared by the context's layout first, which covers the pass's and
+ * anything an earlier decision left there (layouts only widen).
+ * Return: 0 or -ENOMEM.
  */
-static void attach_candidates(struct pending *p)
+static int attach_candidates(struct decision_ctx *d, struct pending *p)
 {
 	struct decision *dec = &p->d;
 	const struct sr_snapshot *s = &dec->snap;
 	struct decision_pass *ps = p->pass;
 	const uint64_t env = SR_SNAP_IDLE_TYPE | SR_SNAP_CLASS;
+	size_t used;
 	int i;
 
 	if (!decision_is_lb(s->decision_class))
-		return;
+		return 0;
 	if (dec->has_truth) {
 		dec->cand = s;
 		dec->nr_cand = 1;
 		dec->nr_pull = 1;
 		dec->dp_flags = SR_DP_PROBE_ORDER;
-		return;
+		return 0;
 	}
 	if (!ps)
-		return;
+		return 0;
+	if (!d->cand) {
+		/* zeroed, and written only within layouts from here on */
+		d->cand = calloc(SR_MAX_CANDIDATES, sizeof(*d->cand));
+		if (!d->cand)
+			return -ENOMEM;
+	}
+	used = decision_snap_used(&ps->layout);
 	for (i = 0; i < ps->nr; i++) {
-		struct sr_snapshot *c = &ps->snap[i];
+		struct sr_snapshot *c = &d->cand[i];
+
+		decision_snap_clear(&d->snap_layout, c);
+		decision_snap_unpack(&ps->layout, c, ps->pk + (size_t)i * used);
 
 		if (ps->tid[i] == s->tid) {
 			*c = *s;
@@ -891,10 +914,11 @@ static void attach_candidates(struct pending *p)
 		c->idle_type = s->idle_type;
 		c->known = (c->known & ~env) | (s->known & env);
 	}
-	dec->cand = ps->snap;
+	dec->cand = d->cand;
 	dec->nr_cand = ps->nr;
 	dec->nr_pull = p->pass_pull;
 	dec->dp_flags = ps->flags;
+	return 0;
 }
 
 static int emit_one(struct decision_ctx *d, struct pending *p)
@@ -902,7 +926,12 @@ static int emit_one(struct decision_ctx *d, struct pending *p)
 	struct decision *dec = &p->d;
 	int ret;
 
-	attach_candidates(p);
+	ret = attach_candidates(d, p);
+	if (ret < 0) {
+		decision_pass_put(p->pass);
+		p->pass = NULL;
+		return ret;
+	}
 	if (decision_is_lb(dec->snap.decision_class)) {
 		d->stats.lb_points++;
 		d->stats.lb_candidates += (uint64_t)dec->nr_cand;
@@ -1164,6 +1193,7 @@ static int attach_pass(struct decision_ctx *d, const struct model *m, struct pen
 	const struct model_cpu *sc;
 	struct pending *scratch;
 	unsigned int flags;
+	size_t used;
 	int i, n, skip = 0;
 
 	if (p->by_stopper || !decision_pass_joins(ps, mg->pid, src, dst, ev->cpu, ev->ts_ns)) {
@@ -1175,9 +1205,11 @@ static int attach_pass(struct decision_ctx *d, const struct model *m, struct pen
 		n = decision_cand_order(m, src, skip, mg->pid, tid, &flags);
 		if (n < 0)
 			return n;
-		ps = calloc(1, sizeof(*ps) + (size_t)n * sizeof(ps->snap[0]));
+		used = decision_snap_used(&d->snap_layout);
+		ps = calloc(1, sizeof(*ps) + (size_t)n * used);
 		if (!ps)
 			return -ENOMEM;
+		ps->layout = d->snap_layout;
 		ps->refs = 1;
 		ps->src = src;
 		ps->dst = dst;
@@ -1188,7 +1220,7 @@ static int attach_pass(struct decision_ctx *d, const struct model *m, struct pen
 		memcpy(ps->tid, tid, (size_t)n * sizeof(tid[0]));
 		/*
 		 * Each candidate's snapshot made in a pooled decision's, zero
-		 * past the used part as fill_snapshot() needs, and copied by
+		 * past the used part as fill_snapshot() needs, and packed by
 		 * that part (a whole 12 KB cleared and copied per candidate was
 		 * 200,000 instructions a pass of 18)
 		 */
@@ -1200,7 +1232,7 @@ static int attach_pass(struct decision_ctx *d, const struct model *m, struct pen
 		for (i = 0; i < n; i++) {
 			/* only CFS tasks are on cfs_tasks: prio 120 stands for "fair" */
 			fill_snapshot(d, m, &scratch->d, tid[i], NULL, 120, src, dst, ev->ts_ns);
-			decision_snap_copy(&d->snap_layout, &ps->snap[i], &scratch->d.snap);
+			decision_snap_pack(&ps->layout, ps->pk + (size_t)i * used, &scratch->d.snap);
 		}
 		pool_put(d, scratch);
 		d->pass_cur = ps;

@@ -396,6 +396,10 @@ struct seen {
 	int		nr_pull;
 	unsigned int	flags;
 	int		cand[SR_MAX_CANDIDATES];
+	int		cand_src[SR_MAX_CANDIDATES];
+	int		cand_dst[SR_MAX_CANDIDATES];
+	int		cand_class[SR_MAX_CANDIDATES];
+	bool		cand_clear[SR_MAX_CANDIDATES];	/* zero past the CPUs seen */
 };
 
 static struct seen seen[8];
@@ -415,8 +419,19 @@ static int collect_points(const struct decision *dec, void *arg)
 	s->nr_cand = dec->nr_cand;
 	s->nr_pull = dec->nr_pull;
 	s->flags = dec->dp_flags;
-	for (i = 0; i < dec->nr_cand && i < SR_MAX_CANDIDATES; i++)
-		s->cand[i] = dec->cand[i].tid;
+	for (i = 0; i < dec->nr_cand && i < SR_MAX_CANDIDATES; i++) {
+		const struct sr_snapshot *c = &dec->cand[i];
+		int k;
+
+		s->cand[i] = c->tid;
+		s->cand_src[i] = c->src_cpu;
+		s->cand_dst[i] = c->dst_cpu;
+		s->cand_class[i] = c->decision_class;
+		s->cand_clear[i] = true;
+		for (k = 8; k < SR_PLACE_MAX_CPUS; k++)
+			if (c->cpu_nr_running[k] || c->cpu_util[k] || c->cpu_idle_ns[k])
+				s->cand_clear[i] = false;
+	}
 	return 0;
 }
 
@@ -514,6 +529,34 @@ START_TEST(test_pass_two_pulls)
 }
 END_TEST
 
+/*
+ * A CPU seen for the first time in the middle of a pass widens the
+ * snapshots' layout: the pass's candidates, stored under the layout it
+ * began with, come out of the second pull whole all the same
+ */
+START_TEST(test_pass_layout_widens)
+{
+	int i;
+
+	busy_cpu0();
+	pmig(3 * MS, 2, 0, 11, 0, 2);
+	ck_assert_int_eq(topo_grow_cpus(topo, 8), 0);
+	psw(3 * MS + 5 * US, 6, 0, 0, 0, "swapper/6");
+	pmig(3 * MS + 10 * US, 2, 0, 12, 0, 2);
+	ck_assert_int_eq(decision_finish(dctx), 0);
+	ck_assert_int_eq(nr_seen, 2);
+	ck_assert_int_eq(seen[1].nr_pull, 2);
+	ck_assert_int_eq(seen[1].nr_cand, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(seen[1].cand[i], 10 + i);
+		ck_assert_int_eq(seen[1].cand_src[i], 0);
+		ck_assert_int_eq(seen[1].cand_dst[i], 2);
+		ck_assert_int_eq(seen[1].cand_class[i], seen[1].cls);
+		ck_assert(seen[1].cand_clear[i]);
+	}
+}
+END_TEST
+
 /* a gap longer than DECISION_PASS_GAP_NS starts another pass */
 START_TEST(test_pass_gap)
 {
@@ -574,6 +617,7 @@ static Suite *candidates_suite(void)
 	tcase_add_test(tc, test_pass_two_pulls);
 	tcase_add_test(tc, test_pass_gap);
 	tcase_add_test(tc, test_pass_active);
+	tcase_add_test(tc, test_pass_layout_widens);
 	suite_add_tcase(s, tc);
 	return s;
 }
