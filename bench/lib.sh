@@ -3,8 +3,8 @@
 # by them: their options, one timed run, the median of the runs, and the
 # thread times of a replay with the ceiling they allow (thread_ceiling).
 
-# bench_args SPEC USAGE ARG...: -n RUNS, -b BUILD_DIR and, when SPEC (getopts'
-# form) has them, -t THREADS and -j (replay --json too) into $runs, $build,
+# bench_args SPEC USAGE ARG...: -n RUNS, -b BUILD_DIR (under the source
+# tree, or absolute) and, when SPEC (getopts' form) has them, -t THREADS and -j (replay --json too) into $runs, $build,
 # $threads, $json (the caller sets the defaults first); the traces into the array $traces; the source tree's top
 # folder into $top.  Exits 2 with the usage line on a bad option or no trace.
 bench_args() {
@@ -24,6 +24,11 @@ bench_args() {
 	[ $# -gt 0 ] || { echo "usage: $usage" >&2; exit 2; }
 	traces=("$@")
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	# an absolute build folder (another checkout's build, to compare),
+	# made relative: the scripts name their binaries $top/$build/...
+	case ${build:-} in
+	/*) build=$(realpath -m --relative-to="$top" "$build") ;;
+	esac
 	command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 }
 
