@@ -4,9 +4,11 @@
 # thread times of a replay with the ceiling they allow (thread_ceiling).
 
 # bench_args SPEC USAGE ARG...: -n RUNS, -b BUILD_DIR (under the source
-# tree, or absolute) and, when SPEC (getopts' form) has them, -t THREADS and -j (replay --json too) into $runs, $build,
-# $threads, $json (the caller sets the defaults first); the traces into the array $traces; the source tree's top
-# folder into $top.  Exits 2 with the usage line on a bad option or no trace.
+# tree, or absolute) and, when SPEC (getopts' form) has them, -t THREADS
+# and -j (replay --json too) into $runs, $build, $threads, $json (the
+# caller sets the defaults first); the traces into the array $traces; the
+# source tree's top folder into $top.  Exits 2 with the usage line on a bad
+# option or no trace.
 bench_args() {
 	local spec=$1 usage=$2 opt
 	shift 2
