@@ -192,7 +192,7 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 		bool ttwu)
 {
 	struct dp_task *w, *p;
-	int c, n = t->nr_cpus;
+	int c, n = t->nr_cpus, wkey;
 	bool util_known = false;
 
 	if (grow(dp, n > 0 ? n - 1 : 0) < 0)
@@ -201,21 +201,29 @@ int dplace_fill(struct dplace *dp, const struct model *m, const struct topo *t,
 	s->known |= SR_SNAP_WAKER_CPU;
 	s->waker_kthread = waker_comm && dplace_percpu_kthread(waker_comm, SR_COMM_LEN);
 
-	/* both added first, then looked up: adding may move the table */
-	if (!task_get(dp, s->tid) || !task_get(dp, waker_pid > 0 ? waker_pid : -(waker_cpu + 1)))
-		return -ENOMEM;
-	p = task_find(dp, s->tid);
-	w = task_find(dp, waker_pid > 0 ? waker_pid : -(waker_cpu + 1));
-	if (p->recent_known) {
-		s->recent_used_cpu = p->recent_used;
-		s->known |= SR_SNAP_RECENT_USED;
+	/*
+	 * A waker that is no task (an interrupt, the idle task) by its CPU's
+	 * key; tid 0 marks the table's empty slots, so neither the wakee nor
+	 * the waker may be 0 (the callers pass tasks; a CPU below 0 is none)
+	 */
+	wkey = waker_pid > 0 ? waker_pid : waker_cpu >= 0 ? -(waker_cpu + 1) : 0;
+	if (s->tid > 0 && wkey) {
+		/* both added first, then looked up: adding may move the table */
+		if (!task_get(dp, s->tid) || !task_get(dp, wkey))
+			return -ENOMEM;
+		p = task_find(dp, s->tid);
+		w = task_find(dp, wkey);
+		if (p->recent_known) {
+			s->recent_used_cpu = p->recent_used;
+			s->known |= SR_SNAP_RECENT_USED;
+		}
+		if (ttwu)
+			record_wakee(w, s->tid, s->ts_ns);
+		s->waker_flips = w->flips;
+		s->wakee_flips = p->flips;
+		if (s->ts_ns >= dp->first_ns + DPLACE_FLIP_DECAY_NS)
+			s->known |= SR_SNAP_WAKEE_FLIPS;
 	}
-	if (ttwu)
-		record_wakee(w, s->tid, s->ts_ns);
-	s->waker_flips = w->flips;
-	s->wakee_flips = p->flips;
-	if (s->ts_ns >= dp->first_ns + DPLACE_FLIP_DECAY_NS)
-		s->known |= SR_SNAP_WAKEE_FLIPS;
 
 	if (n > SR_PLACE_MAX_CPUS)
 		return 0;	/* PLACE_CPUS stays unknown */
@@ -258,8 +266,11 @@ static bool idle_in(const struct sr_snapshot *s, int cpu)
 
 int dplace_placed(struct dplace *dp, int tid, const struct sr_snapshot *s, int cpu, bool fork)
 {
-	struct dp_task *p = task_get(dp, tid);
+	struct dp_task *p;
 
+	if (tid <= 0)
+		return 0;	/* no task (tid 0 marks the table's empty slots) */
+	p = task_get(dp, tid);
 	if (!p)
 		return -ENOMEM;
 	if (fork) {

@@ -1257,6 +1257,14 @@ static int on_migrate(struct decision_ctx *d, const struct model *m, const struc
 	struct pending *p;
 	int i;
 
+	/*
+	 * The idle task is never migrated: a damaged record, which the model
+	 * and the ledger pass over too, and the session warns of (a stopper's
+	 * move of pid 0 crashed the placement's task table, whose empty slots
+	 * are tid 0)
+	 */
+	if (mg->pid <= 0)
+		return 0;
 	if (claimed_by_candidate(d, ev)) {
 		d->stats.probe_paired_migrations++;
 		return 0;

@@ -384,6 +384,33 @@ static void warn_probe(struct session *s, const struct sr_event *ev, uint64_t be
 	s->opts.warn(s->opts.cb_arg, &e);
 }
 
+/*
+ * A sched_migrate_task of pid 0 or below: no task the kernel moves (the
+ * idle task never is), so no decision (decision.c) and no model change.
+ * Damage: one warning, read around; with --strict, the error.
+ * Return: 0, or -SR_EBADTRACE with s->err set.
+ */
+static int bad_migration(struct session *s, const struct sr_event *ev)
+{
+	struct err e = { 0 };
+
+	err_set(&e, -SR_EBADTRACE, "sched_migrate_task of pid %d: no task to decide for "
+		"(the idle task never migrates)", ev->u.mig.pid);
+	err_set_file(&e, s->tr.path);
+	if (ingest_pos_is_line(s->in))
+		err_at_line(&e, ev->src_pos);
+	else
+		err_at_byte(&e, ev->src_pos);
+	if (s->opts.ingest.strict) {
+		s->err = e;
+		return e.code;
+	}
+	s->tr.warnings++;
+	if (s->opts.warn)
+		s->opts.warn(s->opts.cb_arg, &e);
+	return 0;
+}
+
 static int run_replay(struct session *s)
 {
 	const struct sr_event *ev;
@@ -406,6 +433,8 @@ static int run_replay(struct session *s)
 		r = decision_feed(s->dec, s->model, ev);
 		if (ingest_kind_is_probe(ev->kind) || ev->kind == SR_EV_LOST)
 			warn_probe(s, ev, dmg);
+		else if (ev->kind == SR_EV_MIGRATE && ev->u.mig.pid <= 0 && r >= 0)
+			r = bad_migration(s, ev);
 		if (r >= 0)
 			r = s->pipe ? session_pipe_feed(s, ev) : cost_ledger_feed(s->ledger, s->model, ev);
 		if (r >= 0)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Damaged and odd inputs made from the bundled traces (docs/robustness.md):
 # trace.dat files cut short (v6 and v7, both readers), negative CPU numbers
-# in text traces, an overlong last line without a newline, pipes and FIFOs
-# as trace and topology, and the messages of --topology and libtracecmd
-# failures.  Each case: the exit code, and the error naming file and place.
+# in text traces, a migration of pid 0, an overlong last line without a
+# newline, pipes and FIFOs as trace and topology, and the messages of
+# --topology and libtracecmd failures.  Each case: the exit code, and the
+# error naming file and place.
 . "$(dirname "$0")/lib.sh"
 
 S=$SR_BIN
@@ -153,6 +154,29 @@ for f in neg-dest neg-orig neg-target; do
 	grep_err "$f: the error names the line" "$f.txt' at line [0-9]*: negative"
 done
 expect_exit 0 "the unmodified text trace is clean under --strict" "$S" info --strict "$TXT"
+
+# ---- a migration of pid 0 (no task: the idle task never migrates) ----
+# By the source CPU's stopper, it crashed the wake-up placement's task
+# table (tid 0 marks its empty slots); now one warning, fatal under --strict.
+sed '19s/ pid=5988 / pid=0 /' "$TXT" >"$T/mig-pid0.txt"
+printf '%s\n' '# tracer: nop' '#' \
+	'     migration/0-18      [000] d..2.   100.000010: sched_switch: prev_comm=sh prev_pid=900 prev_prio=120 prev_state=R+ ==> next_comm=migration/0 next_pid=18 next_prio=0' \
+	'     migration/0-18      [000] d..3.   100.000050: sched_migrate_task: comm=sh pid=0 prio=120 orig_cpu=0 dest_cpu=1' \
+	>"$T/mig-pid0-min.txt"
+for f in mig-pid0:19 mig-pid0-min:4; do
+	name=${f%:*} line=${f#*:}
+	for th in 1 2; do
+		expect_exit 0 "$name: read around (--threads $th)" "$S" replay --threads $th "$T/$name.txt"
+		grep_err "$name: the warning names the line (--threads $th)" \
+			"$name.txt' at line $line: sched_migrate_task of pid 0: no task to decide for"
+	done
+	expect_exit 3 "$name: fatal under --strict" "$S" replay --strict "$T/$name.txt"
+	grep_err "$name: the error names the line" \
+		"^schedreplay: error: '.*$name.txt' at line $line: sched_migrate_task of pid 0"
+done
+expect_exit 0 "mig-pid0-min: no decision" "$S" replay --quiet "$T/mig-pid0-min.txt"
+if grep -q "^decisions: *0;" "$T/out"; then ok "mig-pid0-min: 0 decisions"
+else fail "mig-pid0-min: $(head -1 "$T/out")"; fi
 
 # ---- an overlong last line without a newline never vanishes ----
 lines=$(wc -l <"$TXT")
