@@ -101,6 +101,14 @@ bool ingest_pos_is_line(const struct ingest *in)
 	return in->info.format != INGEST_FMT_TRACE_DAT;
 }
 
+void ingest_err_at(const struct ingest *in, struct err *e, uint64_t pos)
+{
+	if (ingest_pos_is_line(in))
+		err_at_line(e, pos);
+	else
+		err_at_byte(e, pos);
+}
+
 int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ...)
 {
 	struct err e = { 0 };
@@ -111,10 +119,7 @@ int ingest_damage(struct ingest *in, int code, uint64_t pos, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
 	va_end(ap);
-	if (ingest_pos_is_line(in))
-		err_at_line(&e, pos);
-	else
-		err_at_byte(&e, pos);
+	ingest_err_at(in, &e, pos);
 	if (in->opts.strict) {
 		if (!in->err.code)
 			in->err = e;
@@ -134,10 +139,7 @@ int ingest_note_cpu_grow(struct ingest *in, int cpu, uint64_t pos)
 	if (cpu < 0 || cpu >= INGEST_MAX_CPUS) {
 		err_set(&in->err, -SR_ERANGE, "cpu %d out of range (at most %d cpus)", cpu,
 			INGEST_MAX_CPUS);
-		if (ingest_pos_is_line(in))
-			err_at_line(&in->err, pos);
-		else
-			err_at_byte(&in->err, pos);
+		ingest_err_at(in, &in->err, pos);
 		return -SR_ERANGE;
 	}
 	if (cpu < in->lost_cap) {

@@ -211,6 +211,12 @@ double ingest_progress(const struct ingest *in);
  */
 bool ingest_pos_is_line(const struct ingest *in);
 
+/**
+ * ingest_err_at() - set @e's location to @pos, a sr_event.src_pos of
+ * this source: a line (text formats) or a byte offset (trace.dat)
+ */
+void ingest_err_at(const struct ingest *in, struct err *e, uint64_t pos);
+
 /** ingest_close() - free the handle (NULL is fine). */
 void ingest_close(struct ingest *in);
 

@@ -210,10 +210,7 @@ static int prescan_marker(struct session *s, struct topo_builder *b, const struc
 	err_clear(e);
 	if (topo_builder_feed(b, ev, e) < 0) {
 		err_set_file(e, s->tr.path);
-		if (ingest_pos_is_line(in))
-			err_at_line(e, ev->src_pos);
-		else
-			err_at_byte(e, ev->src_pos);
+		ingest_err_at(in, e, ev->src_pos);
 		return e->code ? e->code : -SR_EBADTOPO;
 	}
 	return 0;

@@ -130,10 +130,7 @@ int session_check_event(const struct topo *topo, const struct ingest *in, const 
 	if (ret == 0 || ret == -ENOMEM)
 		return ret;
 	err_set_file(e, path);
-	if (ingest_pos_is_line(in))
-		err_at_line(e, ev->src_pos);
-	else
-		err_at_byte(e, ev->src_pos);
+	ingest_err_at(in, e, ev->src_pos);
 	return ret;
 }
 
@@ -377,10 +374,7 @@ static void warn_probe(struct session *s, const struct sr_event *ev, uint64_t be
 		ev->name ? ev->name : "event", st->probe_unpaired_entries,
 		st->probe_returns_without_entry, st->probe_unusable);
 	err_set_file(&e, s->tr.path);
-	if (ingest_pos_is_line(s->in))
-		err_at_line(&e, ev->src_pos);
-	else
-		err_at_byte(&e, ev->src_pos);
+	ingest_err_at(s->in, &e, ev->src_pos);
 	s->opts.warn(s->opts.cb_arg, &e);
 }
 
@@ -397,10 +391,7 @@ static int bad_migration(struct session *s, const struct sr_event *ev)
 	err_set(&e, -SR_EBADTRACE, "sched_migrate_task of pid %d: no task to decide for "
 		"(the idle task never migrates)", ev->u.mig.pid);
 	err_set_file(&e, s->tr.path);
-	if (ingest_pos_is_line(s->in))
-		err_at_line(&e, ev->src_pos);
-	else
-		err_at_byte(&e, ev->src_pos);
+	ingest_err_at(s->in, &e, ev->src_pos);
 	if (s->opts.ingest.strict) {
 		s->err = e;
 		return e.code;
